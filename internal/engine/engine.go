@@ -1,0 +1,138 @@
+package engine
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"sort"
+	"sync"
+)
+
+// Mode says who runs the database server.
+type Mode string
+
+const (
+	// Embedded: the engine runs inside tierbench (SQLite).
+	Embedded Mode = "embedded"
+	// Managed: tierbench starts a private server instance and removes it afterwards.
+	Managed Mode = "managed"
+	// External: the user runs the server and gives a DSN; tierbench never changes its settings.
+	External Mode = "external"
+)
+
+// Config is what a run asks of an engine.
+type Config struct {
+	// Name is the registered engine name: sqlite, postgres or mysql.
+	Name string
+	// DSN selects external mode when set.
+	DSN string
+	// Dir is the directory that holds the embedded database or the managed instance.
+	Dir string
+	// WALDir and TempDir optionally place the engine's log and temporary files
+	// (managed and embedded only; empty means inside Dir).
+	WALDir, TempDir string
+	// BufferBytes is the buffer size (shared_buffers, innodb_buffer_pool_size, SQLite
+	// cache_size); 0 keeps the engine's default.
+	BufferBytes int64
+	// Settings are extra server settings for a managed instance, name -> value.
+	Settings map[string]string
+}
+
+// Info describes the engine a result was measured on; it is recorded in result.json.
+type Info struct {
+	Name     string            `json:"name"`
+	Version  string            `json:"version"`
+	Mode     Mode              `json:"mode"`
+	Settings map[string]string `json:"settings"`
+}
+
+// Rows is a fully read query result. Cells are text: numbers as the server prints them,
+// dates as YYYY-MM-DD, NULL as "NULL".
+type Rows struct {
+	Columns []string
+	Data    [][]string
+}
+
+// Session is one pinned database session, as a TPC-H stream or a virtual user needs.
+type Session interface {
+	// Conn is the pinned connection, for transactions and prepared statements.
+	Conn() *sql.Conn
+	// Exec runs a statement without result rows. When ctx ends, the statement is
+	// cancelled on the server, not only abandoned by the client.
+	Exec(ctx context.Context, query string, args ...any) error
+	// Query runs a statement and reads every row. Cancellation as for Exec.
+	Query(ctx context.Context, query string, args ...any) (*Rows, error)
+	Close() error
+}
+
+// Engine is one open database: embedded, managed or external.
+type Engine interface {
+	Dialect() *Dialect
+	// DB is a pool for work that needs no pinned session.
+	DB() *sql.DB
+	Session(ctx context.Context) (Session, error)
+	// Load bulk-loads rows in dbgen's format ('|' after every field, one row a line)
+	// read from r into table, whose columns are listed in order. It returns the rows loaded.
+	// PostgreSQL uses COPY, MySQL/MariaDB LOAD DATA, SQLite prepared inserts in big transactions.
+	Load(ctx context.Context, table string, columns []string, r io.Reader) (int64, error)
+	Info(ctx context.Context) (Info, error)
+	// Close closes connections; a managed engine also stops its server and removes
+	// what it created except data the run asked to keep.
+	Close() error
+}
+
+// Dialect holds every per-engine difference in SQL, so no caller switches on engine names.
+type Dialect struct {
+	// Name is the dialect key used by the query generator: sqlite, postgres or mysql.
+	Name string
+	// DecimalType and DateType are the column types for TPC-H DECIMAL(15,2) and DATE.
+	DecimalType string
+	DateType    string
+	// Param returns the placeholder for the n-th (1-based) statement parameter.
+	Param func(n int) string
+	// Analyze returns the statements that collect optimizer statistics for a table.
+	Analyze func(table string) []string
+}
+
+// Opener opens an engine from a configuration.
+type Opener func(ctx context.Context, cfg Config) (Engine, error)
+
+var (
+	registryMu sync.Mutex
+	registry   = map[string]Opener{}
+)
+
+// Register makes an engine available by name; it panics on a duplicate name, as
+// database/sql does, because that is a programming error.
+func Register(name string, open Opener) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	if _, dup := registry[name]; dup {
+		panic("engine: Register called twice for " + name)
+	}
+	registry[name] = open
+}
+
+// Names lists the registered engines, sorted.
+func Names() []string {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Open opens the engine cfg.Name.
+func Open(ctx context.Context, cfg Config) (Engine, error) {
+	registryMu.Lock()
+	open, ok := registry[cfg.Name]
+	registryMu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("unknown engine %q: valid engines are %v", cfg.Name, Names())
+	}
+	return open(ctx, cfg)
+}
