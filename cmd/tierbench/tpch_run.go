@@ -1,0 +1,190 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"tierbench/internal/engine"
+	_ "tierbench/internal/engine/mysql"
+	_ "tierbench/internal/engine/postgres"
+	_ "tierbench/internal/engine/sqlite"
+	"tierbench/internal/tpch"
+)
+
+// exitValidationFailed is the status of a run whose answers were wrong.
+const exitValidationFailed = 3
+
+type engineFlags struct {
+	name, dsn, dbDir, buffer string
+	settings                 []string
+}
+
+func (ef *engineFlags) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&ef.name, "engine", "sqlite", "database engine: sqlite, postgres or mysql")
+	f.StringVar(&ef.dsn, "dsn", "", "connect to a server you run (external mode) instead of starting a private one")
+	f.StringVar(&ef.dbDir, "db", "", "directory of the embedded database or managed instance (default: OUT/db)")
+	f.StringVar(&ef.buffer, "buffer", "", "buffer size of the engine, e.g. 256MB (shared_buffers, innodb_buffer_pool_size, SQLite cache)")
+	f.StringArrayVar(&ef.settings, "set", nil, "extra server setting name=value for a managed instance (repeatable)")
+}
+
+func (ef *engineFlags) config(flagName, out string) (engine.Config, error) {
+	cfg := engine.Config{Name: strings.ToLower(ef.name), DSN: ef.dsn, Dir: ef.dbDir}
+	if cfg.Dir == "" {
+		cfg.Dir = filepath.Join(out, "db")
+	}
+	if ef.buffer != "" {
+		n, err := parseSize("--buffer", ef.buffer)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.BufferBytes = n
+	}
+	if len(ef.settings) > 0 {
+		if ef.dsn != "" {
+			return cfg, fmt.Errorf("--set changes server settings, which tierbench never does on an external server (--dsn): set them on your server instead")
+		}
+		cfg.Settings = map[string]string{}
+		for _, s := range ef.settings {
+			name, value, ok := strings.Cut(s, "=")
+			if !ok || strings.TrimSpace(name) == "" {
+				return cfg, fmt.Errorf("--set %q: give name=value, e.g. --set work_mem=64MB", s)
+			}
+			cfg.Settings[strings.TrimSpace(name)] = strings.TrimSpace(value)
+		}
+	}
+	if !contains(engine.Names(), cfg.Name) {
+		return cfg, fmt.Errorf("%s %q: unknown engine: valid engines are %s", flagName, ef.name, strings.Join(engine.Names(), ", "))
+	}
+	return cfg, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func newTPCHRunCommand() *cobra.Command {
+	var (
+		ef              engineFlags
+		sfText, out     string
+		validateAgainst string
+		streams         int
+		seed            int64
+		validate        bool
+		useDefault      bool
+		skipLoad        bool
+		queryTimeout    time.Duration
+	)
+	cmd := &cobra.Command{
+		Use:   "run",
+		Short: "Run the TPC-H load, power and throughput tests and report the official metrics",
+		Example: `  tierbench tpch run --sf 0.1 --out runs/sqlite-sf0.1
+  tierbench tpch run --engine postgres --buffer 1GB --sf 1 --validate --out runs/pg-sf1
+  tierbench tpch run --engine mysql --dsn 'bench@tcp(127.0.0.1:3306)/tpch' --sf 1 --out runs/ext`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			sf, err := parseSF(sfText)
+			if err != nil {
+				return err
+			}
+			if out == "" {
+				return fmt.Errorf("--out is required: the directory for result.json (and, by default, the database)")
+			}
+			if streams < 0 {
+				return fmt.Errorf("--streams %d: give 0 (the spec minimum for the SF) or more", streams)
+			}
+			if queryTimeout < 0 {
+				return fmt.Errorf("--query-timeout %s: give a positive duration such as 10m, or 0 for none", queryTimeout)
+			}
+			if validate && validateAgainst != "" {
+				return fmt.Errorf("--validate and --validate-against are exclusive: --validate checks the TPC's SF 1 answers, --validate-against compares with another engine")
+			}
+			if validate && sf != 1 {
+				return fmt.Errorf("--validate compares with the TPC's answers, which exist only at SF 1: use --sf 1, or --validate-against ENGINE at other scale factors")
+			}
+			if validate {
+				useDefault = true // the qualification answers are for the default parameters
+			}
+			cfg, err := ef.config("--engine", out)
+			if err != nil {
+				return err
+			}
+			if err := ensureWritableDir("--out", out); err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			eng, err := engine.Open(ctx, cfg)
+			if err != nil {
+				return fmt.Errorf("%s: %w", cfg.Name, err)
+			}
+			defer eng.Close()
+
+			rc := tpch.RunConfig{
+				SF: sf, Streams: streams, Seed: seed, UseDefaultParams: useDefault,
+				Validate: validate, QueryTimeout: queryTimeout, OutDir: out, SkipLoad: skipLoad,
+				Log: cmd.ErrOrStderr(),
+			}
+			if isTerminal(os.Stderr) {
+				rc.Progress = os.Stderr
+			}
+			if validateAgainst != "" {
+				other := engineFlags{name: validateAgainst}
+				ocfg, err := other.config("--validate-against", out)
+				if err != nil {
+					return err
+				}
+				ocfg.Dir = filepath.Join(out, "validate-db")
+				oeng, err := engine.Open(ctx, ocfg)
+				if err != nil {
+					return fmt.Errorf("--validate-against %s: %w", ocfg.Name, err)
+				}
+				defer oeng.Close()
+				rc.ValidateAgainst = oeng
+			}
+			res, err := tpch.Run(ctx, eng, rc)
+			if res != nil {
+				tpch.Summary(cmd.OutOrStdout(), res)
+				fmt.Fprintf(cmd.OutOrStdout(), "\nresult: %s\n", filepath.Join(out, "result.json"))
+			}
+			if err != nil {
+				if errors.Is(err, context.Canceled) {
+					return fmt.Errorf("interrupted: what finished is kept in %s: %w", filepath.Join(out, "result.json"), err)
+				}
+				return err
+			}
+			if res != nil && res.Validation != nil && !res.Validation.Passed {
+				return &exitError{code: exitValidationFailed, err: fmt.Errorf("answer validation failed (%d mismatches): see the summary above", len(res.Validation.Failures))}
+			}
+			return nil
+		},
+	}
+	ef.register(cmd)
+	f := cmd.Flags()
+	f.StringVar(&sfText, "sf", "1", "scale factor (0.01 and up; the spec's official sizes are 1, 10, 30, 100, ...)")
+	f.StringVar(&out, "out", "", "directory for result.json (created if missing)")
+	f.IntVar(&streams, "streams", 0, "query streams of the throughput test (0 = the spec minimum for the SF; 2 below SF 1)")
+	f.Int64Var(&seed, "seed", 0, "qgen seed (0 = the end-of-load timestamp mmddhhmmss, as the spec says)")
+	f.BoolVar(&validate, "validate", false, "check every answer against the TPC's SF 1 qualification answers (implies --default-params)")
+	f.StringVar(&validateAgainst, "validate-against", "", "compare every answer with a second engine (sqlite, postgres, mysql) loaded with the same data")
+	f.BoolVar(&useDefault, "default-params", false, "use the qualification parameters (qgen -d) instead of seeded ones")
+	f.BoolVar(&skipLoad, "skip-load", false, "reuse the database already loaded in --db; refresh functions continue with the next update sets")
+	f.DurationVar(&queryTimeout, "query-timeout", 0, "cancel a query that runs longer than this, e.g. 10m (the run then has no official metric)")
+	return cmd
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
