@@ -1,0 +1,20 @@
+// Package tpch runs the TPC-H decision support benchmark (specification revision
+// 2.17.3) against an engine.Engine and reports its official metrics.
+//
+// A run (Run, Clause 5.3) is the load test, an optional answer check, the power test
+// (stream 0: RF1, the 22 queries, RF2 on one session) and the throughput test (S query
+// streams in parallel with a refresh stream of S RF1/RF2 pairs). Data and update sets
+// come from the dbgen subpackage, query texts from qgen.
+//
+// Everything a run measured goes into a Result, which WriteResult saves atomically as
+// result.json after each test; Summary prints it for people. Finalize computes the
+// metrics of Clause 5.4 (Power@Size, Throughput@Size, QphH@Size) from the intervals
+// rounded as Clause 5.3.7.5 says, next to twins from the raw intervals, and lists every
+// reason the run could not be published (scale factor, streams, timeouts, wrong
+// answers, an early stop). Finalize reads nothing but the Result, so the metrics can be
+// recomputed from a result.json alone.
+//
+// CheckAnswer compares a query's rows with the TPC's SF 1 qualification answers,
+// embedded from answers/, using the tolerances of Clause 2.1.3.5 column by column;
+// CompareAnswers applies the same tolerances between two engines at any scale factor.
+package tpch
