@@ -14,7 +14,7 @@ the spec's metrics with everything needed to recompute them.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newTPCHCommand())
+	root.AddCommand(newTPCHCommand(), newDeviceCommand())
 	return root
 }
 

@@ -1,0 +1,155 @@
+package device
+
+import "testing"
+
+// pagecache(tssd, size=16KiB): 4 pages of 4 KiB; copy 4.096 GB/s: a page in 1 us.
+// tssd alone: a 4K read takes 80 us, a 4K write 230 us (see ssd_test.go).
+const pcSpec = "pagecache(tssd,size=16KiB,copy=4.096GB/s)"
+
+func TestPageCache(t *testing.T) {
+	r := testRegistry(t)
+	t.Run("hit, miss and O_DIRECT", func(t *testing.T) {
+		m := build(t, r, pcSpec).(*PageCache)
+		runSteps(t, m, []step{
+			{0, rd(0, 4096), 81 * us},         // miss: 80 + 1 copy
+			{100 * us, rd(0, 4096), 101 * us}, // hit: 1 copy
+			{200 * us, Request{Op: OpRead, Offset: 0, Size: 4096, Direct: true}, 280 * us}, // device: 200 + 80
+		})
+		if st := m.Stats(); st.Hits != 1 || st.Misses != 1 {
+			t.Errorf("hits %d misses %d, want 1 and 1", st.Hits, st.Misses)
+		}
+		if st := m.inner.Stats(); st.Reads != 2 {
+			t.Errorf("device reads %d, want 2 (the miss and the O_DIRECT read)", st.Reads)
+		}
+	})
+	t.Run("LRU eviction", func(t *testing.T) {
+		m := build(t, r, pcSpec).(*PageCache)
+		for p := int64(0); p < 5; p++ { // page 0 is the least recent when page 4 comes
+			m.Submit(0, rd(p*4096, 4096))
+		}
+		m.Submit(ms, rd(4*4096, 4096))
+		m.Submit(ms, rd(0, 4096))
+		if st := m.Stats(); st.Misses != 6 || st.Hits != 1 {
+			t.Errorf("misses %d hits %d, want 6 (page 0 evicted) and 1", st.Misses, st.Hits)
+		}
+	})
+	t.Run("dirty pages written on fsync", func(t *testing.T) {
+		m := build(t, r, pcSpec).(*PageCache)
+		runSteps(t, m, []step{
+			// Whole page: no read; 1 us copy.
+			{0, Request{Op: OpWrite, Offset: 0, Size: 4096, File: 7}, 1 * us},
+			// fsync(7) at 10: device write 10-20 interface, 20-30 controller, 30-240
+			// program; device flush after the program: 240 + 20.
+			{10 * us, fl(7), 260 * us},
+			// Nothing dirty: only the device flush: 300 + 20.
+			{300 * us, fl(7), 320 * us},
+		})
+		if st := m.inner.Stats(); st.Writes != 1 || st.Flushes != 2 {
+			t.Errorf("device writes %d flushes %d, want 1 and 2", st.Writes, st.Flushes)
+		}
+	})
+	t.Run("fsync of one file leaves others dirty", func(t *testing.T) {
+		m := build(t, r, pcSpec).(*PageCache)
+		m.Submit(0, Request{Op: OpWrite, Offset: 0, Size: 4096, File: 7})
+		m.Submit(0, Request{Op: OpWrite, Offset: 4096, Size: 4096, File: 8})
+		m.Submit(0, fl(7))
+		if got := m.DirtyPages(); got != 1 {
+			t.Errorf("dirty pages after fsync(7): %d, want 1", got)
+		}
+		m.Submit(0, fl(0))
+		if got := m.DirtyPages(); got != 0 {
+			t.Errorf("dirty pages after sync: %d, want 0", got)
+		}
+	})
+	t.Run("writer waits above dirty_ratio", func(t *testing.T) {
+		m := build(t, r, "pagecache(tssd,size=16KiB,copy=4.096GB/s,dirty_ratio=0.5)") // 2 dirty pages
+		runSteps(t, m, []step{
+			{0, wr(0, 4096), 1 * us},
+			{0, wr(4096, 4096), 1 * us},
+			// Third dirty page: page 0 (oldest) is written back first: device write
+			// 0-10 interface, 10-20 controller, 20-230 program; + 1 us copy.
+			{0, wr(8192, 4096), 231 * us},
+		})
+		if got := m.(*PageCache).DirtyPages(); got != 2 {
+			t.Errorf("dirty pages %d, want 2", got)
+		}
+	})
+	t.Run("partial write of an uncached page reads it first", func(t *testing.T) {
+		m := build(t, r, pcSpec)
+		// Read 80 (device) then copy of 512 B: 512 / 4.096e9 s = 125 ns.
+		runSteps(t, m, []step{{0, wr(100, 512), 80*us + 125}})
+	})
+	t.Run("O_DIRECT write drops the cached page", func(t *testing.T) {
+		m := build(t, r, pcSpec).(*PageCache)
+		m.Submit(0, rd(0, 4096))
+		m.Submit(ms, Request{Op: OpWrite, Offset: 0, Size: 4096, Direct: true})
+		m.Submit(2*ms, rd(0, 4096))
+		if st := m.Stats(); st.Misses != 2 {
+			t.Errorf("misses %d, want 2", st.Misses)
+		}
+	})
+}
+
+// ssd-cache(tslow, ssd=tssd): tslow reads 4K in 1000 + 10 + 10 us; tssd as above.
+func TestSSDCache(t *testing.T) {
+	r := testRegistry(t)
+	const ro = "ssd-cache(tslow,ssd=tssd,size=8KiB,block=4KiB)" // 2 blocks
+	t.Run("readonly admits on the second read", func(t *testing.T) {
+		m := build(t, r, ro).(*SSDCache)
+		runSteps(t, m, []step{
+			{0, rd(0, 4096), 1020 * us},         // miss: tslow
+			{2000 * us, rd(0, 4096), 3020 * us}, // miss again: tslow; now admitted
+			// Hit: tssd read 4000-4010 controller; the fill (a write at 2000) held die
+			// 0 until 2230; die 4010-4070; interface 4070-4080.
+			{4000 * us, rd(0, 4096), 4080 * us},
+		})
+		if st := m.Stats(); st.Hits != 1 || st.Misses != 2 {
+			t.Errorf("hits %d misses %d, want 1 and 2", st.Hits, st.Misses)
+		}
+	})
+	t.Run("LRU eviction", func(t *testing.T) {
+		m := build(t, r, ro).(*SSDCache)
+		for _, b := range []int64{0, 0, 1, 1, 2, 2} {
+			m.Submit(0, rd(b*4096, 4096))
+		}
+		if m.Cached(0) || !m.Cached(4096) || !m.Cached(8192) {
+			t.Errorf("cached 0,1,2 = %v,%v,%v; want block 0 evicted", m.Cached(0), m.Cached(4096), m.Cached(8192))
+		}
+	})
+	t.Run("readonly: writes go to the disk and drop the copy", func(t *testing.T) {
+		m := build(t, r, ro).(*SSDCache)
+		m.Submit(0, rd(0, 4096))
+		m.Submit(0, rd(0, 4096))
+		m.Submit(0, wr(0, 4096))
+		if m.Cached(0) {
+			t.Error("block 0 still cached after a write")
+		}
+		if st := m.inner.Stats(); st.Writes != 1 {
+			t.Errorf("disk writes %d, want 1", st.Writes)
+		}
+	})
+	t.Run("writeback absorbs writes and cleans above the threshold", func(t *testing.T) {
+		m := build(t, r, "ssd-cache(tslow,ssd=tssd,size=40KiB,mode=writeback,dirty_threshold=0.2)").(*SSDCache)
+		// A whole-block write goes to tssd: 230 us (as in ssd_test.go).
+		runSteps(t, m, []step{{0, wr(0, 4096), 230 * us}})
+		// 10 blocks, threshold 0.2: 2 may be dirty; the third write cleans one.
+		m.Submit(ms, wr(4096, 4096))
+		m.Submit(ms, wr(8192, 4096))
+		if st := m.Stats(); st.Writebacks != 1 {
+			t.Errorf("writebacks %d, want 1", st.Writebacks)
+		}
+		if st := m.inner.Stats(); st.Writes != 1 {
+			t.Errorf("disk writes %d, want 1 (the cleaned block)", st.Writes)
+		}
+		// A partial write to an uncached block goes around the cache.
+		m.Submit(2*ms, wr(20*4096+100, 512))
+		if m.Cached(20 * 4096) {
+			t.Error("partial write was cached")
+		}
+		// A flush reaches both devices.
+		m.Submit(3*ms, fl(0))
+		if a, b := m.inner.Stats().Flushes, m.ssd.Stats().Flushes; a != 1 || b != 1 {
+			t.Errorf("flushes disk %d ssd %d, want 1 and 1", a, b)
+		}
+	})
+}

@@ -1,0 +1,239 @@
+package device
+
+import (
+	"math"
+	"slices"
+	"time"
+)
+
+// PageCache is the emulated machine's page cache in front of a device: an LRU of pages
+// holding size bytes (the emulated machine's free RAM, so that comparing buffer-pool
+// sizes means something; devices.md "Caches and tiers").
+//
+//   - A read copies hit pages from memory and reads the missing ones from the device,
+//     contiguous misses as one request. There is no readahead.
+//   - A write dirties pages and returns after the copy; a partial write to a page not in
+//     the cache first reads that page. When dirty pages exceed dirty_ratio of the cache
+//     (Linux vm.dirty_ratio) the writer waits while the oldest-dirtied pages are written
+//     back, as balance_dirty_pages throttles writers.
+//   - A flush (fsync) writes back the file's dirty pages (all files when File is 0),
+//     contiguous pages as one write, then flushes the device.
+//   - Evicting a dirty page writes it back without delaying the request that evicted it.
+//   - O_DIRECT requests go straight to the device; a direct write drops cached pages it
+//     overlaps. (Linux would first write back dirty pages in a direct request's range;
+//     that is not modelled.)
+type PageCache struct {
+	counters
+	name  string
+	power Power
+	inner Model
+
+	page, pages, dirtyLimit int64
+	copyRate                int64
+
+	cache  *lru[pageState]
+	dirty  *lru[uint64] // dirty pages in the order they were dirtied -> file
+	byFile map[uint64]map[int64]struct{}
+}
+
+type pageState struct {
+	file  uint64
+	dirty bool
+}
+
+func pageCacheClass() *class {
+	return &class{
+		name:      "pagecache",
+		help:      "host page cache of the emulated machine (O_DIRECT bypasses it)",
+		syntax:    "pagecache(INNER,size=4GiB[,page=4KiB,copy=10GB/s,dirty_ratio=0.2])",
+		composite: true,
+		fields: []field{
+			{key: "inner", kind: kindSpec, required: true, help: "the device under the cache"},
+			{key: "size_gib", required: true, above: true, help: "cache size (the emulated machine's free RAM)"},
+			{key: "page_kib", above: true, def: Figure{Value: 4, Source: "Linux page size on x86-64"}, help: "page size"},
+			{key: "copy_gbps", above: true, def: Figure{Value: 10, Source: "assumption: one core's memcpy"}, help: "memory copy rate in GB/s"},
+			{key: "dirty_ratio", above: true, max: 1, def: Figure{Value: 0.2, Source: "Linux vm.dirty_ratio default 20"}, help: "fraction of the cache that may be dirty"},
+		},
+		build: func(b *builder, p *Profile, name string) (Model, error) {
+			inner, err := b.build(p.Text("inner"))
+			if err != nil {
+				return nil, err
+			}
+			return NewPageCache(name, p, inner), nil
+		},
+	}
+}
+
+// NewPageCache builds a page cache from a checked pagecache profile around inner.
+func NewPageCache(name string, p *Profile, inner Model) *PageCache {
+	c := &PageCache{
+		name:     name,
+		power:    p.Power(),
+		inner:    inner,
+		page:     max(1, int64(math.Round(p.Num("page_kib")*1024))),
+		copyRate: int64(math.Round(p.Num("copy_gbps") * 1e9)),
+		cache:    newLRU[pageState](),
+		dirty:    newLRU[uint64](),
+		byFile:   map[uint64]map[int64]struct{}{},
+	}
+	c.pages = max(1, int64(p.Num("size_gib")*(1<<30))/c.page)
+	c.dirtyLimit = max(1, int64(float64(c.pages)*p.Num("dirty_ratio")))
+	return c
+}
+
+func (c *PageCache) Name() string      { return c.name }
+func (c *PageCache) Power() Power      { return c.power }
+func (c *PageCache) Members() []Model  { return []Model{c.inner} }
+func (c *PageCache) Capacity() int64   { return capacityOf(c.inner) }
+func (c *PageCache) DirtyPages() int64 { return int64(c.dirty.len()) }
+
+// Submit implements Model.
+func (c *PageCache) Submit(at time.Duration, r Request) time.Duration {
+	c.count(r)
+	c.busy.advance(at)
+	end := c.submit(at, r)
+	c.busy.add(at, end)
+	return end
+}
+
+func (c *PageCache) submit(at time.Duration, r Request) time.Duration {
+	size := max(r.Size, 0)
+	if r.Op == OpFlush {
+		return c.flush(at, r.File)
+	}
+	if r.Direct {
+		if r.Op == OpWrite {
+			for p := r.Offset / c.page; size > 0 && p <= (r.Offset+size-1)/c.page; p++ {
+				c.drop(p)
+			}
+		}
+		return c.inner.Submit(at, r)
+	}
+	if size == 0 {
+		return at
+	}
+	first, last := r.Offset/c.page, (r.Offset+size-1)/c.page
+	var need []int64 // pages to read from the device
+	for p := first; p <= last; p++ {
+		if _, ok := c.cache.get(p); ok {
+			c.st.Hits++
+			continue
+		}
+		c.st.Misses++
+		whole := r.Offset <= p*c.page && (p+1)*c.page <= r.Offset+size
+		if r.Op == OpRead || !whole {
+			need = append(need, p)
+		}
+	}
+	done := c.transfer(at, OpRead, need, r.File)
+	for p := first; p <= last; p++ {
+		st, ok := c.cache.peek(p)
+		if !ok {
+			c.cache.put(p, pageState{file: r.File})
+			st, _ = c.cache.peek(p)
+		}
+		if r.Op == OpWrite && !st.dirty {
+			st.dirty, st.file = true, r.File
+			c.markDirty(p, r.File)
+		}
+	}
+	if r.Op == OpWrite && int64(c.dirty.len()) > c.dirtyLimit {
+		var old []int64
+		for int64(c.dirty.len()) > c.dirtyLimit {
+			p, _, _ := c.dirty.oldest()
+			c.clean(p)
+			old = append(old, p)
+		}
+		slices.Sort(old)
+		done = max(done, c.transfer(at, OpWrite, old, 0))
+	}
+	c.evict(at)
+	return done + xfer(size, c.copyRate)
+}
+
+// transfer sends the pages (sorted) to the device, contiguous runs as one request,
+// and returns when the last completes (at if there are none).
+func (c *PageCache) transfer(at time.Duration, op Op, pages []int64, file uint64) time.Duration {
+	done := at
+	for i := 0; i < len(pages); {
+		j := i + 1
+		for j < len(pages) && pages[j] == pages[j-1]+1 {
+			j++
+		}
+		req := Request{Op: op, Offset: pages[i] * c.page, Size: int64(j-i) * c.page, File: file}
+		done = max(done, c.inner.Submit(at, req))
+		if op == OpWrite {
+			c.st.Writebacks += int64(j - i)
+		}
+		i = j
+	}
+	return done
+}
+
+func (c *PageCache) flush(at time.Duration, file uint64) time.Duration {
+	var pages []int64
+	if file == 0 {
+		for f := range c.byFile {
+			for p := range c.byFile[f] {
+				pages = append(pages, p)
+			}
+		}
+	} else {
+		for p := range c.byFile[file] {
+			pages = append(pages, p)
+		}
+	}
+	slices.Sort(pages)
+	for _, p := range pages {
+		c.clean(p)
+	}
+	done := c.transfer(at, OpWrite, pages, file)
+	return max(done, c.inner.Submit(at, Request{Op: OpFlush, File: file}))
+}
+
+func (c *PageCache) evict(at time.Duration) {
+	for int64(c.cache.len()) > c.pages {
+		p, st, _ := c.cache.oldest()
+		c.cache.remove(p)
+		if st.dirty {
+			c.clean(p)
+			c.transfer(at, OpWrite, []int64{p}, st.file)
+		}
+	}
+}
+
+func (c *PageCache) markDirty(p int64, file uint64) {
+	c.dirty.put(p, file)
+	if c.byFile[file] == nil {
+		c.byFile[file] = map[int64]struct{}{}
+	}
+	c.byFile[file][p] = struct{}{}
+}
+
+// clean forgets that page p is dirty.
+func (c *PageCache) clean(p int64) {
+	file, ok := c.dirty.remove(p)
+	if !ok {
+		return
+	}
+	delete(c.byFile[file], p)
+	if len(c.byFile[file]) == 0 {
+		delete(c.byFile, file)
+	}
+	if st, ok := c.cache.peek(p); ok {
+		st.dirty = false
+	}
+}
+
+// drop removes page p from the cache, dirty or not.
+func (c *PageCache) drop(p int64) {
+	c.clean(p)
+	c.cache.remove(p)
+}
+
+func capacityOf(m Model) int64 {
+	if s, ok := m.(Sized); ok {
+		return s.Capacity()
+	}
+	return 0
+}
