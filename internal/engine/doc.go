@@ -1,4 +1,13 @@
 // Package engine is the small interface tierbench drives databases through, with a
 // registry by name. Engines live in subpackages (sqlite, postgres, mysql) and register
 // from init(); per-engine SQL differences live in one Dialect value per engine.
+//
+// Optional interfaces, found by type assertion: a managed engine implements Server
+// (the server's pid for OS samplers, its data directory).
+//
+// For engine implementations: ReadRows and CellText turn database/sql results into
+// Rows, NewConnSession is the Session of a driver whose context cancellation reaches
+// the server, Cancelled makes such errors match the context's, and RedactDSN and
+// RedactError keep passwords out of messages. Every engine passes the conformance suite
+// in package enginetest.
 package engine

@@ -35,8 +35,24 @@ type Config struct {
 	// BufferBytes is the buffer size (shared_buffers, innodb_buffer_pool_size, SQLite
 	// cache_size); 0 keeps the engine's default.
 	BufferBytes int64
-	// Settings are extra server settings for a managed instance, name -> value.
+	// Settings are extra server settings for a managed instance, name -> value
+	// (postgres -c name=value, mariadbd --name=value); for SQLite they are PRAGMAs.
 	Settings map[string]string
+	// Database names the database tierbench creates: the SQLite file <Database>.db or
+	// the managed server's database. Empty means "tierbench". External engines use the
+	// database their DSN names.
+	Database string
+	// Keep leaves the SQLite file or the managed instance's data in place after Close
+	// (the server is stopped all the same), so a later run can reuse the loaded data.
+	Keep bool
+}
+
+// DatabaseName is cfg.Database or its default, "tierbench".
+func (cfg Config) DatabaseName() string {
+	if cfg.Database == "" {
+		return "tierbench"
+	}
+	return cfg.Database
 }
 
 // Info describes the engine a result was measured on; it is recorded in result.json.
@@ -80,6 +96,13 @@ type Engine interface {
 	// Close closes connections; a managed engine also stops its server and removes
 	// what it created except data the run asked to keep.
 	Close() error
+}
+
+// Server is implemented by managed engines: the server's process id (for OS samplers
+// and tests) and the directory that holds its data.
+type Server interface {
+	ServerPID() int
+	DataDir() string
 }
 
 // Dialect holds every per-engine difference in SQL, so no caller switches on engine names.

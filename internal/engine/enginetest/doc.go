@@ -1,0 +1,4 @@
+// Package enginetest is the conformance suite every engine passes: each engine's test
+// calls Run with a Harness that opens it. Tests that need a server call RequireServer,
+// which fails instead of skipping when CI=true.
+package enginetest

@@ -1,0 +1,142 @@
+package instance
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Command prepares a program to run as u, in its own process group, killed with
+// deathSignal when tierbench dies.
+func (u User) Command(deathSignal syscall.Signal, path string, args ...string) *exec.Cmd {
+	cmd := exec.Command(path, args...)
+	cmd.SysProcAttr = u.sysProcAttr(deathSignal)
+	cmd.Env = append(os.Environ(), "LC_ALL=C")
+	cmd.Dir = "/"
+	return cmd
+}
+
+// Run runs a setup program (initdb, install-db) to completion; on failure the error
+// carries the end of its output.
+func Run(cmd *exec.Cmd) error {
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s failed: %w: %s", cmd.Path, err, tail(errorLines(out.String()), 15))
+	}
+	return nil
+}
+
+// Process is a running server.
+type Process struct {
+	cmd     *exec.Cmd
+	logPath string
+	done    chan struct{}
+	waitErr error
+}
+
+// Start starts cmd with its output appended to logPath.
+func Start(cmd *exec.Cmd, logPath string) (*Process, error) {
+	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("open server log: %w", err)
+	}
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	if err := cmd.Start(); err != nil {
+		logFile.Close()
+		return nil, fmt.Errorf("start %s: %w", cmd.Path, err)
+	}
+	logFile.Close()
+	p := &Process{cmd: cmd, logPath: logPath, done: make(chan struct{})}
+	go func() {
+		p.waitErr = cmd.Wait()
+		close(p.done)
+	}()
+	return p, nil
+}
+
+// PID is the server's process id.
+func (p *Process) PID() int { return p.cmd.Process.Pid }
+
+// WaitReady calls try until it succeeds, the server exits or timeout passes; the error
+// then carries the end of the server log.
+func (p *Process) WaitReady(ctx context.Context, timeout time.Duration, try func(context.Context) error) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	var last error
+	for {
+		tctx, tcancel := context.WithTimeout(ctx, 2*time.Second)
+		last = try(tctx)
+		tcancel()
+		if last == nil {
+			return nil
+		}
+		select {
+		case <-p.done:
+			return fmt.Errorf("server exited during startup (%v): %s", p.waitErr, p.LogTail(15))
+		case <-ctx.Done():
+			return fmt.Errorf("server not ready after %v (%v): %s", timeout, last, p.LogTail(15))
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// Stop sends sig, waits up to timeout for the server to exit, then kills it.
+func (p *Process) Stop(sig syscall.Signal, timeout time.Duration) error {
+	select {
+	case <-p.done:
+		return nil
+	default:
+	}
+	if err := p.cmd.Process.Signal(sig); err != nil && !errors.Is(err, os.ErrProcessDone) {
+		return fmt.Errorf("signal server: %w", err)
+	}
+	select {
+	case <-p.done:
+		return nil
+	case <-time.After(timeout):
+	}
+	// Kill the whole group: PostgreSQL's backends too.
+	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	<-p.done
+	return fmt.Errorf("server did not stop within %v and was killed", timeout)
+}
+
+// LogTail is the end of the server log, on one line, for error messages.
+func (p *Process) LogTail(lines int) string {
+	b, err := os.ReadFile(p.logPath)
+	if err != nil {
+		return "(no server log: " + err.Error() + ")"
+	}
+	return "server log: " + tail(errorLines(string(b)), lines)
+}
+
+// errorLines keeps the lines that report errors, when there are any: the notes a server
+// writes while starting bury the one line that says what went wrong.
+func errorLines(log string) string {
+	var keep []string
+	for _, l := range strings.Split(log, "\n") {
+		if strings.Contains(l, "ERROR") || strings.Contains(l, "FATAL") || strings.Contains(l, "PANIC") ||
+			strings.Contains(l, "error:") {
+			keep = append(keep, l)
+		}
+	}
+	if len(keep) == 0 {
+		return log
+	}
+	return strings.Join(keep, "\n")
+}
+
+func tail(s string, lines int) string {
+	all := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(all) > lines {
+		all = all[len(all)-lines:]
+	}
+	return strings.Join(all, " | ")
+}

@@ -1,0 +1,221 @@
+package mysql
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	mysqldrv "github.com/go-sql-driver/mysql"
+
+	"tierbench/internal/engine"
+	"tierbench/internal/engine/instance"
+)
+
+const (
+	startTimeout = 120 * time.Second
+	// A clean shutdown flushes the buffer pool, which on an emulated slow disk can take
+	// minutes; an instance about to be removed is killed instead.
+	stopTimeout   = 10 * time.Minute
+	removeTimeout = 10 * time.Second
+)
+
+var (
+	serverNames    = []string{"mariadbd", "mysqld"}
+	installerNames = []string{"mariadb-install-db", "mysql_install_db"}
+	binGlobs       = []string{"/usr/sbin", "/usr/bin", "/usr/local/mysql/bin", "/usr/local/mysql/scripts"}
+)
+
+// instanceDir is a managed server and everything it created.
+type instanceDir struct {
+	user    instance.User
+	dataDir string
+	runDir  string // socket, pid file, error log
+	proc    *instance.Process
+	// removeOnStop lists what this run created and Close removes (empty with Keep).
+	removeOnStop []string
+}
+
+func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err error) {
+	if cfg.Dir == "" {
+		return nil, errors.New("mysql: managed mode needs a directory (Dir) for the instance, or give a DSN")
+	}
+	server, err := instance.Find(serverNames, binGlobs, "mariadb-server")
+	if err != nil {
+		return nil, fmt.Errorf("mysql: %w", err)
+	}
+	version, err := exec.Command(server, "--version").Output()
+	if err != nil {
+		return nil, fmt.Errorf("mysql: %s --version: %w", server, err)
+	}
+	mariadb := strings.Contains(string(version), "MariaDB")
+	var installer string
+	if mariadb {
+		if installer, err = instance.Find(installerNames, binGlobs, "mariadb-server"); err != nil {
+			return nil, fmt.Errorf("mysql: %w", err)
+		}
+	}
+	user, err := instance.ServerUser("mysql")
+	if err != nil {
+		return nil, fmt.Errorf("mysql: %w", err)
+	}
+
+	m := &instanceDir{user: user, dataDir: filepath.Join(cfg.Dir, "mysql")}
+	defer func() {
+		if err != nil {
+			m.stop()
+		}
+	}()
+	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("mysql: %w", err)
+	}
+	if err := user.CheckReachable(cfg.Dir); err != nil {
+		return nil, fmt.Errorf("mysql: %w", err)
+	}
+	if m.runDir, err = user.RunDir("tierbench-mysql-"); err != nil {
+		return nil, fmt.Errorf("mysql: %w", err)
+	}
+	_, statErr := os.Stat(filepath.Join(m.dataDir, "mysql"))
+	reuse := statErr == nil
+	owned := func(dir string) error {
+		if _, err := os.Stat(dir); err == nil && reuse {
+			return nil
+		}
+		if err := user.MkdirOwned(dir); err != nil {
+			return err
+		}
+		if !cfg.Keep && !reuse {
+			m.removeOnStop = append(m.removeOnStop, dir)
+		}
+		return nil
+	}
+
+	// Options both the install and the server need.
+	common := []string{"--no-defaults", "--datadir=" + m.dataDir}
+	if os.Geteuid() == 0 && !user.Switch {
+		common = append(common, "--user=root") // no mysql user: MariaDB runs as root only when told so
+	}
+	if cfg.WALDir != "" {
+		walDir := filepath.Join(cfg.WALDir, "mysql-redo")
+		if err := owned(walDir); err != nil {
+			return nil, fmt.Errorf("mysql: %w", err)
+		}
+		common = append(common, "--innodb-log-group-home-dir="+walDir)
+	}
+	// Temporary files go to TempDir, else inside Dir, never to a /tmp shared with other
+	// instances (concurrent installs there collide on temporary table names).
+	tempParent := cfg.TempDir
+	if tempParent == "" {
+		tempParent = cfg.Dir
+	}
+	tmp := filepath.Join(tempParent, "mysql-temp")
+	if err := owned(tmp); err != nil {
+		return nil, fmt.Errorf("mysql: %w", err)
+	}
+	common = append(common, "--tmpdir="+tmp)
+	if !reuse {
+		if err := owned(m.dataDir); err != nil {
+			return nil, fmt.Errorf("mysql: %w", err)
+		}
+		var install *exec.Cmd
+		if mariadb {
+			args := append(append([]string{}, common...), "--auth-root-authentication-method=normal",
+				"--skip-test-db", "--skip-name-resolve")
+			install = user.Command(syscall.SIGKILL, installer, args...)
+		} else {
+			install = user.Command(syscall.SIGKILL, server, append(append([]string{}, common...), "--initialize-insecure")...)
+		}
+		if err := instance.Run(install); err != nil {
+			return nil, fmt.Errorf("mysql: create the instance: %w", err)
+		}
+	}
+
+	socket := filepath.Join(m.runDir, "mysqld.sock")
+	args := append(append([]string{}, common...),
+		"--socket="+socket, "--skip-networking", "--local-infile=1",
+		"--pid-file="+filepath.Join(m.runDir, "mysqld.pid"))
+	if cfg.BufferBytes > 0 {
+		args = append(args, fmt.Sprintf("--innodb-buffer-pool-size=%d", cfg.BufferBytes))
+	}
+	names := make([]string, 0, len(cfg.Settings))
+	for k := range cfg.Settings {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		args = append(args, "--"+k+"="+cfg.Settings[k])
+	}
+	// Without --log-error the server logs to stderr, which goes to the log file.
+	m.proc, err = instance.Start(user.Command(syscall.SIGKILL, server, args...), filepath.Join(m.runDir, "error.log"))
+	if err != nil {
+		return nil, fmt.Errorf("mysql: %w", err)
+	}
+
+	dcfg := mysqldrv.NewConfig()
+	dcfg.User, dcfg.Net, dcfg.Addr = "root", "unix", socket
+	admin, err := mysqldrv.NewConnector(dcfg)
+	if err != nil {
+		return nil, fmt.Errorf("mysql: %w", err)
+	}
+	adminDB := sql.OpenDB(admin)
+	defer adminDB.Close()
+	err = m.proc.WaitReady(ctx, startTimeout, func(ctx context.Context) error { return adminDB.PingContext(ctx) })
+	if err != nil {
+		return nil, fmt.Errorf("mysql: start the server: %w", err)
+	}
+	dbName := cfg.DatabaseName()
+	// Binary collation: strings compare and sort by their bytes, as in PostgreSQL's C
+	// locale and SQLite, so answers agree across engines.
+	create := "CREATE DATABASE IF NOT EXISTS `" + strings.ReplaceAll(dbName, "`", "``") + "` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"
+	if _, err := adminDB.ExecContext(ctx, create); err != nil {
+		return nil, fmt.Errorf("mysql: create database %s: %w", dbName, err)
+	}
+	dcfg = dcfg.Clone()
+	dcfg.DBName = dbName
+	e, err := connect(ctx, dcfg)
+	if err != nil {
+		return nil, err
+	}
+	e.mode, e.managed = engine.Managed, m
+	return managedEngine{e}, nil
+}
+
+// removesData reports whether stop removes the instance, so it need not shut down cleanly.
+func (m *instanceDir) removesData() bool {
+	for _, dir := range m.removeOnStop {
+		if dir == m.dataDir {
+			return true
+		}
+	}
+	return false
+}
+
+// stop stops the server and removes what this run created; it is safe on an instance
+// that only partly started.
+func (m *instanceDir) stop() error {
+	var err error
+	if m.proc != nil {
+		if m.removesData() {
+			err = m.proc.Stop(syscall.SIGKILL, removeTimeout)
+		} else {
+			err = m.proc.Stop(syscall.SIGTERM, stopTimeout) // shutdown
+		}
+	}
+	for _, dir := range append(m.removeOnStop, m.runDir) {
+		if dir == "" {
+			continue
+		}
+		if rmErr := os.RemoveAll(dir); rmErr != nil && err == nil {
+			err = rmErr
+		}
+	}
+	m.removeOnStop, m.runDir = nil, ""
+	return err
+}

@@ -1,0 +1,201 @@
+package mysql
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tierbench/internal/engine"
+	"tierbench/internal/engine/enginetest"
+	"tierbench/internal/engine/instance"
+)
+
+// testDir makes a directory the server user can reach (t.TempDir's parents are 0700).
+func testDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "tierbench-mysqltest-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
+func requireMariaDB(t *testing.T) {
+	_, err := instance.Find(serverNames, binGlobs, "mariadb-server")
+	enginetest.RequireServer(t, err)
+}
+
+var harness = enginetest.Harness{
+	LongSQL:    "SELECT SLEEP(30)",
+	RunningSQL: "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO = 'SELECT SLEEP(30)'",
+}
+
+func TestManaged(t *testing.T) {
+	t.Parallel()
+	requireMariaDB(t)
+	dir := testDir(t)
+	h := harness
+	h.Open = func(t *testing.T) engine.Engine {
+		e, err := engine.Open(context.Background(), engine.Config{
+			Name: "mysql", Dir: filepath.Join(dir, "data"), WALDir: filepath.Join(dir, "wal"),
+			TempDir: filepath.Join(dir, "tmp"), BufferBytes: 64 << 20,
+			Settings: map[string]string{"innodb_flush_log_at_trx_commit": "2"},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, err := e.Info(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.Settings["innodb_buffer_pool_size"] != "67108864" || info.Settings["innodb_flush_log_at_trx_commit"] != "2" ||
+			!strings.HasSuffix(info.Settings["tmpdir"], "mysql-temp") {
+			t.Errorf("settings not applied: %v", info.Settings)
+		}
+		return e
+	}
+	enginetest.Run(t, h)
+	for _, sub := range []string{"wal/mysql-redo", "tmp/mysql-temp"} {
+		if _, err := os.Stat(filepath.Join(dir, sub)); err == nil {
+			t.Errorf("%s left after Close", sub)
+		}
+	}
+}
+
+// TestExternal runs the suite in external mode against TIERBENCH_MYSQL_DSN, or when
+// that is not set against a managed instance reached through its socket.
+func TestExternal(t *testing.T) {
+	t.Parallel()
+	dsn := os.Getenv("TIERBENCH_MYSQL_DSN")
+	if dsn == "" {
+		requireMariaDB(t)
+		m, err := engine.Open(context.Background(), engine.Config{Name: "mysql", Dir: testDir(t)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		dsn = "root@unix(" + filepath.Join(m.(managedEngine).managed.runDir, "mysqld.sock") + ")/tierbench"
+	}
+	h := harness
+	h.Open = func(t *testing.T) engine.Engine {
+		e, err := engine.Open(context.Background(), engine.Config{Name: "mysql", DSN: dsn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	enginetest.Run(t, h)
+}
+
+func TestUnreachableDSNHidesPassword(t *testing.T) {
+	for _, dsn := range []string{
+		"bob:Sup3rSecret@tcp(127.0.0.1:1)/tpch",
+		"bob:Sup3rSecret@unix(/nonexistent/mysqld.sock)/tpch",
+		"mysql://bob:Sup3rSecret@127.0.0.1:1/tpch",
+		"bob:Sup3rSecret@tcp(127.0.0.1:1/tpch",
+	} {
+		_, err := engine.Open(context.Background(), engine.Config{Name: "mysql", DSN: dsn})
+		if err == nil {
+			t.Fatalf("%s: no error", dsn)
+		}
+		msg := err.Error()
+		t.Log(msg)
+		if strings.Contains(msg, "Sup3rSecret") || strings.Contains(msg, "\n") {
+			t.Errorf("error leaks the password or spans lines: %q", msg)
+		}
+		if !strings.Contains(msg, "127.0.0.1") && !strings.Contains(msg, "/nonexistent/mysqld.sock") {
+			t.Errorf("error does not name the host or socket: %q", msg)
+		}
+	}
+}
+
+func TestMissingBinaries(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	old := binGlobs
+	binGlobs = []string{"/nonexistent"}
+	defer func() { binGlobs = old }()
+	_, err := engine.Open(context.Background(), engine.Config{Name: "mysql", Dir: t.TempDir()})
+	if err == nil || !strings.Contains(err.Error(), "apt-get install mariadb-server") {
+		t.Fatalf("got %v, want a hint to apt-get install mariadb-server", err)
+	}
+}
+
+func TestStartFailureCleansUp(t *testing.T) {
+	t.Parallel()
+	requireMariaDB(t)
+	dir := testDir(t)
+	_, err := engine.Open(context.Background(), engine.Config{
+		Name: "mysql", Dir: dir, Settings: map[string]string{"no-such-option": "1"},
+	})
+	if err == nil {
+		t.Fatal("a bad option started")
+	}
+	t.Log(err)
+	if _, statErr := os.Stat(filepath.Join(dir, "mysql")); !os.IsNotExist(statErr) {
+		t.Errorf("instance dir left after a failed start: %v", statErr)
+	}
+}
+
+// TestLoadWithoutLocalInfile checks the fallback for servers with local_infile off.
+func TestLoadWithoutLocalInfile(t *testing.T) {
+	t.Parallel()
+	requireMariaDB(t)
+	ctx := context.Background()
+	e, err := engine.Open(ctx, engine.Config{Name: "mysql", Dir: testDir(t), Settings: map[string]string{"local-infile": "0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if _, err := e.DB().Exec("CREATE TABLE nolocal (id INTEGER, amount DECIMAL(15,2), d DATE, note VARCHAR(25))"); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for i := 1; i <= 1234; i++ {
+		fmt.Fprintf(&b, "%d|%d.25|1998-12-01|n%d|\n", i, i, i)
+	}
+	n, err := e.Load(ctx, "nolocal", []string{"id", "amount", "d", "note"}, strings.NewReader(b.String()))
+	if err != nil || n != 1234 {
+		t.Fatalf("Load: n=%d err=%v", n, err)
+	}
+	var sum string
+	if err := e.DB().QueryRow("SELECT SUM(amount) FROM nolocal").Scan(&sum); err != nil || sum != "762303.50" {
+		t.Errorf("sum %s err %v", sum, err)
+	}
+	info, err := e.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(info.Settings["load_method"], "insert") {
+		t.Errorf("load_method = %q", info.Settings["load_method"])
+	}
+}
+
+func TestInstallFailureCleansUp(t *testing.T) {
+	bin := testDir(t)
+	for name, script := range map[string]string{
+		"mariadbd":           "#!/bin/sh\necho 'mariadbd  Ver 10.11.0-MariaDB (fake)'\n",
+		"mariadb-install-db": "#!/bin/sh\necho 'simulated failure' >&2\nexit 1\n",
+	} {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", bin)
+	dir := testDir(t)
+	_, err := engine.Open(context.Background(), engine.Config{Name: "mysql", Dir: dir, TempDir: filepath.Join(dir, "tmp")})
+	if err == nil || !strings.Contains(err.Error(), "simulated failure") {
+		t.Fatalf("got %v, want the install output", err)
+	}
+	for _, sub := range []string{"mysql", "tmp/mysql-temp"} {
+		if _, statErr := os.Stat(filepath.Join(dir, sub)); !os.IsNotExist(statErr) {
+			t.Errorf("%s left after a failed install: %v", sub, statErr)
+		}
+	}
+}

@@ -1,0 +1,235 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"tierbench/internal/engine"
+	"tierbench/internal/engine/instance"
+)
+
+const (
+	superuser      = "tierbench"
+	tempTablespace = "tierbench_temp"
+	startTimeout   = 60 * time.Second
+	// A fast shutdown writes a checkpoint, which on an emulated slow disk can take
+	// minutes; a cluster about to be removed is stopped at once instead.
+	stopTimeout   = 10 * time.Minute
+	removeTimeout = 10 * time.Second
+)
+
+// binGlobs are where Debian, Ubuntu and source builds put the server binaries.
+var binGlobs = []string{"/usr/lib/postgresql/*/bin", "/usr/local/pgsql/bin", "/usr/pgsql-*/bin"}
+
+// cluster is a managed server and everything it created.
+type cluster struct {
+	user    instance.User
+	dataDir string
+	runDir  string // socket and server log
+	proc    *instance.Process
+	// removeOnStop lists what this run created and Close removes (empty with Keep).
+	removeOnStop []string
+}
+
+func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err error) {
+	if cfg.Dir == "" {
+		return nil, errors.New("postgres: managed mode needs a directory (Dir) for the cluster, or give a DSN")
+	}
+	initdb, err := instance.Find([]string{"initdb"}, binGlobs, "postgresql")
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	server := filepath.Join(filepath.Dir(initdb), "postgres")
+	if _, err := os.Stat(server); err != nil {
+		return nil, fmt.Errorf("postgres: %s has no postgres binary beside it: install it with `apt-get install postgresql`", initdb)
+	}
+	user, err := instance.ServerUser("postgres", "nobody")
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	if os.Geteuid() == 0 && !user.Switch {
+		return nil, errors.New("postgres: PostgreSQL refuses to run as root and neither a postgres nor a nobody user exists: create one (useradd --system postgres)")
+	}
+
+	c := &cluster{user: user, dataDir: filepath.Join(cfg.Dir, "postgres")}
+	defer func() {
+		if err != nil {
+			c.stop()
+		}
+	}()
+	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	if err := user.CheckReachable(cfg.Dir); err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	if c.runDir, err = user.RunDir("tierbench-pg-"); err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+
+	_, statErr := os.Stat(filepath.Join(c.dataDir, "PG_VERSION"))
+	reuse := statErr == nil
+	owned := func(dir string) error { // create dir for the server; remove it at the end unless Keep
+		if _, err := os.Stat(dir); err == nil && reuse {
+			return nil
+		}
+		if err := user.MkdirOwned(dir); err != nil {
+			return err
+		}
+		if !cfg.Keep && !reuse {
+			c.removeOnStop = append(c.removeOnStop, dir)
+		}
+		return nil
+	}
+	if !reuse {
+		if err := owned(c.dataDir); err != nil {
+			return nil, fmt.Errorf("postgres: %w", err)
+		}
+		args := []string{"-D", c.dataDir, "-U", superuser, "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"}
+		if cfg.WALDir != "" {
+			if err := user.CheckReachable(cfg.WALDir); err != nil {
+				return nil, fmt.Errorf("postgres: WAL directory: %w", err)
+			}
+			walDir := filepath.Join(cfg.WALDir, "postgres-wal")
+			if err := owned(walDir); err != nil {
+				return nil, fmt.Errorf("postgres: %w", err)
+			}
+			args = append(args, "--waldir", walDir)
+		}
+		if err := instance.Run(user.Command(syscall.SIGKILL, initdb, args...)); err != nil {
+			return nil, fmt.Errorf("postgres: create the cluster: %w", err)
+		}
+	}
+	var tempDir string
+	if cfg.TempDir != "" {
+		if err := user.CheckReachable(cfg.TempDir); err != nil {
+			return nil, fmt.Errorf("postgres: temp directory: %w", err)
+		}
+		tempDir = filepath.Join(cfg.TempDir, "postgres-temp")
+		if err := owned(tempDir); err != nil {
+			return nil, fmt.Errorf("postgres: %w", err)
+		}
+	}
+
+	args := []string{"-D", c.dataDir, "-k", c.runDir, "-c", "listen_addresses=", "-c", "logging_collector=off"}
+	if cfg.BufferBytes > 0 {
+		args = append(args, "-c", fmt.Sprintf("shared_buffers=%dkB", cfg.BufferBytes/1024))
+	}
+	if tempDir != "" {
+		// Not checked at startup; the tablespace is created below.
+		args = append(args, "-c", "temp_tablespaces="+tempTablespace)
+	}
+	names := make([]string, 0, len(cfg.Settings))
+	for k := range cfg.Settings {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		args = append(args, "-c", k+"="+cfg.Settings[k])
+	}
+	// SIGQUIT on tierbench's death: immediate shutdown, the postmaster takes its
+	// backends down with it.
+	c.proc, err = instance.Start(user.Command(syscall.SIGQUIT, server, args...), filepath.Join(c.runDir, "server.log"))
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	admin, err := pgx.ParseConfig(fmt.Sprintf("host=%s user=%s dbname=postgres", c.runDir, superuser))
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	err = c.proc.WaitReady(ctx, startTimeout, func(ctx context.Context) error {
+		conn, err := pgx.ConnectConfig(ctx, admin)
+		if err != nil {
+			return err
+		}
+		return conn.Close(ctx)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("postgres: start the server: %w", err)
+	}
+	if err := c.prepare(ctx, admin, cfg.DatabaseName(), tempDir); err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	connCfg, err := pgx.ParseConfig(fmt.Sprintf("host=%s user=%s", c.runDir, superuser))
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	connCfg.Database = cfg.DatabaseName()
+	db, err := connect(ctx, connCfg)
+	if err != nil {
+		return nil, err
+	}
+	return managedEngine{&pgEngine{db: db, mode: engine.Managed, managed: c}}, nil
+}
+
+// prepare creates the database and the temp tablespace when they do not exist.
+func (c *cluster) prepare(ctx context.Context, admin *pgx.ConnConfig, database, tempDir string) error {
+	conn, err := pgx.ConnectConfig(ctx, admin)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	var exists bool
+	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", database).Scan(&exists); err != nil {
+		return err
+	}
+	if !exists {
+		if _, err := conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{database}.Sanitize()); err != nil {
+			return fmt.Errorf("create database %s: %w", database, err)
+		}
+	}
+	if tempDir == "" {
+		return nil
+	}
+	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_tablespace WHERE spcname = $1)", tempTablespace).Scan(&exists); err != nil {
+		return err
+	}
+	if !exists {
+		q := fmt.Sprintf("CREATE TABLESPACE %s LOCATION '%s'", tempTablespace, tempDir)
+		if _, err := conn.Exec(ctx, q); err != nil {
+			return fmt.Errorf("%s: %w", q, err)
+		}
+	}
+	return nil
+}
+
+// removesData reports whether stop removes the cluster, so it need not shut down cleanly.
+func (c *cluster) removesData() bool {
+	for _, dir := range c.removeOnStop {
+		if dir == c.dataDir {
+			return true
+		}
+	}
+	return false
+}
+
+// stop stops the server and removes what this run created; it is safe on a cluster
+// that only partly started.
+func (c *cluster) stop() error {
+	var err error
+	if c.proc != nil {
+		if c.removesData() {
+			err = c.proc.Stop(syscall.SIGQUIT, removeTimeout) // immediate shutdown
+		} else {
+			err = c.proc.Stop(syscall.SIGINT, stopTimeout) // fast shutdown
+		}
+	}
+	for _, dir := range append(c.removeOnStop, c.runDir) {
+		if dir == "" {
+			continue
+		}
+		if rmErr := os.RemoveAll(dir); rmErr != nil && err == nil {
+			err = rmErr
+		}
+	}
+	c.removeOnStop, c.runDir = nil, ""
+	return err
+}

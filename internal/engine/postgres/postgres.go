@@ -1,0 +1,177 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
+	"github.com/jackc/pgx/v5/stdlib"
+
+	"tierbench/internal/engine"
+)
+
+func init() { engine.Register("postgres", Open) }
+
+// Dialect is PostgreSQL's SQL.
+var Dialect = &engine.Dialect{
+	Name:        "postgres",
+	DecimalType: "DECIMAL(15,2)",
+	DateType:    "DATE",
+	Param:       func(n int) string { return "$" + strconv.Itoa(n) },
+	Analyze:     func(table string) []string { return []string{"ANALYZE " + table} },
+}
+
+type pgEngine struct {
+	db      *sql.DB
+	mode    engine.Mode
+	managed *cluster // nil when external
+}
+
+// Open connects to cfg.DSN or starts a managed cluster.
+func Open(ctx context.Context, cfg engine.Config) (engine.Engine, error) {
+	if cfg.DSN == "" {
+		return openManaged(ctx, cfg)
+	}
+	connCfg, err := pgx.ParseConfig(cfg.DSN)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: bad DSN %s: %w", engine.RedactDSN(cfg.DSN), engine.RedactError(err, passwordOf(cfg.DSN)))
+	}
+	db, err := connect(ctx, connCfg)
+	if err != nil {
+		return nil, err
+	}
+	return &pgEngine{db: db, mode: engine.External}, nil
+}
+
+// passwordOf finds a DSN's password for scrubbing messages, without failing.
+func passwordOf(dsn string) string {
+	if c, err := pgconn.ParseConfig(dsn); err == nil {
+		return c.Password
+	}
+	return ""
+}
+
+// connect opens a pool whose connections cancel statements on the server and checks
+// that the server answers.
+func connect(ctx context.Context, connCfg *pgx.ConnConfig) (*sql.DB, error) {
+	connCfg.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
+		// Send a cancel request at once; drop the socket only if the server does not
+		// answer it within a few seconds.
+		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, DeadlineDelay: 5 * time.Second}
+	}
+	if connCfg.ConnectTimeout == 0 {
+		connCfg.ConnectTimeout = 10 * time.Second
+	}
+	db := stdlib.OpenDB(*connCfg)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		where := fmt.Sprintf("host %s port %d", connCfg.Host, connCfg.Port)
+		if strings.HasPrefix(connCfg.Host, "/") {
+			where = "socket " + connCfg.Host + "/.s.PGSQL." + strconv.Itoa(int(connCfg.Port))
+		}
+		return nil, fmt.Errorf("postgres: cannot connect to %s as %s, database %s: %w",
+			where, connCfg.User, connCfg.Database, engine.RedactError(err, connCfg.Password))
+	}
+	return db, nil
+}
+
+func (e *pgEngine) Dialect() *engine.Dialect { return Dialect }
+func (e *pgEngine) DB() *sql.DB              { return e.db }
+
+func (e *pgEngine) Session(ctx context.Context) (engine.Session, error) {
+	s, err := engine.NewConnSession(ctx, e.db)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	return s, nil
+}
+
+// Load streams r into COPY table FROM STDIN, dropping the '|' dbgen puts after the
+// last field.
+func (e *pgEngine) Load(ctx context.Context, table string, columns []string, r io.Reader) (int64, error) {
+	conn, err := e.db.Conn(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("postgres: load %s: %w", table, err)
+	}
+	defer conn.Close()
+	copySQL := fmt.Sprintf("COPY %s (%s) FROM STDIN WITH (FORMAT text, DELIMITER '|')", table, strings.Join(columns, ", "))
+	var rows int64
+	err = conn.Raw(func(dc any) error {
+		pc := dc.(*stdlib.Conn).Conn().PgConn()
+		tag, err := pc.CopyFrom(ctx, newTrailingBarFilter(r), copySQL)
+		rows = tag.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return rows, fmt.Errorf("postgres: load %s: %w", table, err)
+	}
+	return rows, nil
+}
+
+// reportedSettings are the server settings that shape a result.
+var reportedSettings = []string{
+	"shared_buffers", "work_mem", "maintenance_work_mem", "effective_cache_size",
+	"max_parallel_workers_per_gather", "max_parallel_workers", "max_worker_processes",
+	"fsync", "synchronous_commit", "full_page_writes", "wal_level", "wal_buffers",
+	"max_wal_size", "checkpoint_timeout", "random_page_cost", "effective_io_concurrency",
+	"huge_pages", "jit", "temp_tablespaces", "data_checksums",
+}
+
+func (e *pgEngine) Info(ctx context.Context) (engine.Info, error) {
+	info := engine.Info{Name: "postgres", Mode: e.mode, Settings: map[string]string{"load_method": "copy"}}
+	if err := e.db.QueryRowContext(ctx, "SHOW server_version").Scan(&info.Version); err != nil {
+		return info, fmt.Errorf("postgres: server version: %w", err)
+	}
+	rows, err := e.db.QueryContext(ctx, "SELECT name, current_setting(name) FROM pg_settings WHERE name = ANY($1)", reportedSettings)
+	if err != nil {
+		return info, fmt.Errorf("postgres: settings: %w", err)
+	}
+	got, err := engine.ReadRows(rows)
+	if err != nil {
+		return info, fmt.Errorf("postgres: settings: %w", err)
+	}
+	for _, r := range got.Data {
+		info.Settings[r[0]] = r[1]
+	}
+	if e.managed != nil {
+		info.Settings["data_directory"] = e.managed.dataDir
+		info.Settings["server_user"] = e.managed.user.Name
+	}
+	return info, nil
+}
+
+func (e *pgEngine) Close() error {
+	var err error
+	if e.db != nil {
+		err = e.db.Close()
+		e.db = nil
+	}
+	if e.managed != nil {
+		if stopErr := e.managed.stop(); stopErr != nil {
+			err = stopErr
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("postgres: close: %w", err)
+	}
+	return nil
+}
+
+// managedEngine is a pgEngine with a server of its own: an engine.Server.
+type managedEngine struct{ *pgEngine }
+
+func (e managedEngine) ServerPID() int {
+	if e.managed.proc == nil {
+		return 0
+	}
+	return e.managed.proc.PID()
+}
+
+func (e managedEngine) DataDir() string { return e.managed.dataDir }
