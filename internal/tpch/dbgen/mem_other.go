@@ -1,0 +1,7 @@
+//go:build !linux
+
+package dbgen
+
+func allocPoolMem(n int) []byte { return make([]byte, n) }
+
+func freePoolMem([]byte) {}
