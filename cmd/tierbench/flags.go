@@ -16,8 +16,12 @@ func parseSF(s string) (float64, error) {
 	if sf < 0.01 {
 		return 0, fmt.Errorf("--sf %v is too small: the scale factor must be at least 0.01", s)
 	}
-	if sf > 100000 {
-		return 0, fmt.Errorf("--sf %v is too large: TPC-H defines scale factors up to 100000", s)
+	if sf >= 30000 {
+		return 0, fmt.Errorf("--sf %v is too large: tierbench generates TPC-H data up to SF 10000", s)
+	}
+	if sf > 1 && sf != math.Trunc(sf) {
+		// dbgen truncates such scale factors silently; a benchmark must not.
+		return 0, fmt.Errorf("--sf %v: scale factors above 1 must be whole numbers (fractional ones are allowed below 1)", s)
 	}
 	return sf, nil
 }

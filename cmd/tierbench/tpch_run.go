@@ -24,6 +24,7 @@ const exitValidationFailed = 3
 type engineFlags struct {
 	name, dsn, dbDir, buffer string
 	settings                 []string
+	keep                     bool
 }
 
 func (ef *engineFlags) register(cmd *cobra.Command) {
@@ -33,10 +34,11 @@ func (ef *engineFlags) register(cmd *cobra.Command) {
 	f.StringVar(&ef.dbDir, "db", "", "directory of the embedded database or managed instance (default: OUT/db)")
 	f.StringVar(&ef.buffer, "buffer", "", "buffer size of the engine, e.g. 256MB (shared_buffers, innodb_buffer_pool_size, SQLite cache)")
 	f.StringArrayVar(&ef.settings, "set", nil, "extra server setting name=value for a managed instance (repeatable)")
+	f.BoolVar(&ef.keep, "keep-db", false, "keep the database in --db after the run (default: a managed instance or SQLite file tierbench created is removed)")
 }
 
 func (ef *engineFlags) config(flagName, out string) (engine.Config, error) {
-	cfg := engine.Config{Name: strings.ToLower(ef.name), DSN: ef.dsn, Dir: ef.dbDir}
+	cfg := engine.Config{Name: strings.ToLower(ef.name), DSN: ef.dsn, Dir: ef.dbDir, Keep: ef.keep}
 	if cfg.Dir == "" {
 		cfg.Dir = filepath.Join(out, "db")
 	}
@@ -179,7 +181,7 @@ func newTPCHRunCommand() *cobra.Command {
 	f.BoolVar(&validate, "validate", false, "check every answer against the TPC's SF 1 qualification answers (implies --default-params)")
 	f.StringVar(&validateAgainst, "validate-against", "", "compare every answer with a second engine (sqlite, postgres, mysql) loaded with the same data")
 	f.BoolVar(&useDefault, "default-params", false, "use the qualification parameters (qgen -d) instead of seeded ones")
-	f.BoolVar(&skipLoad, "skip-load", false, "reuse the database already loaded in --db; refresh functions continue with the next update sets")
+	f.BoolVar(&skipLoad, "skip-load", false, "reuse the database an earlier run kept (--keep-db) in --db; refresh functions continue with the next update sets")
 	f.DurationVar(&queryTimeout, "query-timeout", 0, "cancel a query that runs longer than this, e.g. 10m (the run then has no official metric)")
 	return cmd
 }
