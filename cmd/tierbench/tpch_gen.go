@@ -104,7 +104,7 @@ func parseTables(s string) ([]string, error) {
 // ensureWritableDir creates dir if needed and proves it is writable before any work starts.
 func ensureWritableDir(flag, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("%s %s: cannot create the directory: %v", flag, dir, unwrapPathError(err))
+		return fmt.Errorf("%s %s: cannot create the directory (%v): choose a directory you can write to", flag, dir, unwrapPathError(err))
 	}
 	probe, err := os.CreateTemp(dir, ".tierbench-probe-*")
 	if err != nil {

@@ -129,7 +129,7 @@ func newTPCHRunCommand() *cobra.Command {
 			ctx := cmd.Context()
 			eng, err := engine.Open(ctx, cfg)
 			if err != nil {
-				return fmt.Errorf("%s: %w", cfg.Name, err)
+				return err
 			}
 			defer eng.Close()
 

@@ -1,0 +1,257 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"tierbench/internal/engine"
+	"tierbench/internal/metrics"
+	"tierbench/internal/oltp/tpcc"
+)
+
+// exitCheckFailed is the status of `tpcc check` when a consistency condition fails.
+const exitCheckFailed = 3
+
+func newTPCCCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "tpcc",
+		Short: "TPC-C: load a population, run the five-transaction mix, check consistency",
+		Long: `TPC-C (revision 5.11) on SQLite, PostgreSQL and MariaDB/MySQL.
+
+A managed instance or SQLite file lives in OUT/db (or --db) and is kept between
+commands: load creates it, run and check start it again. Remove OUT/db to reclaim it.`,
+	}
+	cmd.AddCommand(newTPCCLoadCommand(), newTPCCRunCommand(), newTPCCCheckCommand())
+	return cmd
+}
+
+// tpccOpen checks --out and opens the engine, keeping its data between commands.
+func tpccOpen(ctx context.Context, ef *engineFlags, out string) (engine.Engine, error) {
+	if out == "" {
+		return nil, fmt.Errorf("--out is required: the directory for results (and, by default, the database)")
+	}
+	cfg, err := ef.config("--engine", out)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Keep = true
+	if err := ensureWritableDir("--out", out); err != nil {
+		return nil, err
+	}
+	e, err := engine.Open(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cfg.Name, err)
+	}
+	return e, nil
+}
+
+func registerTPCCEngineFlags(cmd *cobra.Command, ef *engineFlags, out *string) {
+	ef.register(cmd)
+	// TPC-C always keeps its database: load, run and check work on the same one.
+	_ = cmd.Flags().MarkHidden("keep-db")
+	cmd.Flags().StringVar(out, "out", "", "directory for results and, unless --db or --dsn, the database (created if missing)")
+}
+
+func newTPCCLoadCommand() *cobra.Command {
+	var (
+		ef         engineFlags
+		out        string
+		warehouses int
+		loaders    int
+		seed       int64
+	)
+	cmd := &cobra.Command{
+		Use:   "load",
+		Short: "Create the TPC-C tables and load W warehouses (clause 4.3)",
+		Long: `Create the TPC-C tables and load W warehouses (clause 4.3), in parallel and
+deterministically for --seed. Existing TPC-C tables (warehouse, district, customer,
+history, orders, new_order, order_line, item, stock) are dropped first, also on a
+server given by --dsn.`,
+		Example: `  tierbench tpcc load --warehouses 1 --out runs/tpcc-sqlite
+  tierbench tpcc load --engine postgres --warehouses 10 --out runs/tpcc-pg`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if warehouses < 1 {
+				return fmt.Errorf("--warehouses %d: give 1 or more", warehouses)
+			}
+			if loaders < 0 {
+				return fmt.Errorf("--loaders %d: give 0 (automatic) or more", loaders)
+			}
+			ctx := cmd.Context()
+			e, err := tpccOpen(ctx, &ef, out)
+			if err != nil {
+				return err
+			}
+			defer e.Close()
+			lc := tpcc.LoadConfig{Warehouses: warehouses, Seed: seed, Loaders: loaders}
+			if isTerminal(os.Stderr) {
+				lc.Progress = os.Stderr
+			}
+			info, err := tpcc.Load(ctx, e, lc)
+			if err != nil {
+				return err
+			}
+			if err := tpcc.WriteLoadInfo(out, info); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "loaded %d warehouse(s) into %s %s in %.1f s with %d loader(s): %s\n",
+				warehouses, info.Engine.Name, info.Engine.Version, info.Seconds, info.Loaders, formatRows(info.Rows))
+			return nil
+		},
+	}
+	registerTPCCEngineFlags(cmd, &ef, &out)
+	f := cmd.Flags()
+	f.IntVar(&warehouses, "warehouses", 1, "number of warehouses W (each about 100 MB)")
+	f.IntVar(&loaders, "loaders", 0, "parallel table loads (0: one per core; SQLite always 1)")
+	f.Int64Var(&seed, "seed", 1, "seed of the generated data: the same seed gives the same data")
+	return cmd
+}
+
+func formatRows(rows map[string]int64) string {
+	var parts []string
+	for _, t := range tpcc.Tables {
+		parts = append(parts, fmt.Sprintf("%s %d", t, rows[t]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// parseUsers reads --users: one number or a comma-separated sweep such as 1,2,4,8.
+func parseUsers(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return nil, fmt.Errorf("--users %q: give a number of virtual users, or a list such as 1,2,4,8", s)
+		}
+		if n < 1 {
+			return nil, fmt.Errorf("--users %q: every level needs at least 1 virtual user", s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func newTPCCRunCommand() *cobra.Command {
+	var (
+		ef                       engineFlags
+		out, usersText, mixText  string
+		ramp, duration, interval time.Duration
+		rate                     float64
+		think                    bool
+		seed                     int64
+	)
+	cmd := &cobra.Command{
+		Use:   "run",
+		Short: "Run the TPC-C mix with virtual users and report NOPM, TPM and latencies",
+		Example: `  tierbench tpcc run --users 4 --ramp 10s --duration 1m --out runs/tpcc-sqlite
+  tierbench tpcc run --engine postgres --users 1,2,4,8,16 --duration 2m --out runs/tpcc-pg
+  tierbench tpcc run --engine mysql --rate 200 --users 16 --duration 5m --out runs/tpcc-my`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			users, err := parseUsers(usersText)
+			if err != nil {
+				return err
+			}
+			if duration <= 0 {
+				return fmt.Errorf("--duration %s: give a positive duration such as 30s or 5m", duration)
+			}
+			if ramp < 0 || interval < 0 {
+				return fmt.Errorf("--ramp and --interval cannot be negative")
+			}
+			if rate < 0 {
+				return fmt.Errorf("--rate %v: give transactions per second, or 0 for a closed loop", rate)
+			}
+			if rate > 0 && think {
+				return fmt.Errorf("--rate and --think are exclusive: an open loop sets its own schedule")
+			}
+			mix, err := tpcc.ParseMix(mixText)
+			if err != nil {
+				return fmt.Errorf("--%w", err)
+			}
+			ctx := cmd.Context()
+			e, err := tpccOpen(ctx, &ef, out)
+			if err != nil {
+				return err
+			}
+			defer e.Close()
+			rc := tpcc.RunConfig{Users: users, Ramp: ramp, Duration: duration, Rate: rate, Interval: interval,
+				Think: think, Mix: mix, Seed: seed, OutDir: out, Lines: cmd.OutOrStdout()}
+			if li, err := tpcc.ReadLoadInfo(out); err != nil {
+				return err
+			} else if li != nil {
+				rc.Load = li.Constants // the warehouses are counted in the database
+			}
+			res, err := tpcc.Run(ctx, e, rc)
+			if res != nil {
+				tpcc.WriteSummary(cmd.OutOrStdout(), res)
+				fmt.Fprintf(cmd.OutOrStdout(), "\nresult: %s\n", filepath.Join(out, tpcc.ResultFile))
+			}
+			if err != nil {
+				if errors.Is(err, context.Canceled) {
+					return fmt.Errorf("interrupted: what was measured is kept in %s: %w", filepath.Join(out, tpcc.ResultFile), err)
+				}
+				if res != nil {
+					return fmt.Errorf("%w (what was measured is kept in %s)", err, filepath.Join(out, tpcc.ResultFile))
+				}
+				return err
+			}
+			return nil
+		},
+	}
+	registerTPCCEngineFlags(cmd, &ef, &out)
+	f := cmd.Flags()
+	f.StringVar(&usersText, "users", "1", "virtual users, or a sweep such as 1,2,4,8 (each level after its own ramp-up)")
+	f.DurationVar(&ramp, "ramp", 10*time.Second, "ramp-up before each measured window, excluded from results")
+	f.DurationVar(&duration, "duration", time.Minute, "measured window of each level")
+	f.DurationVar(&interval, "interval", 10*time.Second, "report interval of the progress lines and intervals.jsonl")
+	f.Float64Var(&rate, "rate", 0, "open loop: transactions per second in total, latency from the intended start (0: closed loop)")
+	f.BoolVar(&think, "think", false, "keying and think times of clause 5.2.5.7 (18 s + 12 s for a New-Order; needs about 10 users per warehouse)")
+	f.StringVar(&mixText, "mix", "default", "transaction deck: default (45/43/4/4/4 of 100) or spec23 (10/10/1/1/1 of 23, clause 5.2.4.2)")
+	f.Int64Var(&seed, "seed", 1, "seed of the users' inputs")
+	return cmd
+}
+
+func newTPCCCheckCommand() *cobra.Command {
+	var (
+		ef  engineFlags
+		out string
+	)
+	cmd := &cobra.Command{
+		Use:   "check",
+		Short: "Check the twelve consistency conditions of clause 3.3.2 (exit status 3 when one fails)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			e, err := tpccOpen(ctx, &ef, out)
+			if err != nil {
+				return err
+			}
+			defer e.Close()
+			cs, err := tpcc.Check(ctx, e)
+			tpcc.WriteCheck(cmd.OutOrStdout(), cs)
+			if err != nil {
+				return err
+			}
+			if werr := metrics.WriteJSONFile(filepath.Join(out, "check.json"), map[string]any{
+				"passed": tpcc.AllPassed(cs), "conditions": cs, "checked": time.Now().UTC(),
+			}); werr != nil {
+				return werr
+			}
+			if !tpcc.AllPassed(cs) {
+				return &exitError{code: exitCheckFailed, err: errors.New("consistency check failed: see the conditions marked FAIL above")}
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), "all 12 consistency conditions pass")
+			return nil
+		},
+	}
+	registerTPCCEngineFlags(cmd, &ef, &out)
+	return cmd
+}

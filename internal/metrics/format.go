@@ -1,0 +1,97 @@
+package metrics
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+)
+
+// OpReport is one operation's statistics over a window, as results and JSON lines
+// hold them.
+type OpReport struct {
+	// Count is the number of completed operations (committed or requested rollback).
+	Count int64 `json:"count"`
+	Counts
+	// PerSecond is Count over the window.
+	PerSecond float64 `json:"per_second"`
+	Latency   Latency `json:"latency"`
+}
+
+// Report turns a snapshot's operation into an OpReport.
+func (s *Snapshot) Report(op string) OpReport {
+	st, ok := s.Ops[op]
+	if !ok {
+		return OpReport{}
+	}
+	n := st.Hist.Count()
+	return OpReport{Count: n, Counts: st.Counts, PerSecond: round3(s.Rate(n)), Latency: st.Hist.Summary()}
+}
+
+// IntervalRecord is one JSON line: an interval's throughput and latencies.
+type IntervalRecord struct {
+	// ElapsedS is the end of the interval in seconds since the run began.
+	ElapsedS float64 `json:"elapsed_s"`
+	// IntervalS is the interval's length in seconds.
+	IntervalS float64 `json:"interval_s"`
+	// Phase is "ramp" or "measure"; Users the number of users at the time.
+	Phase string  `json:"phase"`
+	Users int     `json:"users"`
+	TPS   float64 `json:"tps"`
+	QPS   float64 `json:"qps"`
+	// ErrorsPS are failed operations per second.
+	ErrorsPS float64             `json:"errors_per_s"`
+	Latency  Latency             `json:"latency"`
+	Ops      map[string]OpReport `json:"ops"`
+}
+
+// NewIntervalRecord summarises an interval snapshot.
+func NewIntervalRecord(s *Snapshot, phase string, users int) IntervalRecord {
+	tot := s.Total()
+	rec := IntervalRecord{
+		ElapsedS: round3(s.Elapsed.Seconds()), IntervalS: round3(s.Duration().Seconds()),
+		Phase: phase, Users: users,
+		TPS: round3(s.Rate(s.Count(""))), QPS: round3(s.Rate(tot.Queries)), ErrorsPS: round3(s.Rate(tot.Errors)),
+		Latency: s.Combined().Summary(), Ops: map[string]OpReport{},
+	}
+	for _, op := range s.sortedOps() {
+		rec.Ops[op] = s.Report(op)
+	}
+	return rec
+}
+
+// IntervalLine is the terminal line of an interval, in the manner of sysbench's
+// --report-interval: elapsed time, users, transactions and queries per second, errors
+// per second and the interval's latency percentiles over all transaction types.
+func IntervalLine(r IntervalRecord) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[ %4.0fs ] ", r.ElapsedS)
+	if r.Phase != "" && r.Phase != "measure" {
+		fmt.Fprintf(&b, "(%s) ", r.Phase)
+	}
+	fmt.Fprintf(&b, "users: %d tps: %.2f qps: %.2f err/s: %.2f lat (ms) p50: %.2f p95: %.2f p99: %.2f max: %.2f",
+		r.Users, r.TPS, r.QPS, r.ErrorsPS, r.Latency.P50, r.Latency.P95, r.Latency.P99, r.Latency.Max)
+	return b.String()
+}
+
+// JSONLines writes one JSON value a line.
+type JSONLines struct {
+	w   io.Writer
+	enc *json.Encoder
+}
+
+// NewJSONLines writes to w.
+func NewJSONLines(w io.Writer) *JSONLines {
+	return &JSONLines{w: w, enc: json.NewEncoder(w)}
+}
+
+// Write encodes v on one line.
+func (j *JSONLines) Write(v any) error { return j.enc.Encode(v) }
+
+func round3(v float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return math.Round(v*1000) / 1000
+}

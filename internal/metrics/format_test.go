@@ -1,0 +1,82 @@
+package metrics
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+func ExampleIntervalLine() {
+	start := time.Unix(0, 0)
+	r := NewRegistry([]string{"new_order", "payment"}, start)
+	h := r.NewHandle()
+	for i := 1; i <= 10; i++ {
+		h.Record("new_order", time.Duration(i)*time.Millisecond, Counts{Queries: 20})
+		h.Record("payment", 2*time.Millisecond, Counts{Queries: 10})
+	}
+	h.Record("payment", 0, Counts{Errors: 1, Queries: 3})
+	iv, _ := r.Tick(start.Add(10*time.Second), start)
+	// Latencies are reported as the top of their HDR bucket (2 significant digits,
+	// HdrHistogram's convention): 10 ms reads 10.05 ms.
+	fmt.Println(IntervalLine(NewIntervalRecord(iv, "measure", 4)))
+	fmt.Println(IntervalLine(NewIntervalRecord(iv, "ramp", 4)))
+	// Output:
+	// [   10s ] users: 4 tps: 2.00 qps: 30.30 err/s: 0.10 lat (ms) p50: 2.01 p95: 9.02 p99: 10.05 max: 10.05
+	// [   10s ] (ramp) users: 4 tps: 2.00 qps: 30.30 err/s: 0.10 lat (ms) p50: 2.01 p95: 9.02 p99: 10.05 max: 10.05
+}
+
+func TestJSONLines(t *testing.T) {
+	start := time.Unix(0, 0)
+	r := NewRegistry([]string{"x"}, start)
+	r.NewHandle().Record("x", time.Millisecond, Counts{Queries: 1})
+	iv, _ := r.Tick(start.Add(time.Second), start)
+	var b bytes.Buffer
+	j := NewJSONLines(&b)
+	for range 2 {
+		if err := j.Write(NewIntervalRecord(iv, "measure", 1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"tps":1`) || !strings.Contains(lines[0], `"ops":{"x":{"count":1`) {
+		t.Errorf("JSON lines:\n%s", b.String())
+	}
+}
+
+func TestMarkSaturation(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		tps  []float64
+		want int
+	}{
+		// Throughput climbs, flattens at 8 users (980 >= 95% of 1000), peaks at 16.
+		{"knee", []float64{100, 190, 360, 650, 980, 1000, 940}, 4},
+		{"still climbing", []float64{100, 200, 400}, 2},
+		{"flat from the start", []float64{500, 510, 505}, 0},
+		{"nothing", []float64{0, 0}, -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			levels := make([]Level, len(tc.tps))
+			for i, v := range tc.tps {
+				levels[i] = Level{Users: 1 << i, TPS: v}
+			}
+			if got := MarkSaturation(levels); got != tc.want {
+				t.Errorf("saturation at %d, want %d", got, tc.want)
+			}
+			for i, l := range levels {
+				if l.Saturated != (i == tc.want) {
+					t.Errorf("level %d marked %v", i, l.Saturated)
+				}
+			}
+		})
+	}
+	levels := []Level{{Users: 1, TPS: 100, P95: 1, P99: 2}, {Users: 2, TPS: 199, P95: 2, P99: 4}}
+	MarkSaturation(levels)
+	var b bytes.Buffer
+	WriteSweepTable(&b, levels)
+	if !strings.Contains(b.String(), "* saturation") || strings.Count(b.String(), "\n") != 3 {
+		t.Errorf("table:\n%s", b.String())
+	}
+}

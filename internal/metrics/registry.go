@@ -1,0 +1,226 @@
+package metrics
+
+import (
+	"sort"
+	"sync"
+	"time"
+)
+
+// Counts are what a worker counts per operation besides latencies.
+type Counts struct {
+	// Errors are operations that failed (after any retries).
+	Errors int64 `json:"errors"`
+	// Rollbacks are operations that ended in a rollback the workload asked for (TPC-C's
+	// 1% of New-Orders with an unused item); they are also in the histogram's count.
+	Rollbacks int64 `json:"rollbacks"`
+	// Retries are attempts repeated after a deadlock or serialization failure.
+	Retries int64 `json:"retries"`
+	// Queries are the statements the operations sent, counting BEGIN and COMMIT.
+	Queries int64 `json:"queries"`
+}
+
+func (c *Counts) add(o Counts) {
+	c.Errors += o.Errors
+	c.Rollbacks += o.Rollbacks
+	c.Retries += o.Retries
+	c.Queries += o.Queries
+}
+
+// OpStats is one operation's histogram and counts.
+type OpStats struct {
+	Hist *Histogram
+	Counts
+}
+
+func newOpStats() *OpStats { return &OpStats{Hist: NewHistogram()} }
+
+func (s *OpStats) merge(o *OpStats) {
+	s.Hist.Merge(o.Hist)
+	s.Counts.add(o.Counts)
+}
+
+func (s *OpStats) reset() {
+	s.Hist.Reset()
+	s.Counts = Counts{}
+}
+
+// Registry holds every worker's Handle and the merged views. Workers record into
+// their own Handle; one goroutine calls Tick.
+type Registry struct {
+	ops []string
+
+	mu      sync.Mutex
+	handles []*Handle
+
+	cumulative map[string]*OpStats
+	interval   map[string]*OpStats
+	since      time.Time // start of the cumulative window
+	lastTick   time.Time
+}
+
+// NewRegistry returns a registry for the named operations, measuring from start.
+func NewRegistry(ops []string, start time.Time) *Registry {
+	r := &Registry{ops: append([]string(nil), ops...), since: start, lastTick: start,
+		cumulative: map[string]*OpStats{}, interval: map[string]*OpStats{}}
+	for _, op := range ops {
+		r.cumulative[op] = newOpStats()
+		r.interval[op] = newOpStats()
+	}
+	return r
+}
+
+// Ops are the operation names in the order given to NewRegistry.
+func (r *Registry) Ops() []string { return r.ops }
+
+// Handle is one worker's recorder.
+type Handle struct {
+	mu  sync.Mutex
+	ops map[string]*OpStats
+}
+
+// NewHandle gives a worker its own recorder.
+func (r *Registry) NewHandle() *Handle {
+	h := &Handle{ops: map[string]*OpStats{}}
+	for _, op := range r.ops {
+		h.ops[op] = newOpStats()
+	}
+	r.mu.Lock()
+	r.handles = append(r.handles, h)
+	r.mu.Unlock()
+	return h
+}
+
+// Record adds one finished operation: its latency (also for a requested rollback) and
+// its counts. A failed operation (c.Errors > 0) adds no latency. Unknown operations
+// are ignored.
+func (h *Handle) Record(op string, latency time.Duration, c Counts) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	s, ok := h.ops[op]
+	if !ok {
+		return
+	}
+	if c.Errors == 0 {
+		s.Hist.Record(latency)
+	}
+	s.Counts.add(c)
+}
+
+// Snapshot is the merged state of all workers over a window.
+type Snapshot struct {
+	// Start and End bound the window; Elapsed is End minus the start of the run.
+	Start, End time.Time
+	Elapsed    time.Duration
+	Ops        map[string]*OpStats
+	// Order lists Ops' names in the registry's order.
+	Order []string
+}
+
+// Duration is the window's length.
+func (s *Snapshot) Duration() time.Duration { return s.End.Sub(s.Start) }
+
+// Count is the number of completed operations (committed or requested rollback) of op,
+// or of all operations when op is "".
+func (s *Snapshot) Count(op string) int64 {
+	var n int64
+	for name, st := range s.Ops {
+		if op == "" || op == name {
+			n += st.Hist.Count()
+		}
+	}
+	return n
+}
+
+// Total sums the counts of all operations.
+func (s *Snapshot) Total() Counts {
+	var c Counts
+	for _, st := range s.Ops {
+		c.add(st.Counts)
+	}
+	return c
+}
+
+// Combined merges every operation's histogram into one.
+func (s *Snapshot) Combined() *Histogram {
+	h := NewHistogram()
+	for _, st := range s.Ops {
+		h.Merge(st.Hist)
+	}
+	return h
+}
+
+// Rate is n per second of the window.
+func (s *Snapshot) Rate(n int64) float64 {
+	d := s.Duration().Seconds()
+	if d <= 0 {
+		return 0
+	}
+	return float64(n) / d
+}
+
+// Tick merges every handle's records since the last tick into a new interval snapshot,
+// adds them to the cumulative view, and returns both. runStart is what Elapsed counts
+// from. The returned snapshots are copies the caller may keep.
+func (r *Registry) Tick(now, runStart time.Time) (interval, cumulative *Snapshot) {
+	r.mu.Lock()
+	handles := append([]*Handle(nil), r.handles...)
+	r.mu.Unlock()
+	for _, st := range r.interval {
+		st.reset()
+	}
+	for _, h := range handles {
+		h.mu.Lock()
+		for op, st := range h.ops {
+			r.interval[op].merge(st)
+			st.reset()
+		}
+		h.mu.Unlock()
+	}
+	for op, st := range r.interval {
+		r.cumulative[op].merge(st)
+	}
+	interval = r.copy(r.interval, r.lastTick, now, runStart)
+	cumulative = r.copy(r.cumulative, r.since, now, runStart)
+	r.lastTick = now
+	return interval, cumulative
+}
+
+// ResetCumulative starts the cumulative window at now, discarding what was merged so
+// far (a ramp-up). Call Tick first so that nothing recorded before now stays in the
+// handles.
+func (r *Registry) ResetCumulative(now time.Time) {
+	for _, st := range r.cumulative {
+		st.reset()
+	}
+	r.since = now
+}
+
+func (r *Registry) copy(from map[string]*OpStats, start, end, runStart time.Time) *Snapshot {
+	s := &Snapshot{Start: start, End: end, Elapsed: end.Sub(runStart), Ops: map[string]*OpStats{}, Order: r.ops}
+	for op, st := range from {
+		c := newOpStats()
+		c.merge(st)
+		s.Ops[op] = c
+	}
+	return s
+}
+
+// sortedOps lists a snapshot's operations in its order, then any others by name.
+func (s *Snapshot) sortedOps() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, op := range s.Order {
+		if _, ok := s.Ops[op]; ok && !seen[op] {
+			out = append(out, op)
+			seen[op] = true
+		}
+	}
+	var rest []string
+	for op := range s.Ops {
+		if !seen[op] {
+			rest = append(rest, op)
+		}
+	}
+	sort.Strings(rest)
+	return append(out, rest...)
+}

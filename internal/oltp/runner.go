@@ -1,0 +1,352 @@
+package oltp
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"tierbench/internal/metrics"
+)
+
+// Workload makes one Worker per virtual user.
+type Workload interface {
+	// Ops names the operations (transaction types) the workers report.
+	Ops() []string
+	// NewWorker prepares user number user (0-based), e.g. opens its session.
+	NewWorker(ctx context.Context, user int) (Worker, error)
+}
+
+// Txn is the next transaction a user runs and the pauses around it.
+type Txn struct {
+	Op string
+	// Keying is the pause before the transaction, Think the pause after it (closed
+	// loop only; TPC-C 5.2.5).
+	Keying, Think time.Duration
+}
+
+// Result is how one transaction ended.
+type Result struct {
+	// Queries are the statements sent, counting BEGIN and COMMIT.
+	Queries int
+	// Retries are attempts repeated after a deadlock or serialization failure.
+	Retries int
+	// Rollback marks a rollback the workload asked for: a completed transaction.
+	Rollback bool
+	// Err is set when the transaction failed after any retries.
+	Err error
+	// Fatal means the connection or the server is gone: the run stops.
+	Fatal bool
+}
+
+// Worker is one virtual user's transaction source. Its methods are called from one
+// goroutine.
+type Worker interface {
+	Next() Txn
+	Run(ctx context.Context, op string) Result
+	Close() error
+}
+
+// Config describes one run.
+type Config struct {
+	// Users is the number of virtual users (at least 1).
+	Users int
+	// Ramp is the warm-up before the measured window; users start spread over it.
+	Ramp time.Duration
+	// Duration is the measured window.
+	Duration time.Duration
+	// Rate, when above 0, makes the run open-loop at Rate transactions per second in
+	// total; keying and think times are then ignored.
+	Rate float64
+	// Interval is the report interval (default 10 s).
+	Interval time.Duration
+	// Lines receives one text line per interval (nil: none).
+	Lines io.Writer
+	// JSON receives one IntervalRecord per interval (nil: none).
+	JSON *metrics.JSONLines
+	// Window, if set, is called when the measured window begins (start true) and when
+	// it ends, from the goroutine that measures; TPC-C reads the server's counters there.
+	Window func(ctx context.Context, start bool) error
+	// StopGrace is how long transactions in flight at the end of the window may take to
+	// finish before they are cancelled (default 10 s).
+	StopGrace time.Duration
+}
+
+// Status says how a run ended.
+type Status string
+
+const (
+	StatusOK          Status = "ok"
+	StatusFailed      Status = "failed"
+	StatusInterrupted Status = "interrupted"
+)
+
+// Summary is what a run measured. It is complete also for a failed or interrupted
+// run: Measured then covers the window up to the failure.
+type Summary struct {
+	Users int
+	// Start is when the first user started, MeasureStart when the window began (zero
+	// if the run ended during the ramp), End when measurement ended.
+	Start, MeasureStart, End time.Time
+	// Measured is the cumulative snapshot of the measured window.
+	Measured *metrics.Snapshot
+	Status   Status
+	// Cause is why a run failed or was interrupted.
+	Cause string
+}
+
+// Validate checks a configuration, with errors fit for a user.
+func (c Config) Validate() error {
+	if c.Users < 1 {
+		return fmt.Errorf("users %d: give at least 1 virtual user", c.Users)
+	}
+	if c.Ramp < 0 {
+		return fmt.Errorf("ramp %s: give a duration of 0 or more", c.Ramp)
+	}
+	if c.Duration <= 0 {
+		return fmt.Errorf("duration %s: give a positive duration such as 30s or 5m", c.Duration)
+	}
+	if c.Rate < 0 {
+		return fmt.Errorf("rate %v: give transactions per second above 0, or 0 for a closed loop", c.Rate)
+	}
+	return nil
+}
+
+// Run runs the workload and returns what it measured. The error is nil for a run that
+// completed; a failed or interrupted run returns its Summary and an error.
+func Run(parent context.Context, w Workload, cfg Config) (*Summary, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Interval <= 0 {
+		cfg.Interval = 10 * time.Second
+	}
+	if cfg.StopGrace <= 0 {
+		cfg.StopGrace = 10 * time.Second
+	}
+	start := time.Now()
+	reg := metrics.NewRegistry(w.Ops(), start)
+	r := &run{cfg: cfg, reg: reg, start: start}
+	// stmtCtx ends statements (interrupt, failure, or a grace period after the window);
+	// loopCtx only stops users from starting new transactions.
+	stmtCtx, cancelStmts := context.WithCancel(parent)
+	defer cancelStmts()
+	loopCtx, stopLoops := context.WithCancel(stmtCtx)
+	defer stopLoops()
+	r.failCh = make(chan struct{})
+
+	var wg sync.WaitGroup
+	for u := 0; u < cfg.Users; u++ {
+		wg.Add(1)
+		go func(u int) {
+			defer wg.Done()
+			r.user(loopCtx, stmtCtx, w, u)
+		}(u)
+	}
+
+	sum := &Summary{Users: cfg.Users, Start: start, Status: StatusOK}
+	measureStart := start.Add(cfg.Ramp)
+	end := measureStart.Add(cfg.Duration)
+	measuring := cfg.Ramp == 0
+	if measuring {
+		sum.MeasureStart = start
+		r.window(parent, true)
+	}
+	var last *metrics.Snapshot
+	tick := func(now time.Time) {
+		phase := "measure"
+		if !measuring {
+			phase = "ramp"
+		}
+		iv, cum := reg.Tick(now, start)
+		last = cum
+		rec := metrics.NewIntervalRecord(iv, phase, cfg.Users)
+		if cfg.Lines != nil {
+			fmt.Fprintln(cfg.Lines, metrics.IntervalLine(rec))
+		}
+		if cfg.JSON != nil {
+			_ = cfg.JSON.Write(rec)
+		}
+	}
+	next := start.Add(cfg.Interval)
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+loop:
+	for {
+		at := next
+		if !measuring && measureStart.Before(at) {
+			at = measureStart
+		}
+		if end.Before(at) {
+			at = end
+		}
+		timer.Reset(time.Until(at))
+		select {
+		case <-parent.Done():
+			tick(time.Now())
+			sum.Status, sum.Cause = StatusInterrupted, context.Cause(parent).Error()
+			break loop
+		case <-r.failCh:
+			tick(time.Now())
+			sum.Status, sum.Cause = StatusFailed, r.cause.Error()
+			break loop
+		case <-timer.C:
+		}
+		now := time.Now()
+		switch {
+		case !measuring && !now.Before(measureStart):
+			tick(now)
+			reg.ResetCumulative(now)
+			measuring = true
+			sum.MeasureStart = now
+			r.window(parent, true)
+			next = now.Add(cfg.Interval)
+		case !now.Before(end):
+			tick(now)
+			break loop
+		default:
+			tick(now)
+			next = next.Add(cfg.Interval)
+		}
+	}
+	sum.End = time.Now()
+	if measuring {
+		// Also after an interrupt or a failure: the server may still answer.
+		wctx, cancel := context.WithTimeout(context.WithoutCancel(parent), 5*time.Second)
+		r.window(wctx, false)
+		cancel()
+	}
+	if !measuring {
+		last = emptySnapshot(reg, sum.End, start)
+	}
+	sum.Measured = last
+	stopLoops()
+	if sum.Status != StatusOK {
+		cancelStmts() // interrupted or failed: stop statements in flight at once
+	}
+	grace := time.AfterFunc(cfg.StopGrace, cancelStmts)
+	wg.Wait()
+	grace.Stop()
+	if sum.Status == StatusOK && r.windowErr != nil {
+		sum.Status, sum.Cause = StatusFailed, r.windowErr.Error()
+	}
+	switch sum.Status {
+	case StatusFailed:
+		return sum, fmt.Errorf("run failed: %s", sum.Cause)
+	case StatusInterrupted:
+		return sum, fmt.Errorf("run interrupted: %w", context.Cause(parent))
+	}
+	return sum, nil
+}
+
+func emptySnapshot(reg *metrics.Registry, at, start time.Time) *metrics.Snapshot {
+	s := &metrics.Snapshot{Start: at, End: at, Elapsed: at.Sub(start), Ops: map[string]*metrics.OpStats{}, Order: reg.Ops()}
+	for _, op := range reg.Ops() {
+		s.Ops[op] = &metrics.OpStats{Hist: metrics.NewHistogram()}
+	}
+	return s
+}
+
+type run struct {
+	cfg   Config
+	reg   *metrics.Registry
+	start time.Time
+
+	failOnce  sync.Once
+	failCh    chan struct{}
+	cause     error
+	windowErr error
+}
+
+func (r *run) fail(err error) {
+	r.failOnce.Do(func() {
+		r.cause = err
+		close(r.failCh)
+	})
+}
+
+func (r *run) window(ctx context.Context, start bool) {
+	if r.cfg.Window == nil {
+		return
+	}
+	if err := r.cfg.Window(ctx, start); err != nil && r.windowErr == nil {
+		r.windowErr = err
+	}
+}
+
+// user runs one virtual user until loopCtx ends.
+func (r *run) user(loopCtx, stmtCtx context.Context, w Workload, u int) {
+	if r.cfg.Ramp > 0 && r.cfg.Users > 1 {
+		delay := time.Duration(int64(r.cfg.Ramp) * int64(u) / int64(r.cfg.Users))
+		if !sleep(loopCtx, delay) {
+			return
+		}
+	}
+	worker, err := w.NewWorker(stmtCtx, u)
+	if err != nil {
+		if stmtCtx.Err() == nil {
+			r.fail(fmt.Errorf("user %d: %w", u+1, err))
+		}
+		return
+	}
+	defer worker.Close()
+	h := r.reg.NewHandle()
+	var interval time.Duration
+	var intended time.Time
+	if r.cfg.Rate > 0 {
+		interval = time.Duration(float64(r.cfg.Users) / r.cfg.Rate * float64(time.Second))
+		// Spread the users' schedules over one interval.
+		intended = time.Now().Add(time.Duration(int64(interval) * int64(u) / int64(r.cfg.Users)))
+	}
+	for loopCtx.Err() == nil {
+		txn := worker.Next()
+		var begin time.Time
+		if interval > 0 {
+			if !sleep(loopCtx, time.Until(intended)) {
+				return
+			}
+			begin = intended // latency from the intended start: no coordinated omission
+			intended = intended.Add(interval)
+		} else {
+			if !sleep(loopCtx, txn.Keying) {
+				return
+			}
+			begin = time.Now()
+		}
+		res := worker.Run(stmtCtx, txn.Op)
+		latency := time.Since(begin)
+		if stmtCtx.Err() != nil {
+			return // cut short by the end of the run: neither a success nor an error
+		}
+		c := metrics.Counts{Queries: int64(res.Queries), Retries: int64(res.Retries)}
+		if res.Err != nil {
+			c.Errors = 1
+		} else if res.Rollback {
+			c.Rollbacks = 1
+		}
+		h.Record(txn.Op, latency, c)
+		if res.Fatal {
+			r.fail(fmt.Errorf("user %d, %s: %w", u+1, txn.Op, res.Err))
+			return
+		}
+		if interval == 0 && !sleep(loopCtx, txn.Think) {
+			return
+		}
+	}
+}
+
+// sleep waits d or until ctx ends; it reports whether ctx is still live.
+func sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}

@@ -1,0 +1,164 @@
+package oltp
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// fakeWorkload's workers take delay per transaction; failAfter > 0 makes the run's
+// failAfter-th transaction report a lost connection.
+type fakeWorkload struct {
+	delay     time.Duration
+	failAfter int64
+	started   atomic.Int64
+	closed    atomic.Int64
+	ran       atomic.Int64
+	newErr    error
+}
+
+func (f *fakeWorkload) Ops() []string { return []string{"t"} }
+
+func (f *fakeWorkload) NewWorker(ctx context.Context, user int) (Worker, error) {
+	if f.newErr != nil {
+		return nil, f.newErr
+	}
+	f.started.Add(1)
+	return &fakeWorker{f: f}, nil
+}
+
+type fakeWorker struct{ f *fakeWorkload }
+
+func (w *fakeWorker) Next() Txn { return Txn{Op: "t"} }
+
+func (w *fakeWorker) Run(ctx context.Context, op string) Result {
+	n := w.f.ran.Add(1)
+	if w.f.failAfter > 0 && n >= w.f.failAfter {
+		return Result{Err: errors.New("connection refused"), Fatal: true}
+	}
+	select {
+	case <-time.After(w.f.delay):
+	case <-ctx.Done():
+		return Result{Err: ctx.Err()}
+	}
+	return Result{Queries: 3}
+}
+
+func (w *fakeWorker) Close() error { w.f.closed.Add(1); return nil }
+
+func TestClosedLoop(t *testing.T) {
+	f := &fakeWorkload{delay: 10 * time.Millisecond}
+	var lines bytes.Buffer
+	sum, err := Run(context.Background(), f, Config{Users: 4, Ramp: 300 * time.Millisecond, Duration: time.Second,
+		Interval: 250 * time.Millisecond, Lines: &lines})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 4 users at 10 ms a transaction: about 400/s in the 1 s window; the ramp's
+	// transactions are not counted.
+	n := sum.Measured.Count("t")
+	if n < 250 || n > 420 {
+		t.Errorf("%d transactions measured, want about 400", n)
+	}
+	if d := sum.Measured.Duration(); d < 950*time.Millisecond || d > 1100*time.Millisecond {
+		t.Errorf("measured window %v, want 1 s", d)
+	}
+	if total := f.ran.Load(); total <= n {
+		t.Errorf("%d transactions ran, %d measured: the ramp-up was not excluded", total, n)
+	}
+	if sum.Measured.Total().Queries != 3*n {
+		t.Errorf("queries %d for %d transactions", sum.Measured.Total().Queries, n)
+	}
+	if f.started.Load() != 4 || f.closed.Load() != 4 {
+		t.Errorf("%d workers started, %d closed", f.started.Load(), f.closed.Load())
+	}
+	if !strings.Contains(lines.String(), "(ramp)") || strings.Count(lines.String(), "\n") < 5 {
+		t.Errorf("interval lines:\n%s", lines.String())
+	}
+	if sum.Status != StatusOK {
+		t.Errorf("status %s", sum.Status)
+	}
+}
+
+func TestOpenLoopNoCoordinatedOmission(t *testing.T) {
+	// One user asked for 100 transactions/s while each takes 50 ms: the server can do
+	// only 20/s, so the queue grows and latency measured from the intended start grows
+	// with it, far beyond the 50 ms service time.
+	f := &fakeWorkload{delay: 50 * time.Millisecond}
+	sum, err := Run(context.Background(), f, Config{Users: 1, Rate: 100, Duration: time.Second, Interval: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sum.Measured.Ops["t"].Hist
+	if p99 := h.Quantile(0.99); p99 < 500*time.Millisecond {
+		t.Errorf("p99 %v: latency does not include the time behind schedule", p99)
+	}
+	// And at a rate the server keeps up with, latency is the service time.
+	f = &fakeWorkload{delay: 5 * time.Millisecond}
+	sum, err = Run(context.Background(), f, Config{Users: 2, Rate: 50, Duration: time.Second, Interval: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := sum.Measured.Count("t"); n < 40 || n > 55 {
+		t.Errorf("%d transactions at 50/s for 1 s", n)
+	}
+	if p50 := sum.Measured.Ops["t"].Hist.Quantile(0.5); p50 > 20*time.Millisecond {
+		t.Errorf("p50 %v at an easy rate", p50)
+	}
+}
+
+func TestFatalErrorKeepsMeasurements(t *testing.T) {
+	f := &fakeWorkload{delay: 5 * time.Millisecond, failAfter: 100}
+	start := time.Now()
+	sum, err := Run(context.Background(), f, Config{Users: 2, Duration: time.Minute, Interval: time.Second})
+	if err == nil || sum == nil {
+		t.Fatalf("err %v, summary %v", err, sum)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Errorf("a failed run took %v to stop", time.Since(start))
+	}
+	if sum.Status != StatusFailed || !strings.Contains(sum.Cause, "connection refused") {
+		t.Errorf("status %s cause %q", sum.Status, sum.Cause)
+	}
+	if n := sum.Measured.Count("t"); n < 50 {
+		t.Errorf("only %d transactions kept", n)
+	}
+	if sum.Measured.Total().Errors < 1 {
+		t.Error("the fatal error was not counted")
+	}
+	if f.closed.Load() != f.started.Load() {
+		t.Errorf("%d workers started, %d closed", f.started.Load(), f.closed.Load())
+	}
+}
+
+func TestInterruptKeepsMeasurements(t *testing.T) {
+	f := &fakeWorkload{delay: 5 * time.Millisecond}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(500*time.Millisecond, cancel)
+	sum, err := Run(ctx, f, Config{Users: 2, Duration: time.Minute})
+	if !errors.Is(err, context.Canceled) || sum == nil || sum.Status != StatusInterrupted {
+		t.Fatalf("err %v summary %+v", err, sum)
+	}
+	if sum.Measured.Count("t") < 50 {
+		t.Errorf("only %d transactions kept", sum.Measured.Count("t"))
+	}
+}
+
+func TestBadConfig(t *testing.T) {
+	f := &fakeWorkload{}
+	for _, c := range []Config{{Users: 0, Duration: time.Second}, {Users: -3, Duration: time.Second},
+		{Users: 1}, {Users: 1, Duration: time.Second, Ramp: -time.Second}, {Users: 1, Duration: time.Second, Rate: -1}} {
+		if _, err := Run(context.Background(), f, c); err == nil {
+			t.Errorf("%+v accepted", c)
+		}
+	}
+	f.newErr = errors.New("dial tcp 127.0.0.1:1: connection refused")
+	sum, err := Run(context.Background(), f, Config{Users: 2, Duration: time.Minute})
+	if err == nil || sum == nil || sum.Status != StatusFailed || !strings.Contains(err.Error(), "connection refused") {
+		t.Errorf("unreachable server: err %v summary %+v", err, sum)
+	}
+}

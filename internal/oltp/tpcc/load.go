@@ -1,0 +1,290 @@
+package tpcc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"tierbench/internal/engine"
+	"tierbench/internal/metrics"
+)
+
+// LoadConfig says what to populate.
+type LoadConfig struct {
+	Warehouses int
+	Seed       int64
+	// Loaders is the number of parallel Engine.Load calls; 0 picks one per core (at
+	// least 2), capped by the engine (SQLite: 1).
+	Loaders int
+	// Now is the timestamp of every date column (default: time.Now()); tests fix it.
+	Now time.Time
+	// Progress, when set, receives a progress bar (a terminal) or progress lines.
+	Progress io.Writer
+}
+
+// LoadInfo describes a population; `tpcc load` writes it next to the result so that
+// run and check know the size and the load's constants.
+type LoadInfo struct {
+	Warehouses int              `json:"warehouses"`
+	Seed       int64            `json:"seed"`
+	Constants  Constants        `json:"c_load"`
+	Rows       map[string]int64 `json:"rows"`
+	Loaders    int              `json:"loaders"`
+	Seconds    float64          `json:"seconds"`
+	Engine     engine.Info      `json:"engine"`
+	Finished   time.Time        `json:"finished"`
+}
+
+// LoadInfoFile is the name of the file that holds LoadInfo.
+const LoadInfoFile = "load.json"
+
+// WriteLoadInfo stores info in dir atomically.
+func WriteLoadInfo(dir string, info *LoadInfo) error {
+	return metrics.WriteJSONFile(dir+"/"+LoadInfoFile, info)
+}
+
+// ReadLoadInfo reads what WriteLoadInfo stored; a missing file is (nil, nil).
+func ReadLoadInfo(dir string) (*LoadInfo, error) {
+	data, err := os.ReadFile(dir + "/" + LoadInfoFile)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var info LoadInfo
+	if err := json.Unmarshal(data, &info); err != nil {
+		return nil, fmt.Errorf("%s/%s: %w", dir, LoadInfoFile, err)
+	}
+	return &info, nil
+}
+
+// Load drops any TPC-C tables, creates them, populates cfg.Warehouses warehouses as
+// clause 4.3 says, builds the secondary indexes and collects statistics.
+func Load(ctx context.Context, e engine.Engine, cfg LoadConfig) (*LoadInfo, error) {
+	if cfg.Warehouses < 1 {
+		return nil, fmt.Errorf("tpcc: warehouses %d: give at least 1", cfg.Warehouses)
+	}
+	d := e.Dialect()
+	sd, err := dialectFor(d)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Now.IsZero() {
+		cfg.Now = time.Now()
+	}
+	loaders := cfg.Loaders
+	if loaders <= 0 {
+		loaders = max(2, runtime.NumCPU())
+	}
+	if sd.loaders > 0 {
+		loaders = min(loaders, sd.loaders)
+	}
+	begin := time.Now()
+	db := e.DB()
+	for i := len(Tables) - 1; i >= 0; i-- {
+		if _, err := db.ExecContext(ctx, "DROP TABLE IF EXISTS "+Tables[i]); err != nil {
+			return nil, fmt.Errorf("tpcc: drop %s: %w", Tables[i], err)
+		}
+	}
+	for _, t := range schema {
+		if _, err := db.ExecContext(ctx, t.createSQL(d, sd)); err != nil {
+			return nil, fmt.Errorf("tpcc: create %s: %w", t.name, err)
+		}
+	}
+
+	g := newGenerator(cfg.Seed, cfg.Now)
+	all := units(cfg.Warehouses)
+	var total int64
+	for _, u := range all {
+		total += u.rows()
+	}
+	bar := startProgress(cfg.Progress, fmt.Sprintf("load %d warehouse(s)", cfg.Warehouses), total)
+	rows := map[string]int64{}
+	var rowsMu sync.Mutex
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	jobs := make(chan unit)
+	var wg sync.WaitGroup
+	for range loaders {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for u := range jobs {
+				n, err := loadUnit(ctx, e, g, u, bar)
+				if err != nil {
+					cancel(err)
+					return
+				}
+				rowsMu.Lock()
+				rows[u.table] += n
+				rowsMu.Unlock()
+			}
+		}()
+	}
+feed:
+	for _, u := range all {
+		select {
+		case jobs <- u:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	bar.finish()
+	if err := context.Cause(ctx); err != nil {
+		return nil, err
+	}
+
+	var after []string
+	if sd.nullFixups {
+		after = append(after,
+			`UPDATE orders SET o_carrier_id = NULL WHERE o_carrier_id = '\N'`,
+			`UPDATE order_line SET ol_delivery_d = NULL WHERE ol_delivery_d = '\N'`)
+	}
+	after = append(after, indexes...)
+	for _, t := range Tables {
+		after = append(after, d.Analyze(t)...)
+	}
+	seen := map[string]bool{}
+	for _, q := range after {
+		if seen[q] { // SQLite's ANALYZE covers every table at once
+			continue
+		}
+		seen[q] = true
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return nil, fmt.Errorf("tpcc: %s: %w", q, err)
+		}
+	}
+	info, err := e.Info(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &LoadInfo{Warehouses: cfg.Warehouses, Seed: cfg.Seed, Constants: g.cLoad, Rows: rows,
+		Loaders: loaders, Seconds: time.Since(begin).Seconds(), Engine: info, Finished: time.Now()}, nil
+}
+
+// loadUnit streams one unit from the generator into Engine.Load.
+func loadUnit(ctx context.Context, e engine.Engine, g *generator, u unit, bar *progress) (int64, error) {
+	pr, pw := io.Pipe()
+	go func() {
+		pw.CloseWithError(g.write(u, &countingWriter{w: pw, bar: bar}))
+	}()
+	t := tableByName(u.table)
+	n, err := e.Load(ctx, u.table, t.columnNames(), pr)
+	pr.CloseWithError(errors.New("load ended")) // unblock the generator if Load stopped early
+	if err != nil {
+		return n, fmt.Errorf("tpcc: load %s: %w", u, err)
+	}
+	return n, nil
+}
+
+// countingWriter moves the progress bar by the lines that pass through.
+type countingWriter struct {
+	w   io.Writer
+	bar *progress
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	var n int64
+	for _, b := range p {
+		if b == '\n' {
+			n++
+		}
+	}
+	c.bar.add(n)
+	return c.w.Write(p)
+}
+
+// progress draws a bar on a terminal, a line every 10 s elsewhere, nothing for nil.
+type progress struct {
+	w     io.Writer
+	tty   bool
+	label string
+	total int64
+	done  atomic.Int64
+	begun time.Time
+	stop  chan struct{}
+	wg    sync.WaitGroup
+}
+
+func startProgress(w io.Writer, label string, total int64) *progress {
+	p := &progress{w: w, label: label, total: total, begun: time.Now(), stop: make(chan struct{})}
+	if w == nil {
+		return p
+	}
+	if f, ok := w.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			p.tty = true
+		}
+	}
+	every := 10 * time.Second
+	if p.tty {
+		every = 250 * time.Millisecond
+	}
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-p.stop:
+				return
+			case <-t.C:
+				p.draw(false)
+			}
+		}
+	}()
+	return p
+}
+
+func (p *progress) add(n int64) { p.done.Add(n) }
+
+func (p *progress) draw(final bool) {
+	done := min(p.done.Load(), p.total)
+	if final {
+		done = p.total
+	}
+	frac := float64(done) / float64(max(p.total, 1))
+	el := time.Since(p.begun)
+	eta := "?"
+	if frac > 0.01 && !final {
+		eta = (time.Duration(float64(el)/frac) - el).Round(time.Second).String()
+	}
+	if p.tty {
+		const width = 30
+		n := int(frac * width)
+		bar := make([]byte, width)
+		for i := range bar {
+			bar[i] = ' '
+			if i < n {
+				bar[i] = '='
+			}
+		}
+		if final {
+			fmt.Fprintf(p.w, "\r%s [%s] 100%% in %s%20s\n", p.label, bar, el.Round(100*time.Millisecond), "")
+			return
+		}
+		fmt.Fprintf(p.w, "\r%s [%s] %3.0f%% %s elapsed, ETA %s   ", p.label, bar, frac*100, el.Round(time.Second), eta)
+		return
+	}
+	fmt.Fprintf(p.w, "%s: %.0f%% after %s\n", p.label, frac*100, el.Round(time.Second))
+}
+
+func (p *progress) finish() {
+	if p.w == nil {
+		return
+	}
+	close(p.stop)
+	p.wg.Wait()
+	p.draw(true)
+}

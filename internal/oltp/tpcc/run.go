@@ -1,0 +1,261 @@
+package tpcc
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"tierbench/internal/engine"
+	"tierbench/internal/metrics"
+	"tierbench/internal/oltp"
+)
+
+// RunConfig describes `tpcc run`.
+type RunConfig struct {
+	// Warehouses is the population's size; 0 counts the WAREHOUSE table.
+	Warehouses int
+	// Users are the concurrency levels: one level is a plain run, more are a sweep,
+	// each level with its own ramp-up and window.
+	Users    []int
+	Ramp     time.Duration
+	Duration time.Duration
+	// Rate > 0 runs open-loop at Rate transactions per second in total.
+	Rate     float64
+	Interval time.Duration
+	Think    bool
+	Mix      Mix
+	Seed     int64
+	// Load are the population's constants C (from load.json); zero when unknown.
+	Load Constants
+	// OutDir receives result.json and intervals.jsonl.
+	OutDir string
+	// Lines receives the per-interval lines (nil: none).
+	Lines io.Writer
+}
+
+// Definitions say what the metrics count; they are written into every result.
+var Definitions = map[string]string{
+	"nopm":        "New-Order transactions committed per minute of the measured window, counted by tierbench's users (HammerDB's NOPM; the 1% rolled back on purpose are not counted)",
+	"nopm_server": "the change of SUM(D_NEXT_O_ID) over the measured window per minute: HammerDB's own way of computing NOPM, on the server",
+	"tpm":         "transactions of all five types completed per minute of the measured window, counted by tierbench's users: commits plus the New-Orders rolled back on purpose (HammerDB reads TPM from the engine's commit + rollback counters, which count the same events on the server); failed transactions and retried attempts are not counted",
+	"tps":         "tpm / 60",
+	"qps":         "statements per second, BEGIN and COMMIT included",
+}
+
+// LevelResult is one concurrency level's measurements.
+type LevelResult struct {
+	Users      int     `json:"users"`
+	Status     string  `json:"status"`
+	Error      string  `json:"error,omitempty"`
+	Seconds    float64 `json:"measured_seconds"`
+	NOPM       float64 `json:"nopm"`
+	NOPMServer float64 `json:"nopm_server"`
+	TPM        float64 `json:"tpm"`
+	TPS        float64 `json:"tps"`
+	QPS        float64 `json:"qps"`
+	// Errors are failed transactions of all types; ErrorsPerMinute over the window.
+	Errors       int64                       `json:"errors"`
+	Latency      metrics.Latency             `json:"latency"`
+	Transactions map[string]metrics.OpReport `json:"transactions"`
+}
+
+// Result is result.json of `tpcc run`.
+type Result struct {
+	Benchmark   string            `json:"benchmark"`
+	Spec        string            `json:"spec"`
+	Status      string            `json:"status"`
+	Error       string            `json:"error,omitempty"`
+	Started     time.Time         `json:"started"`
+	Engine      engine.Info       `json:"engine"`
+	Warehouses  int               `json:"warehouses"`
+	RampS       float64           `json:"ramp_s"`
+	DurationS   float64           `json:"duration_s"`
+	Loop        string            `json:"loop"`
+	Rate        float64           `json:"rate,omitempty"`
+	ThinkTimes  bool              `json:"keying_and_think_times"`
+	Mix         Mix               `json:"mix"`
+	Seed        int64             `json:"seed"`
+	Definitions map[string]string `json:"definitions"`
+	// The headline numbers are those of the level with the highest NOPM (the only
+	// level of a plain run).
+	Users        int                         `json:"users"`
+	NOPM         float64                     `json:"nopm"`
+	NOPMServer   float64                     `json:"nopm_server"`
+	TPM          float64                     `json:"tpm"`
+	TPS          float64                     `json:"tps"`
+	QPS          float64                     `json:"qps"`
+	Transactions map[string]metrics.OpReport `json:"transactions"`
+	Levels       []LevelResult               `json:"levels"`
+	// Sweep has one row per level with the saturation point marked (sweeps only).
+	Sweep []metrics.Level `json:"sweep,omitempty"`
+	// IntervalsFile holds one JSON line per report interval.
+	IntervalsFile string `json:"intervals_file"`
+}
+
+// ResultFile and IntervalsFile are the names of the files Run writes in OutDir.
+const (
+	ResultFile    = "result.json"
+	IntervalsFile = "intervals.jsonl"
+)
+
+// Run runs every concurrency level and writes result.json after each, so that an
+// interrupted or failed run keeps what it measured. It returns the result also with
+// an error.
+func Run(ctx context.Context, e engine.Engine, cfg RunConfig) (*Result, error) {
+	if len(cfg.Users) == 0 {
+		return nil, fmt.Errorf("tpcc: give at least one number of users")
+	}
+	for _, u := range cfg.Users {
+		if u < 1 {
+			return nil, fmt.Errorf("tpcc: users %d: give 1 or more virtual users", u)
+		}
+	}
+	if cfg.Duration <= 0 {
+		return nil, fmt.Errorf("tpcc: duration %s: give a positive duration such as 30s or 5m", cfg.Duration)
+	}
+	if cfg.Warehouses == 0 {
+		if err := e.DB().QueryRowContext(ctx, "SELECT COUNT(*) FROM warehouse").Scan(&cfg.Warehouses); err != nil {
+			return nil, fmt.Errorf("tpcc: no TPC-C database here (run `tierbench tpcc load` first): %w", err)
+		}
+		if cfg.Warehouses == 0 {
+			return nil, fmt.Errorf("tpcc: the WAREHOUSE table is empty: run `tierbench tpcc load` first")
+		}
+	}
+	if cfg.Mix == (Mix{}) {
+		cfg.Mix = MixDefault
+	}
+	info, err := e.Info(ctx)
+	if err != nil {
+		return nil, err
+	}
+	wl, err := NewWorkload(e, WorkloadConfig{Warehouses: cfg.Warehouses, Seed: cfg.Seed, Mix: cfg.Mix, Think: cfg.Think, Load: cfg.Load})
+	if err != nil {
+		return nil, err
+	}
+	jf, err := os.Create(filepath.Join(cfg.OutDir, IntervalsFile))
+	if err != nil {
+		return nil, fmt.Errorf("tpcc: %w", err)
+	}
+	defer jf.Close()
+	jl := metrics.NewJSONLines(jf)
+
+	res := &Result{
+		Benchmark: "tpcc", Spec: "TPC-C revision 5.11 (not audited; see package tpcc)", Status: string(oltp.StatusOK),
+		Started: time.Now().UTC(), Engine: info, Warehouses: cfg.Warehouses,
+		RampS: cfg.Ramp.Seconds(), DurationS: cfg.Duration.Seconds(), Loop: "closed", Rate: cfg.Rate,
+		ThinkTimes: cfg.Think, Mix: cfg.Mix, Seed: cfg.Seed, Definitions: Definitions, IntervalsFile: IntervalsFile,
+	}
+	if cfg.Rate > 0 {
+		res.Loop = "open"
+	}
+	var runErr error
+	for _, users := range cfg.Users {
+		lvl, err := runLevel(ctx, e, wl, cfg, users, jl)
+		if lvl != nil {
+			res.Levels = append(res.Levels, *lvl)
+		}
+		if err != nil {
+			res.Status = lvlStatus(lvl)
+			res.Error = err.Error()
+			runErr = err
+		}
+		res.summarise()
+		if werr := metrics.WriteJSONFile(filepath.Join(cfg.OutDir, ResultFile), res); werr != nil && runErr == nil {
+			runErr = werr
+		}
+		if runErr != nil {
+			break
+		}
+	}
+	return res, runErr
+}
+
+func lvlStatus(l *LevelResult) string {
+	if l == nil {
+		return string(oltp.StatusFailed)
+	}
+	return l.Status
+}
+
+// summarise fills the headline numbers and the sweep table from the levels.
+func (r *Result) summarise() {
+	best := -1
+	for i, l := range r.Levels {
+		if best < 0 || l.NOPM > r.Levels[best].NOPM {
+			best = i
+		}
+	}
+	if best >= 0 {
+		b := r.Levels[best]
+		r.Users, r.NOPM, r.NOPMServer, r.TPM, r.TPS, r.QPS, r.Transactions = b.Users, b.NOPM, b.NOPMServer, b.TPM, b.TPS, b.QPS, b.Transactions
+	}
+	if len(r.Levels) > 1 {
+		r.Sweep = r.Sweep[:0]
+		for _, l := range r.Levels {
+			r.Sweep = append(r.Sweep, metrics.Level{Users: l.Users, TPS: l.TPS, P95: l.Latency.P95, P99: l.Latency.P99})
+		}
+		metrics.MarkSaturation(r.Sweep)
+	}
+}
+
+// runLevel runs one concurrency level.
+func runLevel(ctx context.Context, e engine.Engine, wl *Workload, cfg RunConfig, users int, jl *metrics.JSONLines) (*LevelResult, error) {
+	// HammerDB's NOPM: SUM(D_NEXT_O_ID) read at both ends of the window, over the time
+	// between the two reads.
+	var nextStart, nextEnd int64
+	var readStart, readEnd time.Time
+	var serverErr error
+	window := func(ctx context.Context, start bool) error {
+		var s int64
+		if err := e.DB().QueryRowContext(ctx, "SELECT SUM(d_next_o_id) FROM district").Scan(&s); err != nil {
+			serverErr = err
+			return nil // the client-side numbers stand without it
+		}
+		if start {
+			nextStart, readStart = s, time.Now()
+		} else {
+			nextEnd, readEnd = s, time.Now()
+		}
+		return nil
+	}
+	if cfg.Lines != nil && len(cfg.Users) > 1 {
+		fmt.Fprintf(cfg.Lines, "--- %d users: %s ramp-up, %s measured\n", users, cfg.Ramp, cfg.Duration)
+	}
+	sum, err := oltp.Run(ctx, wl, oltp.Config{
+		Users: users, Ramp: cfg.Ramp, Duration: cfg.Duration, Rate: cfg.Rate, Interval: cfg.Interval,
+		Lines: cfg.Lines, JSON: jl, Window: window,
+	})
+	if sum == nil {
+		return nil, err
+	}
+	m := sum.Measured
+	secs := m.Duration().Seconds()
+	lvl := &LevelResult{Users: users, Status: string(sum.Status), Error: sum.Cause, Seconds: round(secs),
+		Transactions: map[string]metrics.OpReport{}, Latency: m.Combined().Summary()}
+	perMin := func(n float64) float64 {
+		if secs <= 0 {
+			return 0
+		}
+		return round(n * 60 / secs)
+	}
+	no := m.Ops[NewOrder]
+	lvl.NOPM = perMin(float64(no.Hist.Count() - no.Rollbacks))
+	lvl.TPM = perMin(float64(m.Count("")))
+	lvl.TPS = round(lvl.TPM / 60)
+	lvl.QPS = round(m.Rate(m.Total().Queries))
+	lvl.Errors = m.Total().Errors
+	for _, op := range TxnNames {
+		lvl.Transactions[op] = m.Report(op)
+	}
+	if nextStart > 0 && nextEnd > 0 && serverErr == nil {
+		if d := readEnd.Sub(readStart).Seconds(); d > 0 {
+			lvl.NOPMServer = round(float64(nextEnd-nextStart) * 60 / d)
+		}
+	}
+	return lvl, err
+}
+
+func round(v float64) float64 { return float64(int64(v*100+0.5)) / 100 }

@@ -1,0 +1,233 @@
+package tpcc
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	mysqldrv "github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5/pgconn"
+	sqlite3 "github.com/mattn/go-sqlite3"
+
+	"tierbench/internal/engine"
+	"tierbench/internal/oltp"
+)
+
+// maxAttempts bounds how often a transaction runs after deadlocks or serialization
+// failures before it counts as an error.
+const maxAttempts = 10
+
+// WorkloadConfig configures the TPC-C transactions.
+type WorkloadConfig struct {
+	Warehouses int
+	// Seed makes the users' inputs reproducible (each user draws from its own stream).
+	Seed int64
+	Mix  Mix
+	// Think applies the keying and think times of clause 5.2.5.7; without it users run
+	// back to back, as HammerDB and go-tpc do by default.
+	Think bool
+	// Load are the constants C the population was generated with (clause 2.1.6.1).
+	Load Constants
+}
+
+// Workload is TPC-C as an oltp.Workload.
+type Workload struct {
+	e   engine.Engine
+	cfg WorkloadConfig
+	run Constants
+	sql *statements
+}
+
+// NewWorkload prepares the transactions for e.
+func NewWorkload(e engine.Engine, cfg WorkloadConfig) (*Workload, error) {
+	if cfg.Warehouses < 1 {
+		return nil, fmt.Errorf("tpcc: warehouses %d: give at least 1", cfg.Warehouses)
+	}
+	if cfg.Mix == (Mix{}) {
+		cfg.Mix = MixDefault
+	}
+	sd, err := dialectFor(e.Dialect())
+	if err != nil {
+		return nil, err
+	}
+	return &Workload{e: e, cfg: cfg, run: RunConstants(cfg.Load, cfg.Seed), sql: newStatements(e.Dialect(), sd)}, nil
+}
+
+// Ops are the five transaction types.
+func (w *Workload) Ops() []string { return TxnNames }
+
+// NewWorker opens a session for user (0-based). Users are spread over warehouses
+// first, then districts: user u has home warehouse u%W+1 and, for Stock-Level, the
+// district (u/W)%10+1 (clause 2.8.1.1: a terminal's fixed district).
+func (w *Workload) NewWorker(ctx context.Context, user int) (oltp.Worker, error) {
+	s, err := w.e.Session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r := newRNG(w.cfg.Seed, "user", user).Rand
+	return &worker{
+		wl: w, s: s, r: r, deck: NewDeck(w.cfg.Mix, r),
+		wID: user%w.cfg.Warehouses + 1, dID: (user/w.cfg.Warehouses)%DistrictsPerWH + 1,
+	}, nil
+}
+
+type worker struct {
+	wl       *Workload
+	s        engine.Session
+	r        *rand.Rand
+	deck     *Deck
+	wID, dID int
+}
+
+func (k *worker) Next() oltp.Txn {
+	op := k.deck.Deal()
+	t := oltp.Txn{Op: op}
+	if k.wl.cfg.Think {
+		p := pacing[op]
+		t.Keying, t.Think = p.keying, thinkTime(k.r, p.think)
+	}
+	return t
+}
+
+func (k *worker) Close() error { return k.s.Close() }
+
+// body is one transaction's work inside BEGIN ... COMMIT.
+type body func(ctx context.Context, t *txn) error
+
+// Run draws the transaction's input, then runs it, again after a conflict.
+func (k *worker) Run(ctx context.Context, op string) oltp.Result {
+	var b body
+	switch op {
+	case NewOrder:
+		b = k.newOrder()
+	case Payment:
+		b = k.payment()
+	case OrderStatus:
+		b = k.orderStatus()
+	case Delivery:
+		b = k.delivery()
+	case StockLevel:
+		b = k.stockLevel()
+	default:
+		return oltp.Result{Err: fmt.Errorf("tpcc: unknown transaction %q", op)}
+	}
+	var res oltp.Result
+	for attempt := 1; ; attempt++ {
+		n, err := k.attempt(ctx, b)
+		res.Queries += n
+		switch {
+		case err == nil:
+			return res
+		case errors.Is(err, errUnusedItem):
+			res.Rollback = true
+			return res
+		case ctx.Err() != nil:
+			res.Err = err
+			return res
+		case retryable(err) && attempt < maxAttempts:
+			res.Retries++
+			time.Sleep(time.Duration(1+k.r.IntN(5*attempt)) * time.Millisecond)
+			continue
+		}
+		res.Err = err
+		res.Fatal = !k.alive(ctx)
+		return res
+	}
+}
+
+// attempt runs b in one transaction and returns the statements it sent.
+func (k *worker) attempt(ctx context.Context, b body) (int, error) {
+	tx, err := k.s.Conn().BeginTx(ctx, nil)
+	if err != nil {
+		return 1, err
+	}
+	t := &txn{tx: tx, n: 1}
+	if err := b(ctx, t); err != nil {
+		tx.Rollback()
+		return t.n + 1, err
+	}
+	if err := tx.Commit(); err != nil {
+		return t.n + 1, err
+	}
+	return t.n + 1, nil
+}
+
+// alive reports whether the session's server still answers; a transaction error on a
+// dead connection ends the run.
+func (k *worker) alive(ctx context.Context) bool {
+	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	return k.s.Conn().PingContext(pctx) == nil
+}
+
+// txn counts the statements of one transaction.
+type txn struct {
+	tx *sql.Tx
+	n  int
+}
+
+func (t *txn) exec(ctx context.Context, q string, args ...any) (int64, error) {
+	t.n++
+	res, err := t.tx.ExecContext(ctx, q, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+func (t *txn) row(ctx context.Context, q string, args ...any) *sql.Row {
+	t.n++
+	return t.tx.QueryRowContext(ctx, q, args...)
+}
+
+func (t *txn) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	t.n++
+	return t.tx.QueryContext(ctx, q, args...)
+}
+
+// retryable reports a deadlock or serialization failure, after which the same
+// transaction may succeed.
+func retryable(err error) bool {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		return pg.Code == "40001" || pg.Code == "40P01"
+	}
+	var my *mysqldrv.MySQLError
+	if errors.As(err, &my) {
+		return my.Number == 1213 || my.Number == 1205 // deadlock, lock wait timeout
+	}
+	var lite sqlite3.Error
+	if errors.As(err, &lite) {
+		return lite.Code == sqlite3.ErrBusy || lite.Code == sqlite3.ErrLocked
+	}
+	return false
+}
+
+// otherWarehouse picks a warehouse other than home, uniformly (clause 2.4.1.5).
+func (k *worker) otherWarehouse() int {
+	w := k.wl.cfg.Warehouses
+	if w == 1 {
+		return k.wID
+	}
+	o := 1 + k.r.IntN(w-1)
+	if o >= k.wID {
+		o++
+	}
+	return o
+}
+
+func (k *worker) uniform(lo, hi int) int { return lo + k.r.IntN(hi-lo+1) }
+
+// customer picks a customer as Payment and Order-Status do (clauses 2.5.1.2, 2.6.1.2):
+// 60% by last name, NURand(255, 0, 999), 40% by number, NURand(1023, 1, 3000).
+func (k *worker) customer() (id int, last string) {
+	if k.r.IntN(100) < 60 {
+		return 0, LastName(NURand(k.r, 255, k.wl.run.CLast, 0, 999))
+	}
+	return NURand(k.r, 1023, k.wl.run.CID, 1, CustomersPerDistrict), ""
+}
+
+func now() string { return time.Now().UTC().Format(timeLayout) }
