@@ -131,7 +131,7 @@ func newTPCHRunCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			defer eng.Close()
+			defer closeEngine(eng, cfg)
 
 			rc := tpch.RunConfig{
 				SF: sf, Streams: streams, Seed: seed, UseDefaultParams: useDefault,
@@ -152,7 +152,7 @@ func newTPCHRunCommand() *cobra.Command {
 				if err != nil {
 					return fmt.Errorf("--validate-against %s: %w", ocfg.Name, err)
 				}
-				defer oeng.Close()
+				defer closeEngine(oeng, ocfg)
 				rc.ValidateAgainst = oeng
 			}
 			res, err := tpch.Run(ctx, eng, rc)
@@ -184,6 +184,15 @@ func newTPCHRunCommand() *cobra.Command {
 	f.BoolVar(&skipLoad, "skip-load", false, "reuse the database an earlier run kept (--keep-db) in --db; refresh functions continue with the next update sets")
 	f.DurationVar(&queryTimeout, "query-timeout", 0, "cancel a query that runs longer than this, e.g. 10m (the run then has no official metric)")
 	return cmd
+}
+
+// closeEngine stops the engine and, unless the database is kept, removes its
+// directory when nothing is left in it.
+func closeEngine(eng engine.Engine, cfg engine.Config) {
+	eng.Close()
+	if !cfg.Keep && cfg.DSN == "" {
+		os.Remove(cfg.Dir) // fails harmlessly when the directory is not empty
+	}
 }
 
 func isTerminal(f *os.File) bool {
