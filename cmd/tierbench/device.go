@@ -20,7 +20,7 @@ func newDeviceCommand() *cobra.Command {
 		Use:   "device",
 		Short: "Storage device profiles and their models",
 	}
-	cmd.AddCommand(newDeviceListCommand())
+	cmd.AddCommand(newDeviceListCommand(), newDeviceCalibrateCommand(), newDeviceReplayCommand(), newDeviceServeCommand())
 	return cmd
 }
 

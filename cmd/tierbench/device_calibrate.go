@@ -1,0 +1,161 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"tierbench/internal/device"
+	"tierbench/internal/emulator"
+)
+
+// userProfiles is --profiles, or the user directory if it exists (as `device list`).
+func userProfiles(paths []string) ([]string, error) {
+	if len(paths) > 0 {
+		return paths, nil
+	}
+	if dir := device.DefaultUserDir(); dir != "" {
+		if _, err := os.Stat(dir); err == nil {
+			return []string{dir}, nil
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("device profiles: %w", err)
+		}
+	}
+	return nil, nil
+}
+
+func newDeviceCalibrateCommand() *cobra.Command {
+	var (
+		profile string
+		paths   []string
+		dir     string
+		budget  time.Duration
+		asJSON  bool
+	)
+	cmd := &cobra.Command{
+		Use:   "calibrate --profile P",
+		Short: "Measure how closely an emulated device follows its model on this host",
+		Long: `Run fio-like probes through an emulated device (a FUSE mount whose every request
+takes the time the device model says): random 8 KiB reads and writes at queue depth 1
+and 32, sequential 1 MiB reads and writes, and 8 KiB write + fsync commits. Each probe
+runs on a fresh mount and is compared with the same requests run through the model in
+virtual time; the error is what real-time emulation on this host adds or loses.
+
+It also measures the mount's own latency floor (a 4 KiB read with no model) and the
+most requests per second it passes. A device faster than the floor cannot be emulated
+in real time here: record a trace on a slower device and use 'tierbench device replay'.`,
+		Example: `  tierbench device calibrate --profile hdd-7200
+  tierbench device calibrate --profile sata-ssd --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			paths, err := userProfiles(paths)
+			if err != nil {
+				return err
+			}
+			opts := emulator.CalibrateOptions{Dir: dir, Budget: budget}
+			opts.Profiles = paths
+			if !asJSON {
+				opts.Progress = cmd.ErrOrStderr()
+			}
+			cal, err := emulator.Calibrate(cmd.Context(), profile, opts)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(cal)
+			}
+			return printCalibration(cmd.OutOrStdout(), cal)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&profile, "profile", "", "device profile or spec to calibrate, such as hdd-7200 or 'pagecache(sata-ssd,size=1GiB)'")
+	f.StringSliceVar(&paths, "profiles", nil, "profile file or directory of *.yaml files (repeatable; default: the user directory if it exists)")
+	f.StringVar(&dir, "dir", "", "directory for the backing files (default: a temporary directory on /dev/shm)")
+	f.DurationVar(&budget, "budget", 1200*time.Millisecond, "longest run of each probe")
+	f.BoolVar(&asJSON, "json", false, "print JSON instead of a table")
+	cmd.MarkFlagRequired("profile")
+	return cmd
+}
+
+func printCalibration(out io.Writer, cal *emulator.Calibration) error {
+	fmt.Fprintf(out, "device %s: model random 8 KiB read %s\n", cal.Profile, formatLatency(cal.ModelRead8KUs))
+	fmt.Fprintf(out, "mount floor on this host: %.1f us per request (4 KiB read, queue depth 1, no model); at most %.0f requests/s at queue depth 32\n",
+		cal.FloorUs, cal.CeilingIOPS)
+	fmt.Fprintf(out, "compensation: %.1f us (+%.0f us per MiB read, %.0f us per MiB written) taken off each completion for the mount's own overhead\n",
+		cal.CompensationUs, cal.CompensationPerMiBUs[0], cal.CompensationPerMiBUs[1])
+	if cal.TooFast {
+		fmt.Fprintf(out, "TOO FAST FOR THIS HOST: %s answers a random 8 KiB read in %s, within twice the mount's own floor of %.1f us; real-time emulation would report this host's overhead, not the device, and runs refuse it. Use trace replay: record a run on a slower device (Device.Trace) and run 'tierbench device replay --trace FILE --profile %s'.\n",
+			cal.Profile, formatLatency(cal.ModelRead8KUs), cal.FloorUs, cal.Profile)
+	}
+	fmt.Fprintln(out)
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "PROBE\tMETRIC\tMODEL\tMEASURED\tERROR\tREQUESTS\t")
+	for _, p := range cal.Probes {
+		note := ""
+		if p.HostLimited {
+			note = " (host-limited)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.1f\t%+.1f%%%s\t%d\t\n", p.Probe, p.Metric, p.Model, p.Measured, p.ErrorPct, note, p.Requests)
+	}
+	return tw.Flush()
+}
+
+func newDeviceReplayCommand() *cobra.Command {
+	var (
+		trace   string
+		profile string
+		paths   []string
+		asJSON  bool
+	)
+	cmd := &cobra.Command{
+		Use:   "replay --trace FILE --profile P",
+		Short: "Replay a recorded I/O trace through a device model offline",
+		Long: `Replay an I/O trace recorded through an emulated device (every request with its
+time, operation, offset, size and file) through a fresh model of any profile, and print
+the I/O time that device would have spent: the sum of request latencies, its busy time
+and counters. Requests are submitted at their recorded times (open loop), so this is
+how devices too fast to emulate in real time on this host are compared.`,
+		Example: `  tierbench device replay --trace run1-data.trace --profile nvme
+  tierbench device replay --trace run1-data.trace --profile 'san(dram-ssd,link=8gfc)' --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			paths, err := userProfiles(paths)
+			if err != nil {
+				return err
+			}
+			res, err := emulator.ReplayFile(trace, profile, paths...)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(res)
+			}
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "trace %s through %s\n", trace, res.Spec)
+			fmt.Fprintf(out, "requests  %d (reads %d, writes %d, flushes %d; %d / %d bytes read / written)\n",
+				res.Requests, res.Model.Reads, res.Model.Writes, res.Model.Flushes, res.Model.ReadBytes, res.Model.WriteBytes)
+			fmt.Fprintf(out, "I/O time  %v (sum of latencies)\nbusy      %v of %v\nlatency   mean %v  p50 %v  p99 %v  max %v\nenergy    %.1f J\n",
+				res.IOTime, res.Busy, res.Span, res.Latency.Mean(), res.Latency.Quantile(0.5), res.Latency.Quantile(0.99), res.Latency.Max(), res.EnergyJ)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&trace, "trace", "", "trace file recorded by the emulator")
+	f.StringVar(&profile, "profile", "", "device profile or spec to replay through")
+	f.StringSliceVar(&paths, "profiles", nil, "profile file or directory of *.yaml files (repeatable; default: the user directory if it exists)")
+	f.BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.MarkFlagRequired("trace")
+	cmd.MarkFlagRequired("profile")
+	return cmd
+}

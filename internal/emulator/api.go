@@ -1,0 +1,121 @@
+package emulator
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+)
+
+// Device is one emulated device: a mount point whose files live in BackingDir and whose
+// every read, write and fsync takes the time the model of Spec says.
+type Device struct {
+	Name       string `json:"name"`        // for reports: "data", "wal"
+	Spec       string `json:"spec"`        // device spec, such as "hdd-7200" or NullSpec
+	BackingDir string `json:"backing_dir"` // where the files really are (created if missing)
+	MountPoint string `json:"mount_point"` // created if missing
+	// Trace, if set, is a file to record every request to, for Replay.
+	Trace string `json:"trace,omitempty"`
+}
+
+// Options tune Start. The zero value is what a run wants.
+type Options struct {
+	// Profiles are users' profile files or directories (device.Load).
+	Profiles []string
+	// Command is the server's argv; the default runs this executable's hidden
+	// `device serve`. "--config FILE" is appended.
+	Command []string
+	// Env is added to the server's environment.
+	Env []string
+	// StateDir holds the config and the control socket (default: StateDir()).
+	StateDir string
+	// Log receives the server's stderr (default os.Stderr).
+	Log io.Writer
+	// NoFloor skips measuring the mount's latency floor (and so its compensation and
+	// the too-fast check).
+	NoFloor bool
+	// NoCompensation keeps the floor in every request's latency instead of taking it
+	// off the model's completion time.
+	NoCompensation bool
+	// NoBackingSync skips the real fdatasync of backing files on an fsync.
+	NoBackingSync bool
+	// NoSpin never busy-waits: a request alone on its device sleeps to its deadline
+	// instead of spinning the last 300 us. Saves up to a CPU per device at queue depth 1
+	// on fast devices; costs the CPU's wake-up time (50-200 us on a VM) per request.
+	NoSpin bool
+	// AllowTooFast mounts a device faster than the floor instead of refusing it; its
+	// stats say TooFast and its latencies are the floor's.
+	AllowTooFast bool
+	// ReadyTimeout bounds the wait for the mounts (default 30 s).
+	ReadyTimeout time.Duration
+}
+
+// StateDir is where servers keep their control sockets: $XDG_RUNTIME_DIR/tierbench-emulator,
+// else /tmp/tierbench-emulator-UID.
+func StateDir() string {
+	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
+		return filepath.Join(d, "tierbench-emulator")
+	}
+	return filepath.Join(os.TempDir(), "tierbench-emulator-"+strconv.Itoa(os.Geteuid()))
+}
+
+// ErrNoFUSE is wrapped by every error that says FUSE cannot be used here.
+var ErrNoFUSE = errors.New("FUSE is not available here")
+
+func fuseUnavailable(reason string) error {
+	return fmt.Errorf("%w (%s): install fuse3 / run with --device /dev/fuse in containers / use --tier NAME=DIR real directories",
+		ErrNoFUSE, reason)
+}
+
+// ErrTooFast is wrapped by the error of a device the host cannot emulate in real time.
+var ErrTooFast = errors.New("device too fast for this host: use trace replay")
+
+// ProbeResult is one line of a calibration: what the model says a probe gives and what
+// was measured through the mount.
+type ProbeResult struct {
+	Probe    string  `json:"probe"`  // "randread-8k-qd1"
+	Metric   string  `json:"metric"` // "mean_latency_us", "p50_latency_us", "iops", "mb_per_s", "fsyncs_per_s"
+	Model    float64 `json:"model"`
+	Measured float64 `json:"measured"`
+	ErrorPct float64 `json:"error_pct"` // (measured - model) / model x 100
+	Requests int64   `json:"requests"`
+	// HostLimited says the model asks for more requests per second than this host's
+	// mount can pass (CeilingIOPS): the error is the host's, not the emulation's.
+	HostLimited bool `json:"host_limited,omitempty"`
+}
+
+// Calibration is the result of Calibrate.
+type Calibration struct {
+	Profile string `json:"profile"`
+	// FloorUs is the mount's own round trip (4 KiB read, queue depth 1, no model) on
+	// this host; CeilingIOPS the most 4 KiB reads per second it passes at queue depth 32.
+	FloorUs     float64 `json:"floor_us"`
+	CeilingIOPS float64 `json:"ceiling_iops"`
+	// CompensationUs is what the emulator takes off each completion for the mount's own
+	// overhead (the floor, plus on fast devices the measured residual), as set on the
+	// first probe's mount.
+	CompensationUs float64 `json:"compensation_us"`
+	// CompensationPerMiBUs is added per MiB of a read and of a write.
+	CompensationPerMiBUs [2]float64 `json:"compensation_per_mib_us"`
+	// ModelRead8KUs is the model's random 8 KiB read latency (device list's figure).
+	ModelRead8KUs float64 `json:"model_read_8k_us"`
+	// TooFast: the device answers faster than the floor and cannot be emulated in real
+	// time here; use trace replay.
+	TooFast bool          `json:"too_fast"`
+	Probes  []ProbeResult `json:"probes"`
+}
+
+// CalibrateOptions tune Calibrate.
+type CalibrateOptions struct {
+	Options
+	// Dir holds the backing files (default: a temporary directory on /dev/shm if there
+	// is one, so the host's own disk stays out of the measurement).
+	Dir string
+	// Budget bounds each probe's run (default 1.2 s).
+	Budget time.Duration
+	// Progress, if set, gets a line per probe as it finishes.
+	Progress io.Writer
+}

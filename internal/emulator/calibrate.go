@@ -1,0 +1,327 @@
+//go:build linux
+
+package emulator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"tierbench/internal/device"
+)
+
+// probe is one fio-like job.
+type probe struct {
+	name, metric string
+	op           device.Op
+	size         int64
+	depth        int
+	sequential   bool
+	fsync        bool // write then fsync, one at a time (a commit)
+	max          int
+}
+
+var probes = []probe{
+	{name: "randread-8k-qd1", metric: "mean_latency_us", op: device.OpRead, size: 8 << 10, depth: 1, max: 4000},
+	{name: "randread-8k-qd32", metric: "iops", op: device.OpRead, size: 8 << 10, depth: 32, max: 40000},
+	{name: "randwrite-8k-qd1", metric: "mean_latency_us", op: device.OpWrite, size: 8 << 10, depth: 1, max: 4000},
+	{name: "randwrite-8k-qd32", metric: "iops", op: device.OpWrite, size: 8 << 10, depth: 32, max: 40000},
+	{name: "seqread-1m-qd1", metric: "mb_per_s", op: device.OpRead, size: 1 << 20, depth: 1, sequential: true, max: 256},
+	{name: "seqwrite-1m-qd1", metric: "mb_per_s", op: device.OpWrite, size: 1 << 20, depth: 1, sequential: true, max: 256},
+	{name: "fsync-8k", metric: "fsyncs_per_s", op: device.OpWrite, size: 8 << 10, depth: 1, sequential: true, fsync: true, max: 2000},
+}
+
+// Calibrate runs fio-like probes through an emulated device of spec, each on a fresh
+// mount, and compares each with the same requests run through a fresh model in virtual
+// time (closed loop, no gaps): the difference is what real-time emulation on this host
+// adds or loses.
+func Calibrate(ctx context.Context, spec string, opts CalibrateOptions) (*Calibration, error) {
+	if err := CheckFUSE(); err != nil {
+		return nil, err
+	}
+	reg, err := device.Load(opts.Profiles...)
+	if err != nil {
+		return nil, err
+	}
+	model, err := buildModel(reg, spec)
+	if err != nil {
+		return nil, err
+	}
+	capacity := int64(1 << 40)
+	if s, ok := model.(device.Sized); ok && s.Capacity() > 0 {
+		capacity = min(capacity, s.Capacity())
+	}
+	span := capacity / chunkSize * chunkSize
+	budget := opts.Budget
+	if budget == 0 {
+		budget = 1200 * time.Millisecond
+	}
+	dir := opts.Dir
+	if dir == "" {
+		parent := ""
+		if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
+			parent = "/dev/shm"
+		}
+		if dir, err = os.MkdirTemp(parent, "tierbench-calibrate-"); err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+	}
+	cal := &Calibration{Profile: spec}
+	if spec != NullSpec {
+		fig, err := reg.Characterize(spec)
+		if err != nil {
+			return nil, err
+		}
+		cal.ModelRead8KUs = us(fig.RandRead8KQD1)
+	}
+
+	// The host's own limits, on a null device.
+	null, err := runProbe(ctx, dir, NullSpec, probe{name: "ceiling", op: device.OpRead, size: 4 << 10, depth: 32, max: 200000}, 1<<30, 300*time.Millisecond, opts.Options)
+	if err != nil {
+		return nil, err
+	}
+	cal.FloorUs = null.floorUs
+	cal.CeilingIOPS = float64(null.n) / null.elapsed.Seconds()
+
+	for _, p := range probes {
+		if err := ctx.Err(); err != nil {
+			return cal, err
+		}
+		run, err := runProbe(ctx, dir, spec, p, span, budget, opts.Options)
+		if err != nil {
+			return cal, fmt.Errorf("probe %s: %w", p.name, err)
+		}
+		fresh, err := buildModel(reg, spec)
+		if err != nil {
+			return cal, err
+		}
+		if run.floorUs > 0 && run.floorUs < cal.FloorUs {
+			cal.FloorUs = run.floorUs
+		}
+		if cal.CompensationUs == 0 {
+			cal.CompensationUs = us(run.dev.Compensation)
+			cal.CompensationPerMiBUs = [2]float64{us(run.dev.CompensationPerMiB[0]), us(run.dev.CompensationPerMiB[1])}
+		}
+		gap := time.Duration(run.floorUs * 1e3)
+		modelVal, modelIOPS, modelLats := simulate(fresh, p, run.reqs, gap)
+		r := ProbeResult{Probe: p.name, Metric: p.metric, Model: modelVal, Requests: run.n}
+		var median *ProbeResult
+		switch p.metric {
+		case "mean_latency_us":
+			r.Measured = us(run.latSum / time.Duration(max(run.n, 1)))
+			// The median too: on a shared host another process's bursts put a tail on
+			// the mean that is the host's, not the device's.
+			median = &ProbeResult{Probe: p.name, Metric: "p50_latency_us", Model: us(medianOf(modelLats)),
+				Measured: us(medianOf(run.lats)), Requests: run.n}
+		case "iops":
+			r.Measured = float64(run.n) / run.elapsed.Seconds()
+		case "mb_per_s":
+			r.Measured = float64(run.n*p.size) / run.elapsed.Seconds() / 1e6
+		case "fsyncs_per_s":
+			r.Measured = float64(run.n) / run.elapsed.Seconds()
+		}
+		if r.Model != 0 {
+			r.ErrorPct = (r.Measured - r.Model) / r.Model * 100
+		}
+		// A rate above the mount's ceiling, or a latency below what the mount adds
+		// itself, is the host's limit, not the emulation's error.
+		r.HostLimited = modelIOPS > 0.8*cal.CeilingIOPS ||
+			(p.metric == "mean_latency_us" && r.Model < cal.CompensationUs)
+		results := []ProbeResult{r}
+		if median != nil {
+			median.ErrorPct = (median.Measured - median.Model) / median.Model * 100
+			median.HostLimited = r.HostLimited
+			results = append(results, *median)
+		}
+		for _, r := range results {
+			cal.Probes = append(cal.Probes, r)
+			if opts.Progress != nil {
+				fmt.Fprintf(opts.Progress, "%-18s %-16s model %10.1f  measured %10.1f  error %+6.1f%%\n", r.Probe, r.Metric, r.Model, r.Measured, r.ErrorPct)
+			}
+		}
+	}
+	// the floor is the least any of the mounts measured
+	cal.TooFast = spec != NullSpec && cal.ModelRead8KUs < tooFastFactor*cal.FloorUs
+	return cal, nil
+}
+
+func us(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
+
+// probeRun is what one probe did through the mount.
+type probeRun struct {
+	reqs    []device.Request // in issue order (file offsets = device offsets: one file)
+	n       int64
+	elapsed time.Duration
+	latSum  time.Duration
+	lats    []time.Duration // each request's latency, at queue depth 1
+	floorUs float64
+	dev     DeviceStats // as mounted
+}
+
+// runProbe mounts spec afresh, runs p against a sparse file of span bytes and stops.
+func runProbe(ctx context.Context, dir, spec string, p probe, span int64, budget time.Duration, opts Options) (*probeRun, error) {
+	work, err := os.MkdirTemp(dir, p.name+"-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(work)
+	d := Device{Name: p.name, Spec: spec, BackingDir: filepath.Join(work, "backing"), MountPoint: filepath.Join(work, "mnt")}
+	if err := os.MkdirAll(d.BackingDir, 0o755); err != nil {
+		return nil, err
+	}
+	// The probe file exists before the mount, so the layout puts it at device offset 0
+	// in one piece and file offsets are device offsets.
+	if err := os.WriteFile(filepath.Join(d.BackingDir, "probe"), nil, 0o644); err != nil {
+		return nil, err
+	}
+	if err := os.Truncate(filepath.Join(d.BackingDir, "probe"), span); err != nil {
+		return nil, err
+	}
+	opts.AllowTooFast = true
+	e, err := Start(ctx, []Device{d}, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer e.Stop()
+	run := &probeRun{floorUs: e.Devices()[0].FloorUs, dev: e.Devices()[0]}
+
+	flags := syscall.O_RDWR | syscall.O_DIRECT
+	fd, err := syscall.Open(filepath.Join(d.MountPoint, "probe"), flags, 0)
+	if err != nil {
+		return nil, fmt.Errorf("open probe file: %w", err)
+	}
+	defer syscall.Close(fd)
+
+	rng := rand.New(rand.NewPCG(0x7469657262656e63, uint64(len(p.name))))
+	blocks := span / p.size
+	run.reqs = make([]device.Request, p.max)
+	for i := range run.reqs {
+		off := rng.Int64N(blocks) * p.size
+		if p.sequential {
+			off = int64(i) * p.size % (blocks * p.size)
+		}
+		run.reqs[i] = device.Request{Op: p.op, Offset: off, Size: p.size, File: 1, Direct: true}
+	}
+
+	var next atomic.Int64
+	var latSum atomic.Int64
+	var firstErr error
+	var errOnce sync.Once
+	deadline := time.Now().Add(budget)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range p.depth {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := alignedBuffer(int(p.size))
+			for time.Now().Before(deadline) && ctx.Err() == nil {
+				i := next.Add(1) - 1
+				if i >= int64(len(run.reqs)) {
+					next.Add(-1)
+					return
+				}
+				r := run.reqs[i]
+				t := time.Now()
+				var err error
+				if r.Op == device.OpRead {
+					_, err = syscall.Pread(fd, buf, r.Offset)
+				} else {
+					_, err = syscall.Pwrite(fd, buf, r.Offset)
+					if err == nil && p.fsync {
+						err = syscall.Fdatasync(fd)
+					}
+				}
+				lat := time.Since(t)
+				latSum.Add(int64(lat))
+				if p.depth == 1 {
+					run.lats = append(run.lats, lat)
+				}
+				if err != nil {
+					errOnce.Do(func() { firstErr = err })
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	run.elapsed = time.Since(start)
+	run.n = next.Load()
+	run.reqs = run.reqs[:run.n]
+	run.latSum = time.Duration(latSum.Load())
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if run.n == 0 {
+		return nil, errors.New("no request completed")
+	}
+	if _, err := e.Stop(); err != nil {
+		return nil, err
+	}
+	return run, nil
+}
+
+// simulate runs reqs through m in virtual time as the probe ran them (closed loop at
+// the probe's depth) and returns the probe's metric and the request rate. Each worker
+// issues its next request gap after its last one completed: a program's next request
+// never arrives the instant the last one ends, and a disk notices (a sequential write
+// that misses the streaming head waits a revolution). The gap used is the mount's
+// floor, the time between a completion and the next arrival on this host.
+func simulate(m device.Model, p probe, reqs []device.Request, gap time.Duration) (metric, rate float64, lats []time.Duration) {
+	if len(reqs) == 0 {
+		return 0, 0, nil
+	}
+	free := make([]time.Duration, p.depth) // when each of the probe's workers is free
+	var latSum, last time.Duration
+	for _, r := range reqs {
+		w := 0
+		for i := range free {
+			if free[i] < free[w] {
+				w = i
+			}
+		}
+		at := free[w]
+		done := m.Submit(at, r)
+		if p.fsync {
+			done = m.Submit(done, device.Request{Op: device.OpFlush, File: r.File, Direct: r.Direct})
+		}
+		latSum += done - at
+		lats = append(lats, done-at)
+		free[w] = done + gap
+		last = max(last, done)
+	}
+	n := float64(len(reqs))
+	rate = n / last.Seconds()
+	switch p.metric {
+	case "mean_latency_us":
+		return us(latSum / time.Duration(len(reqs))), rate, lats
+	case "mb_per_s":
+		return n * float64(p.size) / last.Seconds() / 1e6, rate, lats
+	}
+	return rate, rate, lats
+}
+
+func medianOf(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func alignedBuffer(n int) []byte {
+	b := make([]byte, n+4096)
+	off := (4096 - int(uintptr(unsafe.Pointer(&b[0]))%4096)) % 4096
+	return b[off : off+n]
+}

@@ -1,0 +1,254 @@
+//go:build linux
+
+package emulator
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+func startOne(t *testing.T, spec string, opts Options) (*Emulator, Device) {
+	t.Helper()
+	dir := t.TempDir()
+	d := Device{Name: "d0", Spec: spec, BackingDir: filepath.Join(dir, "backing"), MountPoint: filepath.Join(dir, "mnt")}
+	e, err := Start(context.Background(), []Device{d}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Stop() })
+	return e, e.deviceFor(d)
+}
+
+func (e *Emulator) deviceFor(d Device) Device {
+	for _, s := range e.Devices() {
+		if s.Name == d.Name {
+			d.MountPoint = s.MountPoint
+		}
+	}
+	abs, _ := filepath.Abs(d.BackingDir)
+	d.BackingDir = abs
+	return d
+}
+
+func TestRoundTripAndCounters(t *testing.T) {
+	needFUSE(t)
+	e, d := startOne(t, NullSpec, testOptions(t))
+	data := make([]byte, 300<<10)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range data {
+		data[i] = byte(rng.Uint32())
+	}
+	path := filepath.Join(d.MountPoint, "sub", "f.bin")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// three writes, one fsync, two reads
+	for _, part := range [][]byte{data[:100<<10], data[100<<10 : 200<<10], data[200<<10:]} {
+		if _, err := f.Write(part); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, len(data))
+	if _, err := f.ReadAt(got[:8192], 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.ReadAt(got[8192:], 8192); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if !bytes.Equal(got, data) {
+		t.Fatal("data read through the mount differs from what was written")
+	}
+	backing, err := os.ReadFile(filepath.Join(d.BackingDir, "sub", "f.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(backing, data) {
+		t.Fatal("backing file differs from what was written through the mount")
+	}
+	st, err := e.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := st[0]
+	if s.Reads != 2 || s.Writes != 3 || s.Flushes != 1 || s.ReadBytes != int64(len(data)) || s.WriteBytes != int64(len(data)) {
+		t.Fatalf("counters: reads %d writes %d flushes %d read bytes %d write bytes %d; want 2 3 1 %d %d",
+			s.Reads, s.Writes, s.Flushes, s.ReadBytes, s.WriteBytes, len(data), len(data))
+	}
+	if s.Latency.Count() != 6 || s.Model.Reads != 2 || s.Model.Writes != 3 || s.Model.Flushes != 1 {
+		t.Fatalf("latency count %d, model %+v", s.Latency.Count(), s.Model)
+	}
+	if s.FloorUs <= 0 {
+		t.Fatalf("floor not measured: %v", s.FloorUs)
+	}
+	t.Logf("floor %.1f us", s.FloorUs)
+}
+
+func TestStopUnmounts(t *testing.T) {
+	needFUSE(t)
+	e, d := startOne(t, NullSpec, testOptions(t))
+	if !inMountinfo(t, d.MountPoint) {
+		t.Fatalf("%s not in /proc/self/mountinfo after Start", d.MountPoint)
+	}
+	if err := os.WriteFile(filepath.Join(d.MountPoint, "x"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	final, err := e.Stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inMountinfo(t, d.MountPoint) {
+		t.Fatalf("%s still mounted after Stop", d.MountPoint)
+	}
+	if len(final) != 1 || final[0].Writes != 1 {
+		t.Fatalf("final stats %+v", final)
+	}
+}
+
+func TestStaleMountCleaned(t *testing.T) {
+	needFUSE(t)
+	e, d := startOne(t, NullSpec, testOptions(t))
+	if err := syscall.Kill(e.PID(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-e.exited
+	if !inMountinfo(t, d.MountPoint) {
+		t.Fatal("a SIGKILLed server's mount should be left behind (that is what this test cleans)")
+	}
+	// The next Start cleans it, even for another mount point.
+	e2, _ := startOne(t, NullSpec, testOptions(t))
+	if inMountinfo(t, d.MountPoint) {
+		t.Fatalf("stale mount %s not cleaned by the next Start", d.MountPoint)
+	}
+	e2.Stop()
+}
+
+func inMountinfo(t *testing.T, path string) bool {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bytes.Contains(b, []byte(" "+path+" "))
+}
+
+// TestHDDTiming reads 50 random 8 KiB blocks with O_DIRECT through a hdd-7200 mount and
+// checks the wall time against the model's own time for the same requests.
+func TestHDDTiming(t *testing.T) {
+	needFUSE(t)
+	e, d := startOne(t, "hdd-7200", testOptions(t))
+	const span = 8 << 30
+	path := filepath.Join(d.BackingDir, "big")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(path, span); err != nil {
+		t.Fatal(err)
+	}
+	fd, err := syscall.Open(filepath.Join(d.MountPoint, "big"), syscall.O_RDONLY|syscall.O_DIRECT, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(fd)
+	buf := alignedBuf(8192)
+	rng := rand.New(rand.NewPCG(3, 4))
+	startT := time.Now()
+	for range 50 {
+		off := rng.Int64N(span/8192) * 8192
+		if _, err := syscall.Pread(fd, buf, off); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wall := time.Since(startT)
+	st, err := e.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := st[0]
+	if s.Reads != 50 {
+		t.Fatalf("reads %d, want 50", s.Reads)
+	}
+	model := s.Model.Busy // QD1: the device is busy exactly while a request is served
+	ratio := float64(wall) / float64(model)
+	t.Logf("50 random 8K reads: wall %v, model busy %v (ratio %.3f), p50 %v mean %v elapsed %v", wall, model, ratio, s.ReadLatency.Quantile(0.5), s.ReadLatency.Mean(), s.Elapsed)
+	if ratio < 0.8 || ratio > 1.2 {
+		t.Fatalf("wall %v vs model %v: off by more than 20%%", wall, model)
+	}
+}
+
+func alignedBuf(n int) []byte {
+	b := make([]byte, n+4096)
+	off := 4096 - int(uintptr(unsafe.Pointer(&b[0]))%4096)
+	return b[off : off+n]
+}
+
+// TestTwoDevicesAndPageCache mounts two devices from one server: a page cache over a
+// disk, where a second buffered read of a block is a hit, and a null device that
+// counts apart from it.
+func TestTwoDevicesAndPageCache(t *testing.T) {
+	needFUSE(t)
+	dir := t.TempDir()
+	devs := []Device{
+		{Name: "data", Spec: "pagecache(hdd-7200,size=64MiB)", BackingDir: filepath.Join(dir, "b1"), MountPoint: filepath.Join(dir, "m1")},
+		{Name: "wal", Spec: NullSpec, BackingDir: filepath.Join(dir, "b2"), MountPoint: filepath.Join(dir, "m2")},
+	}
+	if err := os.MkdirAll(devs[0].BackingDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(devs[0].BackingDir, "t"), make([]byte, 1<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, err := Start(context.Background(), devs, testOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Stop()
+	f, err := os.Open(filepath.Join(devs[0].MountPoint, "t"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	buf := make([]byte, 8192)
+	var lat [2]time.Duration
+	for i := range lat {
+		s := time.Now()
+		if _, err := f.ReadAt(buf, 512<<10); err != nil {
+			t.Fatal(err)
+		}
+		lat[i] = time.Since(s)
+	}
+	if err := os.WriteFile(filepath.Join(devs[1].MountPoint, "w"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := e.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st) != 2 || st[0].Name != "data" || st[1].Name != "wal" {
+		t.Fatalf("stats for %d devices: %+v", len(st), st)
+	}
+	if st[0].Reads != 2 || st[0].Writes != 0 || st[1].Writes != 1 || st[1].Reads != 0 {
+		t.Fatalf("data reads %d writes %d, wal reads %d writes %d", st[0].Reads, st[0].Writes, st[1].Reads, st[1].Writes)
+	}
+	if st[0].Model.Hits != 2 || st[0].Model.Misses != 2 || len(st[0].Members) != 1 || st[0].Members[0].Stats.Reads != 1 {
+		t.Fatalf("page cache: model %+v members %+v", st[0].Model, st[0].Members)
+	}
+	if lat[0] < time.Millisecond || lat[1] > lat[0]/4 {
+		t.Fatalf("miss took %v, hit %v: want a disk read, then a memory copy", lat[0], lat[1])
+	}
+	t.Logf("miss %v, hit %v", lat[0], lat[1])
+}

@@ -1,0 +1,355 @@
+//go:build linux
+
+package emulator
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hanwen/go-fuse/v2/fs"
+	"github.com/hanwen/go-fuse/v2/fuse"
+
+	"tierbench/internal/device"
+)
+
+// serveConfig is what Start hands the server process (as a JSON file).
+type serveConfig struct {
+	Devices       []Device `json:"devices"`
+	Profiles      []string `json:"profiles,omitempty"`
+	StateDir      string   `json:"state_dir"`
+	NoFloor       bool     `json:"no_floor,omitempty"`
+	NoCompensate  bool     `json:"no_compensate,omitempty"`
+	NoBackingSync bool     `json:"no_backing_sync,omitempty"`
+	AllowTooFast  bool     `json:"allow_too_fast,omitempty"`
+	NoSpin        bool     `json:"no_spin,omitempty"`
+}
+
+// serverMessage is one line the server writes on its stdout: first Ready (or Error),
+// and when it has unmounted, Final.
+type serverMessage struct {
+	Ready *readyInfo    `json:"ready,omitempty"`
+	Error string        `json:"error,omitempty"`
+	Final []DeviceStats `json:"final,omitempty"`
+}
+
+type readyInfo struct {
+	PID     int           `json:"pid"`
+	Socket  string        `json:"socket"`
+	Devices []DeviceStats `json:"devices"`
+}
+
+// mounted is one device being served.
+type mounted struct {
+	cfg    Device
+	dev    *timedDevice
+	server *fuse.Server
+}
+
+// Serve is the server process (`tierbench device serve`): it mounts the devices of the
+// config file, answers stats on a unix socket, and unmounts when ctx ends or stdin
+// closes (the parent died or called Stop). It reports on stdout as Start expects.
+func Serve(ctx context.Context, configPath string, stdin io.Reader, stdout io.Writer) error {
+	out := json.NewEncoder(stdout)
+	fail := func(err error) error {
+		out.Encode(serverMessage{Error: err.Error()})
+		return err
+	}
+	raw, err := os.ReadFile(configPath)
+	if err != nil {
+		return fail(fmt.Errorf("emulator config: %w", err))
+	}
+	// read once: removing it now leaves nothing behind whoever dies first
+	os.Remove(configPath)
+	var cfg serveConfig
+	if err := json.Unmarshal(raw, &cfg); err != nil {
+		return fail(fmt.Errorf("emulator config %s: %w", configPath, err))
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if stdin != nil {
+		go func() {
+			io.Copy(io.Discard, stdin)
+			cancel()
+		}()
+	}
+
+	var ms []*mounted
+	defer func() {
+		// on every way out: unmount, close traces, report the final counters
+		final := unmountAll(ms)
+		out.Encode(serverMessage{Final: final})
+	}()
+	ms, err = mountAll(cfg)
+	if err != nil {
+		return fail(err)
+	}
+	sock := filepath.Join(cfg.StateDir, fmt.Sprintf("%d.sock", os.Getpid()))
+	os.Remove(sock)
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		return fail(fmt.Errorf("emulator control socket: %w", err))
+	}
+	defer os.Remove(sock)
+	defer ln.Close()
+	go serveControl(ln, ms)
+
+	ready := &readyInfo{PID: os.Getpid(), Socket: sock}
+	for _, m := range ms {
+		ready.Devices = append(ready.Devices, m.stats())
+	}
+	if err := out.Encode(serverMessage{Ready: ready}); err != nil {
+		return err
+	}
+	<-ctx.Done()
+	return nil
+}
+
+func (m *mounted) stats() DeviceStats {
+	s := m.dev.stats()
+	s.MountPoint = m.cfg.MountPoint
+	s.Trace = m.cfg.Trace
+	s.FloorUs = m.dev.floorUs
+	s.TooFast = m.dev.tooFast
+	s.SelfCalPending = m.dev.selfCalPending()
+	return s
+}
+
+func mountAll(cfg serveConfig) ([]*mounted, error) {
+	if err := CheckFUSE(); err != nil {
+		return nil, err
+	}
+	reg, err := device.Load(cfg.Profiles...)
+	if err != nil {
+		return nil, err
+	}
+	var ms []*mounted
+	for _, d := range cfg.Devices {
+		m, err := mountOne(reg, d, cfg)
+		if err != nil {
+			unmountAll(ms)
+			return nil, fmt.Errorf("device %s: %w", d.Name, err)
+		}
+		ms = append(ms, m)
+	}
+	return ms, nil
+}
+
+func mountOne(reg *device.Registry, d Device, cfg serveConfig) (*mounted, error) {
+	model, err := buildModel(reg, d.Spec)
+	if err != nil {
+		return nil, err
+	}
+	for _, dir := range []string{d.BackingDir, d.MountPoint} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	if isMounted(d.MountPoint) {
+		return nil, fmt.Errorf("%s is already an emulator mount of a running server: stop it first", d.MountPoint)
+	}
+	td := newTimedDevice(d.Name, d.Spec, model)
+	td.noBackingSync = cfg.NoBackingSync
+	td.noSpin = cfg.NoSpin
+	root, err := newRoot(d.BackingDir, td)
+	if err != nil {
+		return nil, err
+	}
+	sec := time.Second
+	opts := &fs.Options{
+		EntryTimeout: &sec,
+		AttrTimeout:  &sec,
+		MountOptions: fuse.MountOptions{
+			// PostgreSQL and MariaDB run as their own users; the kernel checks
+			// permissions against the backing files' modes (default_permissions).
+			AllowOther:    true,
+			Options:       []string{"default_permissions"},
+			Name:          "tierbench",
+			FsName:        mountSource(os.Getpid(), d.Name),
+			MaxWrite:      fuse.MAX_KERNEL_WRITE,
+			MaxBackground: 128,
+			DirectMount:   true,
+			// replies carry data already read (the backing read happens before the
+			// model's wait), so there is nothing to splice
+			DisableSplice: true,
+			// mmap of a direct-I/O file (SQLite's -shm) works only with this capability
+			ExtraCapabilities:    fuse.CAP_DIRECT_IO_ALLOW_MMAP | fuse.CAP_ASYNC_DIO,
+			DisabledCapabilities: fuse.CAP_PASSTHROUGH,
+		},
+	}
+	if os.Geteuid() != 0 && !userAllowOther() {
+		opts.AllowOther = false
+	}
+	server, err := fs.Mount(d.MountPoint, root, opts)
+	if err != nil {
+		return nil, fmt.Errorf("mount %s: %w", d.MountPoint, err)
+	}
+	m := &mounted{cfg: d, dev: td, server: server}
+	if !cfg.NoFloor {
+		if err := calibrateMount(reg, d, cfg, td); err != nil {
+			server.Unmount()
+			return nil, err
+		}
+	}
+	// The model's clock starts now, after the server's own probes (or after the
+	// client's self-calibration, which resets it again).
+	td.real = model
+	if !td.selfCalPending() {
+		td.reset(model)
+	}
+	if d.Trace != "" {
+		tw, err := createTrace(d.Trace, TraceHeader{Device: d.Name, Spec: d.Spec, Recorded: time.Now().UTC()})
+		if err != nil {
+			server.Unmount()
+			return nil, err
+		}
+		td.mu.Lock()
+		td.trace = tw
+		td.mu.Unlock()
+	}
+	return m, nil
+}
+
+// calibrateMount measures the mount's floor, sets the compensation and refuses a
+// device faster than the floor (unless allowed). For a fast device it then measures the
+// residual on a scratch model and adds it to the compensation.
+func calibrateMount(reg *device.Registry, d Device, cfg serveConfig, td *timedDevice) error {
+	floor, readPerMiB, writePerMiB, err := measureFloor(d.MountPoint, td)
+	if err != nil {
+		return fmt.Errorf("latency floor: %w", err)
+	}
+	td.floorUs = float64(floor.Nanoseconds()) / 1e3
+	if cfg.NoCompensate {
+		return nil
+	}
+	td.compensation, td.compPerMiB = floor, [2]time.Duration{readPerMiB, writePerMiB}
+	if d.Spec == NullSpec {
+		return nil
+	}
+	fig, err := reg.Characterize(d.Spec)
+	if err != nil {
+		return nil // a model without a capacity: nothing to compare with
+	}
+	if fig.RandRead8KQD1 < time.Duration(tooFastFactor*float64(floor)) {
+		td.tooFast = true
+		if !cfg.AllowTooFast {
+			return fmt.Errorf("%w: %s answers a random 8 KiB read in %v, but this host's FUSE round trip alone is %v: "+
+				"record a trace on a slower device and replay it through %s (tierbench device replay)",
+				ErrTooFast, d.Spec, fig.RandRead8KQD1, floor.Round(time.Microsecond), d.Spec)
+		}
+		return nil
+	}
+	if fig.RandRead8KQD1 > selfCalibrateBelow {
+		return nil
+	}
+	// A fast device: the client measures the rest from its own process (see
+	// selfcal.go); until then a scratch model serves the mount.
+	scratch, err := buildModel(reg, d.Spec)
+	if err != nil {
+		return err
+	}
+	return td.beginSelfCal(d.BackingDir, scratch, fig.RandRead8KQD1)
+}
+
+// selfCalibrateBelow: devices slower than this (disks) get the floor compensation only;
+// a residual of tens of microseconds is lost in their milliseconds.
+const selfCalibrateBelow = 2 * time.Millisecond
+
+// tooFastFactor: a device whose random 8 KiB read takes less than this many floors is
+// refused. The floor is compensated, but it is a median: its spread, and a CPU waking
+// from idle, are of the floor's own size, so a device within twice the floor would be
+// reported with errors of tens of percent.
+const tooFastFactor = 2.0
+
+func userAllowOther() bool {
+	b, err := os.ReadFile("/etc/fuse.conf")
+	if err != nil {
+		return false
+	}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		if sc.Text() == "user_allow_other" {
+			return true
+		}
+	}
+	return false
+}
+
+func unmountAll(ms []*mounted) []DeviceStats {
+	var wg sync.WaitGroup
+	for _, m := range ms {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := m.server.Unmount(); err != nil {
+				unmount(m.cfg.MountPoint)
+			}
+		}()
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		// a hung unmount (a process stuck in the file system): detach instead
+		for _, m := range ms {
+			unmount(m.cfg.MountPoint)
+		}
+	}
+	// counted after the unmount, so every request the kernel sent is in
+	var final []DeviceStats
+	for _, m := range ms {
+		final = append(final, m.stats())
+	}
+	for _, m := range ms {
+		m.dev.mu.Lock()
+		if m.dev.trace != nil {
+			m.dev.trace.close()
+			m.dev.trace = nil
+		}
+		m.dev.mu.Unlock()
+	}
+	return final
+}
+
+// serveControl answers "stats" with one line of JSON, the devices' counters.
+func serveControl(ln net.Listener, ms []*mounted) {
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		go func() {
+			defer c.Close()
+			r := bufio.NewReader(c)
+			enc := json.NewEncoder(c)
+			for {
+				line, err := r.ReadString('\n')
+				if err != nil {
+					return
+				}
+				switch {
+				case strings.HasPrefix(line, "selfcal "):
+					enc.Encode(finishSelfCal(ms, []byte(line[len("selfcal "):])))
+				case line == "stats\n":
+					var st []DeviceStats
+					for _, m := range ms {
+						st = append(st, m.stats())
+					}
+					enc.Encode(st)
+				default:
+					enc.Encode(map[string]string{"error": "unknown command"})
+				}
+			}
+		}()
+	}
+}

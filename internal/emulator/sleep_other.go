@@ -1,0 +1,7 @@
+//go:build !linux
+
+package emulator
+
+import "time"
+
+func sleepUntil(t time.Time, spin bool) { time.Sleep(time.Until(t)) }

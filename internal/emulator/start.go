@@ -1,0 +1,300 @@
+//go:build linux
+
+package emulator
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Emulator is a running server process with its mounts.
+type Emulator struct {
+	cmd     *exec.Cmd
+	stdin   io.WriteCloser
+	socket  string
+	devices []DeviceStats
+	config  string
+
+	exited  chan struct{}
+	mu      sync.Mutex
+	final   []DeviceStats
+	err     error // from the server's stdout or exit
+	once    sync.Once
+	stopErr error
+	stopped []DeviceStats
+}
+
+// Start cleans up mounts left by a server that died, starts a server process for devs
+// and waits until every device is mounted. Call Stop to unmount. The server is its own
+// process group (a Ctrl-C reaches tierbench, which stops it after the database), and
+// dies with its parent (Pdeathsig, and its stdin closing), unmounting as it goes.
+func Start(ctx context.Context, devs []Device, opts Options) (*Emulator, error) {
+	if len(devs) == 0 {
+		return nil, errors.New("emulator: no devices")
+	}
+	if err := CheckFUSE(); err != nil {
+		return nil, err
+	}
+	if _, err := CleanStale(); err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for i := range devs {
+		d := &devs[i]
+		if d.Name == "" || d.Spec == "" || d.BackingDir == "" || d.MountPoint == "" {
+			return nil, fmt.Errorf("emulator: device %d needs a name, a spec, a backing directory and a mount point", i)
+		}
+		for _, p := range []*string{&d.BackingDir, &d.MountPoint, &d.Trace} {
+			if *p != "" {
+				abs, err := filepath.Abs(*p)
+				if err != nil {
+					return nil, err
+				}
+				*p = abs
+			}
+		}
+		if seen[d.MountPoint] {
+			return nil, fmt.Errorf("emulator: mount point %s given twice", d.MountPoint)
+		}
+		seen[d.MountPoint] = true
+		// either way round the file system would serve itself and hang
+		if strings.HasPrefix(d.BackingDir+"/", d.MountPoint+"/") || strings.HasPrefix(d.MountPoint+"/", d.BackingDir+"/") {
+			return nil, fmt.Errorf("emulator: device %s: the backing directory %s and the mount point %s must not contain each other",
+				d.Name, d.BackingDir, d.MountPoint)
+		}
+	}
+	state := opts.StateDir
+	if state == "" {
+		state = StateDir()
+	}
+	if err := os.MkdirAll(state, 0o700); err != nil {
+		return nil, fmt.Errorf("emulator state: %w", err)
+	}
+	cleanStateDir(state)
+	cfg := serveConfig{
+		Devices: devs, Profiles: opts.Profiles, StateDir: state, NoFloor: opts.NoFloor,
+		NoCompensate: opts.NoCompensation, NoBackingSync: opts.NoBackingSync, AllowTooFast: opts.AllowTooFast, NoSpin: opts.NoSpin,
+	}
+	for i, p := range cfg.Profiles {
+		if abs, err := filepath.Abs(p); err == nil {
+			cfg.Profiles[i] = abs
+		}
+	}
+	cf, err := os.CreateTemp(state, "config-*.json")
+	if err != nil {
+		return nil, fmt.Errorf("emulator state: %w", err)
+	}
+	json.NewEncoder(cf).Encode(cfg)
+	cf.Close()
+
+	argv := opts.Command
+	if len(argv) == 0 {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("emulator: find tierbench: %w", err)
+		}
+		argv = []string{exe, "device", "serve"}
+	}
+	argv = append(append([]string(nil), argv...), "--config", cf.Name())
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), opts.Env...)
+	cmd.Stderr = opts.Log
+	if cmd.Stderr == nil {
+		cmd.Stderr = os.Stderr
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		os.Remove(cf.Name())
+		return nil, fmt.Errorf("emulator: start server: %w", err)
+	}
+	e := &Emulator{cmd: cmd, stdin: stdin, config: cf.Name(), exited: make(chan struct{})}
+	ready := make(chan serverMessage, 1)
+	go e.readServer(stdout, ready)
+
+	timeout := opts.ReadyTimeout
+	if timeout == 0 {
+		timeout = 30 * time.Second
+	}
+	select {
+	case msg := <-ready:
+		if msg.Ready == nil {
+			e.Stop()
+			return nil, errors.New(msg.Error)
+		}
+		e.socket = msg.Ready.Socket
+		e.devices = msg.Ready.Devices
+		if err := e.finishStart(); err != nil {
+			e.Stop()
+			return nil, err
+		}
+		return e, nil
+	case <-time.After(timeout):
+		e.Stop()
+		return nil, fmt.Errorf("emulator: the server did not mount within %v", timeout)
+	case <-ctx.Done():
+		e.Stop()
+		return nil, ctx.Err()
+	}
+}
+
+// readServer reads the server's stdout: the first message to ready, the final counters
+// when it exits.
+func (e *Emulator) readServer(stdout io.Reader, ready chan<- serverMessage) {
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	first := true
+	for sc.Scan() {
+		var msg serverMessage
+		if err := json.Unmarshal(sc.Bytes(), &msg); err != nil {
+			continue
+		}
+		switch {
+		case first:
+			first = false
+			ready <- msg
+			if msg.Error != "" {
+				e.mu.Lock()
+				e.err = errors.New(msg.Error)
+				e.mu.Unlock()
+			}
+		case msg.Final != nil:
+			e.mu.Lock()
+			e.final = msg.Final
+			e.mu.Unlock()
+		}
+	}
+	werr := e.cmd.Wait()
+	if first {
+		ready <- serverMessage{Error: fmt.Sprintf("emulator: the server exited before mounting: %v", werr)}
+	}
+	close(e.exited)
+}
+
+// PID is the server's process id.
+func (e *Emulator) PID() int { return e.cmd.Process.Pid }
+
+// Devices are the devices as mounted: mount point, measured floor, compensation and
+// whether each is too fast for this host.
+func (e *Emulator) Devices() []DeviceStats { return e.devices }
+
+// finishStart runs the client's side of the self-calibration of fast devices, then
+// reads the devices as they will be served.
+func (e *Emulator) finishStart() error {
+	pending := false
+	for _, d := range e.devices {
+		if d.SelfCalPending {
+			pending = true
+			if err := e.selfCalibrate(d.Name, d.MountPoint); err != nil {
+				return err
+			}
+		}
+	}
+	if !pending {
+		return nil
+	}
+	st, err := e.Stats()
+	if err != nil {
+		return err
+	}
+	e.devices = st
+	return nil
+}
+
+// Stats asks the server for every device's counters now.
+func (e *Emulator) Stats() ([]DeviceStats, error) {
+	var st []DeviceStats
+	if err := e.control("stats", nil, &st); err != nil {
+		return nil, fmt.Errorf("emulator stats: %w", err)
+	}
+	return st, nil
+}
+
+// control sends one command (with a JSON argument) on the control socket and decodes
+// the answer.
+func (e *Emulator) control(cmd string, arg, reply any) error {
+	c, err := net.DialTimeout("unix", e.socket, 5*time.Second)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	line := cmd
+	if arg != nil {
+		b, err := json.Marshal(arg)
+		if err != nil {
+			return err
+		}
+		line += " " + string(b)
+	}
+	if _, err := io.WriteString(c, line+"\n"); err != nil {
+		return err
+	}
+	return json.NewDecoder(c).Decode(reply)
+}
+
+// Stop unmounts every device, waits for the server and returns the final counters.
+// Processes still using a mount (a database that did not stop) get it lazily detached.
+// If the server does not exit it is killed and the mounts are detached from here.
+// Stop may be called more than once.
+func (e *Emulator) Stop() ([]DeviceStats, error) {
+	e.once.Do(func() {
+		e.stdin.Close()
+		select {
+		case <-e.exited:
+		case <-time.After(15 * time.Second):
+			e.cmd.Process.Signal(syscall.SIGTERM)
+			select {
+			case <-e.exited:
+			case <-time.After(5 * time.Second):
+				e.cmd.Process.Kill()
+				<-e.exited
+			}
+		}
+		os.Remove(e.config)
+		var errs []error
+		for _, d := range e.devices {
+			if isMounted(d.MountPoint) {
+				errs = append(errs, unmount(d.MountPoint))
+			}
+		}
+		e.mu.Lock()
+		e.stopped = e.final
+		e.stopErr = errors.Join(errs...)
+		e.mu.Unlock()
+	})
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.stopped, e.stopErr
+}
+
+// cleanStateDir removes the control sockets of servers that are gone.
+func cleanStateDir(dir string) {
+	socks, _ := filepath.Glob(filepath.Join(dir, "*.sock"))
+	for _, s := range socks {
+		pid, err := strconv.Atoi(strings.TrimSuffix(filepath.Base(s), ".sock"))
+		if err == nil && !processAlive(pid) {
+			os.Remove(s)
+		}
+	}
+}
