@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"tierbench/internal/engine"
+	"tierbench/internal/progress"
 	"tierbench/internal/tpch/dbgen"
 )
 
@@ -139,8 +140,8 @@ func (r *runner) loadData(ctx context.Context, rows map[string]int64) error {
 	for _, name := range loadOrder {
 		expected += dbgen.RowCount(name, r.cfg.SF)
 	}
-	prog := startProgress(r.cfg.Progress, "load", "rows", expected)
-	defer prog.finish()
+	prog := progress.Start(r.cfg.Progress, "load", "rows", expected)
+	defer prog.Finish()
 	r.logf("load: %d tables at a time, %d rows expected", par, expected)
 
 	var mu sync.Mutex
@@ -160,12 +161,12 @@ func (r *runner) loadData(ctx context.Context, rows map[string]int64) error {
 }
 
 // loadTable pipes one table from dbgen.Generate into Engine.Load.
-func (r *runner) loadTable(ctx context.Context, t table, workers int, prog *progress) (int64, error) {
+func (r *runner) loadTable(ctx context.Context, t table, workers int, prog *progress.Bar) (int64, error) {
 	pr, pw := io.Pipe()
 	var generated atomic.Int64
 	genErr := make(chan error, 1)
 	go func() {
-		out := lineCounter{w: pw, lines: &generated, p: prog}
+		out := progress.LineCounter{W: pw, Lines: &generated, Bar: prog}
 		err := dbgen.Generate(ctx, dbgen.Options{SF: r.cfg.SF, Workers: workers}, map[string]io.Writer{t.name: out})
 		pw.CloseWithError(err) // nil closes with io.EOF
 		genErr <- err

@@ -3,6 +3,8 @@ package tpch
 import (
 	"context"
 	"fmt"
+
+	"tierbench/internal/progress"
 )
 
 // powerTest runs the power test (Clause 5.3.3): on one session, RF1, the 22 queries
@@ -30,15 +32,15 @@ func (r *runner) powerTest(ctx context.Context) (*PowerResult, error) {
 	defer sess.Close()
 
 	res := &PowerResult{Queries: map[string]float64{}, UpdateSet: n}
-	prog := startProgress(r.cfg.Progress, "power", "steps", int64(len(queries)+2))
-	defer prog.finish()
+	prog := progress.Start(r.cfg.Progress, "power", "steps", int64(len(queries)+2))
+	defer prog.Finish()
 	r.logf("power: seed %d, update set %d", qgenSeed(r.seed, 0), n)
 
 	var orders int
 	if res.RF1, orders, err = timeRefresh(ctx, sess.sess, r.d, set, rf1); err != nil {
 		return res, fmt.Errorf("power test: %w", err)
 	}
-	prog.add(1)
+	prog.Add(1)
 	r.logf("power: RF1 %d orders %.3fs", orders, res.RF1)
 	for _, q := range queries {
 		out, err := runQuery(ctx, sess, q, r.cfg.QueryTimeout)
@@ -52,7 +54,7 @@ func (r *runner) powerTest(ctx context.Context) (*PowerResult, error) {
 		} else {
 			r.logf("power: %s %.3fs", queryKey(q.Number), out.seconds)
 		}
-		prog.add(1)
+		prog.Add(1)
 	}
 	if sess.reopened > 0 {
 		r.logf("power: the session was reopened %d times: the engine closed it when cancelling a query", sess.reopened)
@@ -60,7 +62,7 @@ func (r *runner) powerTest(ctx context.Context) (*PowerResult, error) {
 	if res.RF2, orders, err = timeRefresh(ctx, sess.sess, r.d, set, rf2); err != nil {
 		return res, fmt.Errorf("power test: %w", err)
 	}
-	prog.add(1)
+	prog.Add(1)
 	r.logf("power: RF2 %d orders %.3fs", orders, res.RF2)
 	return res, nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"tierbench/internal/engine"
+	"tierbench/internal/progress"
 	"tierbench/internal/tpch/qgen"
 )
 
@@ -64,8 +65,8 @@ func (r *runner) qualify(ctx context.Context) (*Validation, error) {
 	}
 	v.Against = strings.Join(against, " and ")
 
-	prog := startProgress(r.cfg.Progress, "validate", "queries", int64(len(queries)))
-	defer prog.finish()
+	prog := progress.Start(r.cfg.Progress, "validate", "queries", int64(len(queries)))
+	defer prog.Finish()
 	for _, q := range queries {
 		key := queryKey(q.Number)
 		got, err := runQuery(ctx, sess, q, r.cfg.QueryTimeout)
@@ -73,7 +74,7 @@ func (r *runner) qualify(ctx context.Context) (*Validation, error) {
 			return v, fmt.Errorf("validation: %w", err)
 		}
 		v.Checked++
-		prog.add(1)
+		prog.Add(1)
 		if got.timedOut {
 			v.Failures = append(v.Failures, fmt.Sprintf("%s: timed out after %.1fs, answer not checked", key, got.seconds))
 			continue

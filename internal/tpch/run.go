@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"tierbench/internal/engine"
+	"tierbench/internal/progress"
 	"tierbench/internal/tpch/dbgen"
 	"tierbench/internal/tpch/qgen"
 )
@@ -114,7 +115,7 @@ func newRunner(eng engine.Engine, cfg RunConfig) *runner {
 	if r.streams == 0 {
 		r.streams = MinStreams(cfg.SF)
 	}
-	r.logTTY = isTerminal(cfg.Log)
+	r.logTTY = progress.IsTerminal(cfg.Log)
 	return r
 }
 

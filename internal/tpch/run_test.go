@@ -153,22 +153,6 @@ func TestRowArgs(t *testing.T) {
 	}
 }
 
-func TestProgressRender(t *testing.T) {
-	p := &progress{label: "load", unit: "rows", total: 1000, tty: true}
-	got := p.render(250, 10*time.Second, false)
-	want := "load       [=======                       ]  25%  250/1000 rows  10s  ETA 30s"
-	if got != want {
-		t.Errorf("render:\n got %q\nwant %q", got, want)
-	}
-	p.tty = false
-	if got := p.render(1000, 40*time.Second, true); got != "load       100%  1000/1000 rows  40s" {
-		t.Errorf("final render: %q", got)
-	}
-	var quiet *progress = startProgress(nil, "x", "y", 1)
-	quiet.add(1)
-	quiet.finish() // must not block or draw
-}
-
 func TestParallel(t *testing.T) {
 	var running, peak atomic.Int32
 	err := parallel(context.Background(), 2, []string{"a", "b", "c", "d", "e"}, func(ctx context.Context, s string) error {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"tierbench/internal/progress"
 	"tierbench/internal/tpch/qgen"
 )
 
@@ -53,8 +54,8 @@ func (r *runner) throughputTest(ctx context.Context) (*ThroughputResult, error) 
 	for i := range res.Streams {
 		res.Streams[i] = map[string]float64{}
 	}
-	prog := startProgress(r.cfg.Progress, "throughput", "steps", int64(s*(22+2)))
-	defer prog.finish()
+	prog := progress.Start(r.cfg.Progress, "throughput", "steps", int64(s*(22+2)))
+	defer prog.Finish()
 	r.logf("throughput: %d streams, seeds %d..%d, update sets %d..%d",
 		s, qgenSeed(r.seed, 1), qgenSeed(r.seed, s), first, first+s-1)
 
@@ -90,7 +91,7 @@ func (r *runner) throughputTest(ctx context.Context) (*ThroughputResult, error) 
 					res.TimedOut = append(res.TimedOut, fmt.Sprintf("stream %d %s", i+1, queryKey(q.Number)))
 				}
 				mu.Unlock()
-				prog.add(1)
+				prog.Add(1)
 			}
 			if sessions[i].reopened > 0 {
 				r.logf("throughput: stream %d reopened its session %d times: the engine closed it when cancelling a query", i+1, sessions[i].reopened)
@@ -111,7 +112,7 @@ func (r *runner) throughputTest(ctx context.Context) (*ThroughputResult, error) 
 			mu.Lock()
 			res.Refresh = append(res.Refresh, pair)
 			mu.Unlock()
-			prog.add(2)
+			prog.Add(2)
 			r.logf("throughput: refresh update set %d RF1 %.3fs RF2 %.3fs", set.n, pair.RF1, pair.RF2)
 		}
 	}()

@@ -9,10 +9,10 @@ import (
 	"os"
 	"runtime"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"tierbench/internal/engine"
+	"tierbench/internal/progress"
 	"tierbench/internal/metrics"
 )
 
@@ -106,7 +106,7 @@ func Load(ctx context.Context, e engine.Engine, cfg LoadConfig) (*LoadInfo, erro
 	for _, u := range all {
 		total += u.rows()
 	}
-	bar := startProgress(cfg.Progress, fmt.Sprintf("load %d warehouse(s)", cfg.Warehouses), total)
+	bar := progress.Start(cfg.Progress, fmt.Sprintf("load %d warehouse(s)", cfg.Warehouses), "rows", total)
 	rows := map[string]int64{}
 	var rowsMu sync.Mutex
 	ctx, cancel := context.WithCancelCause(ctx)
@@ -139,7 +139,7 @@ feed:
 	}
 	close(jobs)
 	wg.Wait()
-	bar.finish()
+	bar.Finish()
 	if err := context.Cause(ctx); err != nil {
 		return nil, err
 	}
@@ -173,10 +173,10 @@ feed:
 }
 
 // loadUnit streams one unit from the generator into Engine.Load.
-func loadUnit(ctx context.Context, e engine.Engine, g *generator, u unit, bar *progress) (int64, error) {
+func loadUnit(ctx context.Context, e engine.Engine, g *generator, u unit, bar *progress.Bar) (int64, error) {
 	pr, pw := io.Pipe()
 	go func() {
-		pw.CloseWithError(g.write(u, &countingWriter{w: pw, bar: bar}))
+		pw.CloseWithError(g.write(u, progress.LineCounter{W: pw, Bar: bar}))
 	}()
 	t := tableByName(u.table)
 	n, err := e.Load(ctx, u.table, t.columnNames(), pr)
@@ -187,104 +187,3 @@ func loadUnit(ctx context.Context, e engine.Engine, g *generator, u unit, bar *p
 	return n, nil
 }
 
-// countingWriter moves the progress bar by the lines that pass through.
-type countingWriter struct {
-	w   io.Writer
-	bar *progress
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	var n int64
-	for _, b := range p {
-		if b == '\n' {
-			n++
-		}
-	}
-	c.bar.add(n)
-	return c.w.Write(p)
-}
-
-// progress draws a bar on a terminal, a line every 10 s elsewhere, nothing for nil.
-type progress struct {
-	w     io.Writer
-	tty   bool
-	label string
-	total int64
-	done  atomic.Int64
-	begun time.Time
-	stop  chan struct{}
-	wg    sync.WaitGroup
-}
-
-func startProgress(w io.Writer, label string, total int64) *progress {
-	p := &progress{w: w, label: label, total: total, begun: time.Now(), stop: make(chan struct{})}
-	if w == nil {
-		return p
-	}
-	if f, ok := w.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			p.tty = true
-		}
-	}
-	every := 10 * time.Second
-	if p.tty {
-		every = 250 * time.Millisecond
-	}
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-p.stop:
-				return
-			case <-t.C:
-				p.draw(false)
-			}
-		}
-	}()
-	return p
-}
-
-func (p *progress) add(n int64) { p.done.Add(n) }
-
-func (p *progress) draw(final bool) {
-	done := min(p.done.Load(), p.total)
-	if final {
-		done = p.total
-	}
-	frac := float64(done) / float64(max(p.total, 1))
-	el := time.Since(p.begun)
-	eta := "?"
-	if frac > 0.01 && !final {
-		eta = (time.Duration(float64(el)/frac) - el).Round(time.Second).String()
-	}
-	if p.tty {
-		const width = 30
-		n := int(frac * width)
-		bar := make([]byte, width)
-		for i := range bar {
-			bar[i] = ' '
-			if i < n {
-				bar[i] = '='
-			}
-		}
-		if final {
-			fmt.Fprintf(p.w, "\r%s [%s] 100%% in %s%20s\n", p.label, bar, el.Round(100*time.Millisecond), "")
-			return
-		}
-		fmt.Fprintf(p.w, "\r%s [%s] %3.0f%% %s elapsed, ETA %s   ", p.label, bar, frac*100, el.Round(time.Second), eta)
-		return
-	}
-	fmt.Fprintf(p.w, "%s: %.0f%% after %s\n", p.label, frac*100, el.Round(time.Second))
-}
-
-func (p *progress) finish() {
-	if p.w == nil {
-		return
-	}
-	close(p.stop)
-	p.wg.Wait()
-	p.draw(true)
-}
