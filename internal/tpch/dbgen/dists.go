@@ -1,24 +1,14 @@
 package dbgen
 
 import (
-	"bufio"
-	"bytes"
-	_ "embed"
 	"fmt"
-	"strconv"
-	"strings"
 	"sync"
+
+	"tierbench/internal/tpch/dists"
 )
 
-// distsFile is the TPC's dists.dss (rev 2.17.3): weighted word lists and the
-// text grammar (Clause 4.2.2, text strings). It is embedded so generation never
-// depends on files at run time.
-//
-//go:embed dists.dss
-var distsFile []byte
-
-// distribution is one named list of dists.dss. cum holds cumulative weights as
-// dbgen's read_dist stores them; pick maps a drawn weight to an index.
+// distribution is one list of dists.dss (see package dists) with a lookup table
+// for picks: pick maps a drawn weight to an index in O(1).
 type distribution struct {
 	name  string
 	words []string
@@ -44,101 +34,34 @@ type distSet struct {
 
 var (
 	distsOnce sync.Once
-	dists     *distSet
+	loaded    *distSet
 	distsErr  error
 )
 
 func loadDists() (*distSet, error) {
 	distsOnce.Do(func() {
-		all, err := parseDists(distsFile)
+		names := []string{"nations", "regions", "o_oprio", "instruct", "smode", "rflag",
+			"msegmnt", "colors", "p_types", "p_cntr", "nouns", "verbs", "adjectives", "adverbs",
+			"auxillaries", "terminators", "articles", "prepositions", "grammar", "np", "vp"}
+		got, err := dists.Get(names...)
 		if err != nil {
-			distsErr = err
+			distsErr = fmt.Errorf("dbgen: %w", err)
 			return
 		}
-		get := func(name string) *distribution {
-			d := all[name]
-			if d == nil && distsErr == nil {
-				distsErr = fmt.Errorf("dbgen: dists.dss has no distribution %q", name)
-			}
-			return d
+		d := make([]*distribution, len(got))
+		for i, g := range got {
+			d[i] = &distribution{name: g.Name, words: g.Words, cum: g.Cum}
+			d[i].buildPick()
 		}
-		ds := &distSet{
-			nations: get("nations"), regions: get("regions"), priorities: get("o_oprio"),
-			instructs: get("instruct"), shipModes: get("smode"), returnFlags: get("rflag"),
-			segments: get("msegmnt"), colors: get("colors"), partTypes: get("p_types"),
-			containers: get("p_cntr"), nouns: get("nouns"), verbs: get("verbs"),
-			adjectives: get("adjectives"), adverbs: get("adverbs"), auxiliaries: get("auxillaries"),
-			terminators: get("terminators"), articles: get("articles"), prepositions: get("prepositions"),
-			grammar: get("grammar"), nounPhrases: get("np"), verbPhrases: get("vp"),
-		}
-		if distsErr == nil {
-			dists = ds
+		loaded = &distSet{
+			nations: d[0], regions: d[1], priorities: d[2], instructs: d[3], shipModes: d[4],
+			returnFlags: d[5], segments: d[6], colors: d[7], partTypes: d[8], containers: d[9],
+			nouns: d[10], verbs: d[11], adjectives: d[12], adverbs: d[13], auxiliaries: d[14],
+			terminators: d[15], articles: d[16], prepositions: d[17], grammar: d[18],
+			nounPhrases: d[19], verbPhrases: d[20],
 		}
 	})
-	return dists, distsErr
-}
-
-// parseDists reads the dists.dss format the way read_dist does: '#' starts a
-// comment, "BEGIN name" ... "END" delimit a list, "token|weight" lines add a
-// member, and the "count" pseudo-member gives the number of members.
-func parseDists(data []byte) (map[string]*distribution, error) {
-	out := map[string]*distribution{}
-	var cur *distribution
-	var want int64
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	lineNo := 0
-	for sc.Scan() {
-		lineNo++
-		line := sc.Text()
-		if i := strings.IndexByte(line, '#'); i >= 0 {
-			line = line[:i]
-		}
-		if line == "" {
-			continue
-		}
-		if cur == nil {
-			f := strings.Fields(line)
-			if len(f) >= 2 && strings.EqualFold(f[0], "begin") {
-				cur = &distribution{name: strings.ToLower(f[1])}
-				want = -1
-			}
-			continue
-		}
-		if len(line) >= 3 && strings.EqualFold(line[:3], "end") {
-			if want >= 0 && int64(len(cur.words)) != want {
-				return nil, fmt.Errorf("dbgen: dists.dss line %d: %s has %d members, count says %d", lineNo, cur.name, len(cur.words), want)
-			}
-			cur.buildPick()
-			out[cur.name] = cur
-			cur = nil
-			continue
-		}
-		bar := strings.IndexByte(line, '|')
-		if bar < 0 {
-			continue
-		}
-		token := line[:bar]
-		ws := strings.TrimSpace(line[bar+1:])
-		end := 0
-		for end < len(ws) && (ws[end] == '-' || ws[end] >= '0' && ws[end] <= '9') {
-			end++
-		}
-		w, err := strconv.ParseInt(ws[:end], 10, 64)
-		if err != nil {
-			continue
-		}
-		if strings.EqualFold(token, "count") {
-			want = w
-			continue
-		}
-		var prev int64
-		if n := len(cur.cum); n > 0 {
-			prev = cur.cum[n-1]
-		}
-		cur.words = append(cur.words, token)
-		cur.cum = append(cur.cum, prev+w)
-	}
-	return out, sc.Err()
+	return loaded, distsErr
 }
 
 func (d *distribution) buildPick() {

@@ -46,7 +46,7 @@ func Stream(dialect string, sf float64, seed int64, stream int, useDefault bool)
 	if err := checkScale(sf); err != nil {
 		return nil, err
 	}
-	ds, err := dists()
+	ds, err := loadDists()
 	if err != nil {
 		return nil, err
 	}

@@ -67,7 +67,7 @@ func Params(sf float64, seed int64, q int) ([]string, error) {
 	if err := checkScale(sf); err != nil {
 		return nil, err
 	}
-	d, err := dists()
+	d, err := loadDists()
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +90,7 @@ func FormatParams(sf float64, seed int64) (string, error) {
 	if err := checkScale(sf); err != nil {
 		return "", err
 	}
-	d, err := dists()
+	d, err := loadDists()
 	if err != nil {
 		return "", err
 	}
@@ -161,7 +161,7 @@ func pickTwo(s *streams, dist *distribution, q int) (string, string) {
 	for b == a {
 		b = s.pick(dist, q)
 	}
-	return dist.members[a].text, dist.members[b].text
+	return dist.Words[a], dist.Words[b]
 }
 
 // draw makes query q's draws from stream q in qgen's order (varsub.c) and
@@ -169,7 +169,7 @@ func pickTwo(s *streams, dist *distribution, q int) (string, string) {
 // query's "Substitution Parameters" clause (2.4.N.3).
 func draw(d *qgenDists, s *streams, sf float64, q int) []string {
 	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
-	pick := func(dist *distribution) string { return dist.members[s.pick(dist, q)].text }
+	pick := func(dist *distribution) string { return dist.Words[s.pick(dist, q)] }
 	uni := func(lo, hi int64) int64 { return s.unifInt(lo, hi, q) }
 	switch q {
 	case 1: // DELTA in [60, 120] days
@@ -201,8 +201,8 @@ func draw(d *qgenDists, s *streams, sf float64, q int) []string {
 		return []string{a, b, yearDate(uni(93, 97))}
 	case 8: // NATION, its REGION, TYPE
 		n := s.pick(d.nations2, q)
-		region := d.regions.members[d.nations.members[n].cumWeight].text
-		return []string{d.nations2.members[n].text, region, pick(d.types)}
+		region := d.regions.Words[d.nations.Cum[n]]
+		return []string{d.nations2.Words[n], region, pick(d.types)}
 	case 9: // COLOR
 		return []string{pick(d.colors)}
 	case 10: // first of a month in [1993-02, 1995-01]

@@ -195,20 +195,3 @@ func TestNegativeSeed(t *testing.T) {
 		t.Errorf("seed -5 and 2^31-1-5 differ:\n%s\n%s", a, b)
 	}
 }
-
-func TestParseDists(t *testing.T) {
-	d, err := parseDists("# c\nBEGIN x\nCOUNT|3\na|1\nb b|-1 # adjust\nc|5\nEND x\nbegin y\ncount|1\nz|1\nend y\n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	x := d["x"]
-	if len(x.members) != 3 || x.members[1].text != "b b" || x.members[1].cumWeight != 0 || x.total() != 5 {
-		t.Errorf("x = %+v", x.members)
-	}
-	if _, err := parseDists("begin x\ncount|2\na|1\nend x\n"); err == nil {
-		t.Error("count mismatch not reported")
-	}
-	if _, err := parseDists("begin x\ncount|1\na|1\n"); err == nil {
-		t.Error("missing END not reported")
-	}
-}

@@ -52,10 +52,5 @@ func (s *streams) permute(a []int64, q int) {
 // pick draws a member of d with stream q, weighted by the member weights, and
 // returns its index (dbgen's pick_str).
 func (s *streams) pick(d *distribution, q int) int {
-	j := s.unifInt(1, d.total(), q)
-	i := 0
-	for d.members[i].cumWeight < j {
-		i++
-	}
-	return i
+	return d.Index(s.unifInt(1, d.Max(), q))
 }
