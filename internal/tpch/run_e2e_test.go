@@ -17,9 +17,8 @@ import (
 
 	"tierbench/internal/engine"
 	"tierbench/internal/engine/enginetest"
-	"tierbench/internal/engine/instance"
-	_ "tierbench/internal/engine/mysql"
-	_ "tierbench/internal/engine/postgres"
+	"tierbench/internal/engine/mysql"
+	"tierbench/internal/engine/postgres"
 	"tierbench/internal/tpch/dbgen"
 )
 
@@ -276,32 +275,13 @@ func TestRunSQLite(t *testing.T) {
 	runE2E(t, openSQLite)
 }
 
-// requireServer skips when the server binaries are missing, except under CI=true.
-func requireServer(t *testing.T, names, globs []string, pkg string) {
-	_, err := instance.Find(names, globs, pkg)
-	enginetest.RequireServer(t, err)
-}
-
-// serverDir is a directory a server running as another user can reach.
-func serverDir(t *testing.T) string {
-	dir, err := os.MkdirTemp("", "tierbench-tpch-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	return dir
-}
-
 func openManaged(name string) func(t *testing.T) engine.Engine {
 	return func(t *testing.T) engine.Engine {
 		if !slices.Contains(engine.Names(), name) {
 			t.Fatalf("engine %s is not registered (import its package in this test)", name)
 		}
 		e, err := engine.Open(context.Background(), engine.Config{
-			Name: name, Dir: serverDir(t), BufferBytes: 128 << 20,
+			Name: name, Dir: enginetest.ServerDir(t), BufferBytes: 128 << 20,
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -312,12 +292,12 @@ func openManaged(name string) func(t *testing.T) engine.Engine {
 }
 
 func TestRunPostgres(t *testing.T) {
-	requireServer(t, []string{"initdb"}, []string{"/usr/lib/postgresql/*/bin", "/usr/local/pgsql/bin"}, "postgresql")
+	enginetest.RequireServer(t, postgres.Installed())
 	runE2E(t, openManaged("postgres"))
 }
 
 func TestRunMySQL(t *testing.T) {
-	requireServer(t, []string{"mariadbd", "mysqld"}, []string{"/usr/sbin", "/usr/libexec"}, "mariadb-server")
+	enginetest.RequireServer(t, mysql.Installed())
 	runE2E(t, openManaged("mysql"))
 }
 
@@ -326,18 +306,16 @@ func TestRunMySQL(t *testing.T) {
 // compare equal), with seeded parameters.
 func TestRunValidateServersAgainstSQLite(t *testing.T) {
 	for _, tc := range []struct {
-		name        string
-		binaries    []string
-		globs       []string
-		pkg, engine string
+		name      string
+		installed func() error
 	}{
-		{"postgres", []string{"initdb"}, []string{"/usr/lib/postgresql/*/bin", "/usr/local/pgsql/bin"}, "postgresql", "postgres"},
-		{"mysql", []string{"mariadbd", "mysqld"}, []string{"/usr/sbin", "/usr/libexec"}, "mariadb-server", "mysql"},
+		{"postgres", postgres.Installed},
+		{"mysql", mysql.Installed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			requireServer(t, tc.binaries, tc.globs, tc.pkg)
+			enginetest.RequireServer(t, tc.installed())
 			cfg := RunConfig{SF: e2eSF, Streams: 2, ValidateAgainst: openSQLite(t), Log: &testLog{t: t}}
-			res, err := Run(context.Background(), openManaged(tc.engine)(t), cfg)
+			res, err := Run(context.Background(), openManaged(tc.name)(t), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

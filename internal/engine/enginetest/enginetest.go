@@ -38,6 +38,21 @@ func RequireServer(t *testing.T, missing error) {
 	t.Skipf("server not available (set CI=true to make this a failure): %v", missing)
 }
 
+// ServerDir makes a directory a managed server running as another user (postgres,
+// mysql) can reach; t.TempDir's parents are private to the test's user.
+func ServerDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "tierbench-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
 const testRows = `1|12.50|1998-12-01|abc|
 2|0.05|1992-01-02|with space|
 3|-7.25|1995-06-17||

@@ -43,6 +43,13 @@ type instanceDir struct {
 	removeOnStop []string
 }
 
+// Installed reports whether a MariaDB or MySQL server binary for a managed instance
+// is on this machine; the error names the package to install.
+func Installed() error {
+	_, err := instance.Find(serverNames, binGlobs, "mariadb-server")
+	return err
+}
+
 func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err error) {
 	if cfg.Dir == "" {
 		return nil, errors.New("mysql: managed mode needs a directory (Dir) for the instance, or give a DSN")

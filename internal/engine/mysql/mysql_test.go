@@ -10,27 +10,7 @@ import (
 
 	"tierbench/internal/engine"
 	"tierbench/internal/engine/enginetest"
-	"tierbench/internal/engine/instance"
 )
-
-// testDir makes a directory the server user can reach (t.TempDir's parents are 0700).
-func testDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "tierbench-mysqltest-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	return dir
-}
-
-func requireMariaDB(t *testing.T) {
-	_, err := instance.Find(serverNames, binGlobs, "mariadb-server")
-	enginetest.RequireServer(t, err)
-}
 
 var harness = enginetest.Harness{
 	LongSQL:    "SELECT SLEEP(30)",
@@ -39,8 +19,8 @@ var harness = enginetest.Harness{
 
 func TestManaged(t *testing.T) {
 	t.Parallel()
-	requireMariaDB(t)
-	dir := testDir(t)
+	enginetest.RequireServer(t, Installed())
+	dir := enginetest.ServerDir(t)
 	h := harness
 	h.Open = func(t *testing.T) engine.Engine {
 		e, err := engine.Open(context.Background(), engine.Config{
@@ -75,8 +55,8 @@ func TestExternal(t *testing.T) {
 	t.Parallel()
 	dsn := os.Getenv("TIERBENCH_MYSQL_DSN")
 	if dsn == "" {
-		requireMariaDB(t)
-		m, err := engine.Open(context.Background(), engine.Config{Name: "mysql", Dir: testDir(t)})
+		enginetest.RequireServer(t, Installed())
+		m, err := engine.Open(context.Background(), engine.Config{Name: "mysql", Dir: enginetest.ServerDir(t)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,8 +109,8 @@ func TestMissingBinaries(t *testing.T) {
 
 func TestStartFailureCleansUp(t *testing.T) {
 	t.Parallel()
-	requireMariaDB(t)
-	dir := testDir(t)
+	enginetest.RequireServer(t, Installed())
+	dir := enginetest.ServerDir(t)
 	_, err := engine.Open(context.Background(), engine.Config{
 		Name: "mysql", Dir: dir, Settings: map[string]string{"no-such-option": "1"},
 	})
@@ -146,9 +126,9 @@ func TestStartFailureCleansUp(t *testing.T) {
 // TestLoadWithoutLocalInfile checks the fallback for servers with local_infile off.
 func TestLoadWithoutLocalInfile(t *testing.T) {
 	t.Parallel()
-	requireMariaDB(t)
+	enginetest.RequireServer(t, Installed())
 	ctx := context.Background()
-	e, err := engine.Open(ctx, engine.Config{Name: "mysql", Dir: testDir(t), Settings: map[string]string{"local-infile": "0"}})
+	e, err := engine.Open(ctx, engine.Config{Name: "mysql", Dir: enginetest.ServerDir(t), Settings: map[string]string{"local-infile": "0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +158,7 @@ func TestLoadWithoutLocalInfile(t *testing.T) {
 }
 
 func TestInstallFailureCleansUp(t *testing.T) {
-	bin := testDir(t)
+	bin := enginetest.ServerDir(t)
 	for name, script := range map[string]string{
 		"mariadbd":           "#!/bin/sh\necho 'mariadbd  Ver 10.11.0-MariaDB (fake)'\n",
 		"mariadb-install-db": "#!/bin/sh\necho 'simulated failure' >&2\nexit 1\n",
@@ -188,7 +168,7 @@ func TestInstallFailureCleansUp(t *testing.T) {
 		}
 	}
 	t.Setenv("PATH", bin)
-	dir := testDir(t)
+	dir := enginetest.ServerDir(t)
 	_, err := engine.Open(context.Background(), engine.Config{Name: "mysql", Dir: dir, TempDir: filepath.Join(dir, "tmp")})
 	if err == nil || !strings.Contains(err.Error(), "simulated failure") {
 		t.Fatalf("got %v, want the install output", err)

@@ -39,6 +39,13 @@ type cluster struct {
 	removeOnStop []string
 }
 
+// Installed reports whether the PostgreSQL server binaries a managed instance needs
+// are on this machine; the error names the package to install.
+func Installed() error {
+	_, err := instance.Find([]string{"initdb"}, binGlobs, "postgresql")
+	return err
+}
+
 func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err error) {
 	if cfg.Dir == "" {
 		return nil, errors.New("postgres: managed mode needs a directory (Dir) for the cluster, or give a DSN")

@@ -14,27 +14,7 @@ import (
 
 	"tierbench/internal/engine"
 	"tierbench/internal/engine/enginetest"
-	"tierbench/internal/engine/instance"
 )
-
-// testDir makes a directory the server user can reach (t.TempDir's parents are 0700).
-func testDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "tierbench-pgtest-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	return dir
-}
-
-func requirePostgres(t *testing.T) {
-	_, err := instance.Find([]string{"initdb"}, binGlobs, "postgresql")
-	enginetest.RequireServer(t, err)
-}
 
 var harness = enginetest.Harness{
 	LongSQL:    "SELECT pg_sleep(30)",
@@ -43,8 +23,8 @@ var harness = enginetest.Harness{
 
 func TestManaged(t *testing.T) {
 	t.Parallel()
-	requirePostgres(t)
-	dir := testDir(t)
+	enginetest.RequireServer(t, Installed())
+	dir := enginetest.ServerDir(t)
 	h := harness
 	h.Open = func(t *testing.T) engine.Engine {
 		e, err := engine.Open(context.Background(), engine.Config{
@@ -78,8 +58,8 @@ func TestExternal(t *testing.T) {
 	t.Parallel()
 	dsn := os.Getenv("TIERBENCH_POSTGRES_DSN")
 	if dsn == "" {
-		requirePostgres(t)
-		m, err := engine.Open(context.Background(), engine.Config{Name: "postgres", Dir: testDir(t)})
+		enginetest.RequireServer(t, Installed())
+		m, err := engine.Open(context.Background(), engine.Config{Name: "postgres", Dir: enginetest.ServerDir(t)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -132,8 +112,8 @@ func TestMissingBinaries(t *testing.T) {
 
 func TestStartFailureCleansUp(t *testing.T) {
 	t.Parallel()
-	requirePostgres(t)
-	dir := testDir(t)
+	enginetest.RequireServer(t, Installed())
+	dir := enginetest.ServerDir(t)
 	_, err := engine.Open(context.Background(), engine.Config{
 		Name: "postgres", Dir: dir, Settings: map[string]string{"no_such_setting": "1"},
 	})
@@ -148,8 +128,8 @@ func TestStartFailureCleansUp(t *testing.T) {
 
 func TestKeepAndReuse(t *testing.T) {
 	t.Parallel()
-	requirePostgres(t)
-	dir := testDir(t)
+	enginetest.RequireServer(t, Installed())
+	dir := enginetest.ServerDir(t)
 	ctx := context.Background()
 	cfg := engine.Config{Name: "postgres", Dir: dir, Database: "tpch", Keep: true}
 	e, err := engine.Open(ctx, cfg)
@@ -193,8 +173,8 @@ func TestServerDiesWithTierbench(t *testing.T) {
 		fmt.Printf("PID %d %s\n", e.(engine.Server).ServerPID(), e.(managedEngine).managed.runDir)
 		select {}
 	}
-	requirePostgres(t)
-	dir := testDir(t)
+	enginetest.RequireServer(t, Installed())
+	dir := enginetest.ServerDir(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestServerDiesWithTierbench$")
 	cmd.Env = append(os.Environ(), "TIERBENCH_PDEATHSIG_HELPER="+dir)
 	out, err := cmd.StdoutPipe()
@@ -242,7 +222,7 @@ func alive(pid int) bool {
 }
 
 func TestInitdbFailureCleansUp(t *testing.T) {
-	bin := testDir(t)
+	bin := enginetest.ServerDir(t)
 	for name, script := range map[string]string{
 		"initdb":   "#!/bin/sh\necho 'initdb: error: simulated failure' >&2\nexit 1\n",
 		"postgres": "#!/bin/sh\nexit 1\n",
@@ -252,7 +232,7 @@ func TestInitdbFailureCleansUp(t *testing.T) {
 		}
 	}
 	t.Setenv("PATH", bin)
-	dir := testDir(t)
+	dir := enginetest.ServerDir(t)
 	_, err := engine.Open(context.Background(), engine.Config{Name: "postgres", Dir: dir, WALDir: filepath.Join(dir, "wal")})
 	if err == nil || !strings.Contains(err.Error(), "simulated failure") {
 		t.Fatalf("got %v, want the initdb output", err)

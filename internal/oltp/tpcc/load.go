@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"tierbench/internal/engine"
-	"tierbench/internal/progress"
 	"tierbench/internal/metrics"
+	"tierbench/internal/progress"
 )
 
 // LoadConfig says what to populate.
@@ -186,4 +186,3 @@ func loadUnit(ctx context.Context, e engine.Engine, g *generator, u unit, bar *p
 	}
 	return n, nil
 }
-

@@ -2,9 +2,7 @@ package tpcc
 
 import (
 	"context"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -13,57 +11,25 @@ import (
 
 	"tierbench/internal/engine"
 	"tierbench/internal/engine/enginetest"
-	_ "tierbench/internal/engine/mysql"
-	_ "tierbench/internal/engine/postgres"
+	"tierbench/internal/engine/mysql"
+	"tierbench/internal/engine/postgres"
 )
-
-// findServer looks for a server binary by name on PATH and in the given globs.
-func findServer(names []string, globs []string) error {
-	for _, n := range names {
-		if _, err := exec.LookPath(n); err == nil {
-			return nil
-		}
-		for _, g := range globs {
-			if m, _ := filepath.Glob(filepath.Join(g, n)); len(m) > 0 {
-				return nil
-			}
-		}
-	}
-	return errors.New("none of " + filepath.Join(names...) + " is installed")
-}
-
-// serverDir is a directory the server's user can reach (t.TempDir's parents are 0700).
-func serverDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "tierbench-tpcctest-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	return dir
-}
 
 // TestManagedServers loads W=1, checks, runs 2 users for 5 s and checks again on
 // managed PostgreSQL and MariaDB/MySQL. CI=true turns a missing server into a failure.
 func TestManagedServers(t *testing.T) {
 	for _, tc := range []struct {
-		name   string
-		binary []string
-		globs  []string
-		set    map[string]string
+		name      string
+		installed func() error
+		set       map[string]string
 	}{
-		{"postgres", []string{"initdb"}, []string{"/usr/lib/postgresql/*/bin", "/usr/local/pgsql/bin", "/usr/pgsql-*/bin"},
-			map[string]string{"fsync": "off", "synchronous_commit": "off"}},
-		{"mysql", []string{"mariadbd", "mysqld"}, []string{"/usr/sbin", "/usr/local/mysql/bin"},
-			map[string]string{"innodb_flush_log_at_trx_commit": "0"}},
+		{"postgres", postgres.Installed, map[string]string{"fsync": "off", "synchronous_commit": "off"}},
+		{"mysql", mysql.Installed, map[string]string{"innodb_flush_log_at_trx_commit": "0"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			enginetest.RequireServer(t, findServer(tc.binary, tc.globs))
-			e, err := engine.Open(context.Background(), engine.Config{Name: tc.name, Dir: serverDir(t), Settings: tc.set})
+			enginetest.RequireServer(t, tc.installed())
+			e, err := engine.Open(context.Background(), engine.Config{Name: tc.name, Dir: enginetest.ServerDir(t), Settings: tc.set})
 			if err != nil {
 				t.Fatal(err)
 			}
