@@ -15,6 +15,7 @@ import (
 	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
 	"tierbench/internal/oltp/tpcc"
+	"tierbench/internal/progress"
 )
 
 // exitCheckFailed is the status of `tpcc check` when a consistency condition fails.
@@ -92,7 +93,7 @@ server given by --dsn.`,
 			}
 			defer e.Close()
 			lc := tpcc.LoadConfig{Warehouses: warehouses, Seed: seed, Loaders: loaders}
-			if isTerminal(os.Stderr) {
+			if progress.IsTerminal(os.Stderr) {
 				lc.Progress = os.Stderr
 			}
 			info, err := tpcc.Load(ctx, e, lc)

@@ -15,6 +15,7 @@ import (
 	_ "tierbench/internal/engine/mysql"
 	_ "tierbench/internal/engine/postgres"
 	_ "tierbench/internal/engine/sqlite"
+	"tierbench/internal/progress"
 	"tierbench/internal/tpch"
 )
 
@@ -138,7 +139,7 @@ func newTPCHRunCommand() *cobra.Command {
 				Validate: validate, QueryTimeout: queryTimeout, OutDir: out, SkipLoad: skipLoad,
 				Log: cmd.ErrOrStderr(),
 			}
-			if isTerminal(os.Stderr) {
+			if progress.IsTerminal(os.Stderr) {
 				rc.Progress = os.Stderr
 			}
 			if validateAgainst != "" {
@@ -193,9 +194,4 @@ func closeEngine(eng engine.Engine, cfg engine.Config) {
 	if !cfg.Keep && cfg.DSN == "" {
 		os.Remove(cfg.Dir) // fails harmlessly when the directory is not empty
 	}
-}
-
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -2,25 +2,29 @@ package metrics
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
+	"syscall"
 )
 
 // WriteJSONFile writes v as indented JSON to path atomically: a temporary file in the
 // same directory, fsync, rename, then fsync of the directory, so a reader sees either
-// the old file or the whole new one, also after a crash.
+// the old file or the whole new one, also after a crash. An error names the file, the
+// cause and what the user can do about it.
 func WriteJSONFile(path string, v any) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
-		return fmt.Errorf("write %s: encode: %w", path, err)
+		return fmt.Errorf("write %s: encode the result: %w", path, err)
 	}
 	data = append(data, '\n')
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return writeError(path, err)
 	}
 	done := false
 	defer func() {
@@ -30,30 +34,50 @@ func WriteJSONFile(path string, v any) error {
 		}
 	}()
 	if _, err := tmp.Write(data); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return writeError(path, err)
 	}
 	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes it private; results are for reading
-		return fmt.Errorf("write %s: %w", path, err)
+		return writeError(path, err)
 	}
 	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return writeError(path, err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return writeError(path, err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return writeError(path, err)
 	}
 	done = true
+	// The rename is durable only once the directory itself is on disk. Windows cannot
+	// sync a directory, and there a rename is already durable enough.
 	if runtime.GOOS != "windows" {
 		d, err := os.Open(dir)
 		if err != nil {
-			return fmt.Errorf("write %s: %w", path, err)
+			return writeError(path, err)
 		}
 		defer d.Close()
 		if err := d.Sync(); err != nil {
-			return fmt.Errorf("write %s: sync directory: %w", path, err)
+			return writeError(path, fmt.Errorf("sync directory: %w", err))
 		}
 	}
 	return nil
+}
+
+// writeError names the file, the cause and what the user can do about it.
+func writeError(path string, err error) error {
+	hint := "check that the directory exists, is writable and has free space, then run again"
+	switch {
+	case errors.Is(err, syscall.ENOSPC):
+		hint = "the disk is full: free some space and run again"
+	case errors.Is(err, syscall.EROFS):
+		hint = "the file system is read-only: choose another --out"
+	case errors.Is(err, syscall.ENOTDIR):
+		hint = "a path component is not a directory: choose another --out"
+	case errors.Is(err, fs.ErrNotExist):
+		hint = "the directory does not exist: create it or choose another --out"
+	case errors.Is(err, fs.ErrPermission):
+		hint = "the directory is not writable: fix its permissions or choose another --out"
+	}
+	return fmt.Errorf("write %s: %w (%s)", path, err, hint)
 }

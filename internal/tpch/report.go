@@ -1,18 +1,13 @@
 package tpch
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
+	"tierbench/internal/metrics"
 )
 
 // resultFileName is the name of the file WriteResult writes in the output directory.
@@ -25,72 +20,7 @@ const maxSummaryFailures = 20
 // A reader sees either the previous complete file or the new one, never a torn write,
 // which matters because the runner rewrites the file after each test.
 func WriteResult(dir string, r *Result) error {
-	path := filepath.Join(dir, resultFileName)
-	data, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return fmt.Errorf("write %s: encode the result: %w", path, err)
-	}
-	data = append(data, '\n')
-
-	tmp, err := os.CreateTemp(dir, "."+resultFileName+".*.tmp")
-	if err != nil {
-		return writeResultError(path, err)
-	}
-	done := false
-	defer func() {
-		if !done {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return writeResultError(path, err)
-	}
-	// CreateTemp makes the file private; a result is meant to be read by others.
-	if err := tmp.Chmod(0o644); err != nil {
-		return writeResultError(path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return writeResultError(path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return writeResultError(path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return writeResultError(path, err)
-	}
-	done = true
-	// The rename is durable only once the directory itself is on disk. Windows cannot
-	// sync a directory, and there a rename is already durable enough.
-	if runtime.GOOS != "windows" {
-		d, err := os.Open(dir)
-		if err != nil {
-			return writeResultError(path, err)
-		}
-		defer d.Close()
-		if err := d.Sync(); err != nil {
-			return writeResultError(path, err)
-		}
-	}
-	return nil
-}
-
-// writeResultError names the file, the cause and what the user can do about it.
-func writeResultError(path string, err error) error {
-	hint := "check that the directory exists, is writable and has free space, then run again"
-	switch {
-	case errors.Is(err, syscall.ENOSPC):
-		hint = "the disk is full: free some space and run again"
-	case errors.Is(err, syscall.EROFS):
-		hint = "the file system is read-only: choose another --out"
-	case errors.Is(err, syscall.ENOTDIR):
-		hint = "a path component is not a directory: choose another --out"
-	case errors.Is(err, fs.ErrNotExist):
-		hint = "the directory does not exist: create it or choose another --out"
-	case errors.Is(err, fs.ErrPermission):
-		hint = "the directory is not writable: fix its permissions or choose another --out"
-	}
-	return fmt.Errorf("write %s: %w (%s)", path, err, hint)
+	return metrics.WriteJSONFile(filepath.Join(dir, resultFileName), r)
 }
 
 // Summary writes the human-readable summary of r: per-query times per stream, refresh
