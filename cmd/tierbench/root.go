@@ -15,6 +15,7 @@ the spec's metrics with everything needed to recompute them.`,
 		SilenceErrors: true,
 	}
 	root.AddCommand(newTPCHCommand(), newTPCCCommand(), newDeviceCommand())
+	root.AddCommand(newOLTPCommand())
 	return root
 }
 

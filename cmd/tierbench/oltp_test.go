@@ -1,0 +1,130 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestOLTPBadInput(t *testing.T) {
+	dir := t.TempDir()
+	zero := filepath.Join(dir, "zero.yaml")
+	src, err := os.ReadFile("../../internal/oltp/mix/testdata/tiny.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	noWeights := strings.NewReplacer("weight: 3", "weight: 0", "weight: 1", "weight: 0").Replace(string(src))
+	if err := os.WriteFile(zero, []byte(noWeights), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		wantErr string
+	}{
+		{"zero users", []string{"oltp", "run", "--mix", "point-select", "--users", "0", "--out", dir}, `--users "0": every level needs at least 1 virtual user`},
+		{"negative users in a sweep", []string{"oltp", "run", "--mix", "point-select", "--users", "1,-4", "--out", dir}, `--users "1,-4": every level needs at least 1 virtual user`},
+		{"users not a number", []string{"oltp", "run", "--mix", "point-select", "--users", "many", "--out", dir}, `--users "many": give a number of virtual users`},
+		{"duration does not parse", []string{"oltp", "run", "--mix", "point-select", "--duration", "5 minutes", "--out", dir}, `invalid argument "5 minutes" for "--duration"`},
+		{"zero duration", []string{"oltp", "run", "--mix", "point-select", "--duration", "0s", "--out", dir}, "--duration 0s: give a positive duration"},
+		{"negative think", []string{"oltp", "run", "--mix", "point-select", "--think", "-1s", "--out", dir}, "cannot be negative"},
+		{"rate and think", []string{"oltp", "run", "--mix", "point-select", "--rate", "10", "--think", "1s", "--out", dir}, "--rate and --think are exclusive"},
+		{"all weights zero", []string{"oltp", "run", "--mix", zero, "--out", dir}, "--mix: zero.yaml:18: transactions: every weight is 0"},
+		{"unknown mix", []string{"oltp", "load", "--mix", "tpcx", "--out", dir}, `--mix: no mix "tpcx": name a bundled mix (bbs, ecommerce, point-select, policy)`},
+		{"missing mix file", []string{"oltp", "load", "--mix", "./nope.yaml", "--out", dir}, "--mix: mix file: open ./nope.yaml: no such file"},
+		{"no mix", []string{"oltp", "load", "--out", dir}, `required flag(s) "mix" not set`},
+		{"negative scale", []string{"oltp", "load", "--mix", "policy", "--scale", "-1", "--out", dir}, "--scale -1: give a factor above 0"},
+		{"missing out", []string{"oltp", "load", "--mix", "policy"}, "--out is required"},
+		{"show unknown", []string{"oltp", "show", "tpcx"}, `no bundled mix "tpcx"`},
+		{"show nothing", []string{"oltp", "show"}, "give one bundled mix: bbs, ecommerce, point-select, policy"},
+		{"run before load", []string{"oltp", "run", "--mix", "point-select", "--duration", "1s", "--out", filepath.Join(dir, "empty")}, "no table sbtest1 here: run `tierbench oltp load --mix point-select` first"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := runCLI(t, tc.args...)
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("error = %v, want one containing %q", err, tc.wantErr)
+			}
+			if strings.Count(err.Error(), "\n") > 0 {
+				t.Errorf("error spans lines: %q", err)
+			}
+		})
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestOLTPUnreachableServer(t *testing.T) {
+	for _, eng := range []string{"postgres", "mysql"} {
+		dsn := "postgres://bench:s3cretpw@127.0.0.1:1/db?connect_timeout=2"
+		if eng == "mysql" {
+			dsn = "bench:s3cretpw@tcp(127.0.0.1:1)/db?timeout=2s"
+		}
+		_, err := runCLI(t, "oltp", "run", "--engine", eng, "--dsn", dsn, "--mix", "policy", "--duration", "1s", "--out", t.TempDir())
+		if err == nil || !strings.Contains(err.Error(), "cannot connect") || strings.Contains(err.Error(), "s3cretpw") {
+			t.Errorf("%s: error = %v", eng, err)
+		}
+	}
+}
+
+func TestOLTPCommands(t *testing.T) {
+	out, err := runCLI(t, "oltp", "mixes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"bbs", "ecommerce", "point-select", "policy", "read_policy 40"} {
+		if !strings.Contains(out, name) {
+			t.Errorf("oltp mixes lacks %q:\n%s", name, out)
+		}
+	}
+	yaml, err := runCLI(t, "oltp", "show", "policy")
+	if err != nil || !strings.HasPrefix(yaml, "# policy:") || !strings.Contains(yaml, "renew_policy") {
+		t.Fatalf("oltp show policy: %v\n%.200s", err, yaml)
+	}
+	// The printed mix is a valid mix file of its own.
+	dir := t.TempDir()
+	mine := filepath.Join(dir, "mine.yaml")
+	if err := os.WriteFile(mine, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	load, err := runCLI(t, "oltp", "load", "--mix", mine, "--scale", "0.01", "--out", dir)
+	if err != nil || !strings.Contains(load, "loaded mix policy at scale 0.01 into sqlite") {
+		t.Fatalf("load: %v\n%s", err, load)
+	}
+	run, err := runCLI(t, "oltp", "run", "--mix", mine, "--users", "1,2", "--ramp", "0s", "--duration", "1s", "--interval", "1s", "--out", dir)
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, run)
+	}
+	for _, want := range []string{"mix policy on sqlite", "read_policy", "concurrency sweep", "result: "} {
+		if !strings.Contains(run, want) {
+			t.Errorf("run output lacks %q:\n%s", want, run)
+		}
+	}
+	var res struct {
+		TPS    float64 `json:"tps"`
+		QPS    float64 `json:"qps"`
+		Mix    string  `json:"mix"`
+		Levels []struct {
+			Users int `json:"users"`
+		} `json:"levels"`
+	}
+	if err := json.Unmarshal(mustRead(t, filepath.Join(dir, "result.json")), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.TPS <= 0 || res.QPS < res.TPS || res.Mix != "policy" || len(res.Levels) != 2 {
+		t.Errorf("result.json: %+v", res)
+	}
+	// Another mix on the same --out must be loaded first.
+	if _, err := runCLI(t, "oltp", "run", "--mix", "bbs", "--duration", "1s", "--out", dir); err == nil ||
+		!strings.Contains(err.Error(), "holds the policy mix's data: run `tierbench oltp load --mix bbs") {
+		t.Errorf("bbs on policy's data: %v", err)
+	}
+}

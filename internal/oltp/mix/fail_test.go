@@ -1,0 +1,137 @@
+package mix
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tinyWith is the tiny mix with transactions replaced.
+func tinyWith(t *testing.T, txns string) *Mix {
+	t.Helper()
+	src, err := os.ReadFile("testdata/tiny.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(src)
+	s = s[:strings.Index(s, "transactions:")] + txns
+	m, err := Parse("bad.yaml", []byte(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestRunNeedsLoad(t *testing.T) {
+	e := openSQLite(t)
+	_, err := Run(context.Background(), e, mustOpen(t, "testdata/tiny.yaml"), RunConfig{Users: []int{1}, Duration: time.Second, OutDir: t.TempDir()})
+	if err == nil || !strings.Contains(err.Error(), "no table kv here: run `tierbench oltp load --mix tiny` first") {
+		t.Fatalf("error = %v", err)
+	}
+}
+
+func TestStatementTheEngineRefuses(t *testing.T) {
+	e := openSQLite(t)
+	m := tinyWith(t, `transactions:
+  - name: broken
+    weight: 1
+    statements:
+      - name: no_column
+        sql: SELECT nope FROM kv
+`)
+	if _, err := Load(context.Background(), e, m, LoadConfig{Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Run(context.Background(), e, m, RunConfig{Users: []int{1}, Duration: time.Second, OutDir: t.TempDir()})
+	if err == nil || !strings.Contains(err.Error(), "transaction broken, statement no_column: the engine refuses it") || !strings.Contains(err.Error(), "no such column: nope") {
+		t.Fatalf("error = %v", err)
+	}
+}
+
+func TestEveryTransactionFails(t *testing.T) {
+	e := openSQLite(t)
+	m := tinyWith(t, `transactions:
+  - name: dup
+    weight: 1
+    params:
+      id: {dist: key, table: kv}
+    statements:
+      - name: insert_existing
+        sql: INSERT INTO kv (id, grp, pos, v, price, day, tag, ref) VALUES (:id, 1, 1, 'x', 1, '2024-01-01', 'x', 1)
+`)
+	if _, err := Load(context.Background(), e, m, LoadConfig{Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	start := time.Now()
+	res, err := Run(context.Background(), e, m, RunConfig{Users: []int{2}, Duration: time.Minute, Interval: time.Second, OutDir: out})
+	if err == nil || res == nil {
+		t.Fatalf("a run where everything fails succeeded: %v", err)
+	}
+	if took := time.Since(start); took > 15*time.Second {
+		t.Errorf("took %v to give up", took)
+	}
+	for _, want := range []string{"no transaction succeeded", "transaction dup, statement insert_existing", "UNIQUE constraint failed"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	if res.Status != "failed" || res.Transactions["dup"].Errors == 0 || !strings.Contains(res.FirstErrors["dup"], "UNIQUE") {
+		t.Errorf("result: status %s errors %d first %q", res.Status, res.Transactions["dup"].Errors, res.FirstErrors["dup"])
+	}
+	data, _ := os.ReadFile(filepath.Join(out, ResultFile))
+	if !strings.Contains(string(data), `"status": "failed"`) {
+		t.Errorf("result.json: %.300s", data)
+	}
+}
+
+func TestOneTransactionFails(t *testing.T) {
+	e := openSQLite(t)
+	m := tinyWith(t, `transactions:
+  - name: good
+    weight: 1
+    params:
+      id: {dist: key, table: kv}
+    statements:
+      - name: read
+        sql: SELECT v FROM kv WHERE id = :id
+  - name: bad
+    weight: 1
+    params:
+      id: {dist: key, table: kv}
+    statements:
+      - name: read
+        sql: SELECT v FROM kv WHERE id = :id
+      - name: insert_existing
+        sql: INSERT INTO kv (id, grp, pos, v, price, day, tag, ref) VALUES (:id, 1, 1, 'x', 1, '2024-01-01', 'x', 1)
+  - name: lookup
+    weight: 1
+    params:
+      id: {dist: uniform, min: 5000, max: 6000}
+    statements:
+      - name: missing
+        sql: SELECT v FROM kv WHERE id = :id
+        into: [v]
+        on_empty: rollback
+`)
+	if _, err := Load(context.Background(), e, m, LoadConfig{Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), e, m, RunConfig{Users: []int{2}, Duration: time.Second, Interval: time.Second, OutDir: t.TempDir()})
+	if err != nil {
+		t.Fatalf("the run stopped although one transaction type works: %v", err)
+	}
+	good, bad, lookup := res.Transactions["good"], res.Transactions["bad"], res.Transactions["lookup"]
+	if good.Count == 0 || good.Errors != 0 || bad.Count != 0 || bad.Errors == 0 {
+		t.Errorf("good %+v bad %+v", good, bad)
+	}
+	if lookup.Count == 0 || lookup.Rollbacks != lookup.Count || lookup.Errors != 0 {
+		t.Errorf("on_empty: rollback: %+v", lookup)
+	}
+	if !strings.Contains(res.FirstErrors["bad"], "transaction bad, statement insert_existing: UNIQUE constraint failed") {
+		t.Errorf("first error of bad: %q", res.FirstErrors["bad"])
+	}
+}

@@ -1,0 +1,252 @@
+package mix
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"tierbench/internal/engine"
+	"tierbench/internal/metrics"
+	"tierbench/internal/progress"
+)
+
+// chunkRows is the population's unit of work: each chunk of a table is generated from
+// its own seeded stream, so the data does not depend on how many loaders run.
+const chunkRows = 100_000
+
+// LoadConfig says how to populate a mix.
+type LoadConfig struct {
+	// Scale multiplies the tables' rows; 0 takes the mix's own.
+	Scale float64
+	Seed  int64
+	// Loaders is the number of parallel Engine.Load calls; 0 picks one per core (at
+	// least 2), capped by the engine (SQLite: 1).
+	Loaders int
+	// Progress, when set, receives a progress bar (a terminal) or progress lines.
+	Progress io.Writer
+}
+
+// LoadInfo describes a population; `oltp load` writes it next to the results.
+type LoadInfo struct {
+	Mix       string           `json:"mix"`
+	MixFile   string           `json:"mix_file"`
+	MixSHA256 string           `json:"mix_sha256"`
+	Scale     float64          `json:"scale"`
+	Seed      int64            `json:"seed"`
+	Rows      map[string]int64 `json:"rows"`
+	Loaders   int              `json:"loaders"`
+	Seconds   float64          `json:"seconds"`
+	Engine    engine.Info      `json:"engine"`
+	Finished  time.Time        `json:"finished"`
+}
+
+// LoadInfoFile is the name of the file that holds LoadInfo.
+const LoadInfoFile = "oltp-load.json"
+
+// WriteLoadInfo stores info in dir atomically.
+func WriteLoadInfo(dir string, info *LoadInfo) error {
+	return metrics.WriteJSONFile(filepath.Join(dir, LoadInfoFile), info)
+}
+
+// ReadLoadInfo reads what WriteLoadInfo stored; a missing file is (nil, nil).
+func ReadLoadInfo(dir string) (*LoadInfo, error) {
+	data, err := os.ReadFile(filepath.Join(dir, LoadInfoFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var info LoadInfo
+	if err := json.Unmarshal(data, &info); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, LoadInfoFile), err)
+	}
+	return &info, nil
+}
+
+// chunk is rows first..last (from 1) of one table.
+type chunk struct {
+	table       *Table
+	n           int
+	first, last int64
+}
+
+// Load drops the mix's tables if they exist, creates them, fills them in parallel
+// chunks, builds the secondary indexes and collects optimizer statistics.
+func Load(ctx context.Context, e engine.Engine, m *Mix, cfg LoadConfig) (*LoadInfo, error) {
+	if cfg.Scale == 0 {
+		cfg.Scale = m.Scale
+	}
+	if cfg.Scale < 0 {
+		return nil, fmt.Errorf("mix %s: scale %v: give a factor above 0", m.Name, cfg.Scale)
+	}
+	d := e.Dialect()
+	sd, err := dialectFor(d)
+	if err != nil {
+		return nil, err
+	}
+	loaders := cfg.Loaders
+	if loaders <= 0 {
+		loaders = max(2, runtime.NumCPU())
+	}
+	if sd.loaders > 0 {
+		loaders = min(loaders, sd.loaders)
+	}
+	begin := time.Now()
+	db := e.DB()
+	for i := len(m.Tables) - 1; i >= 0; i-- {
+		if _, err := db.ExecContext(ctx, "DROP TABLE IF EXISTS "+m.Tables[i].Name); err != nil {
+			return nil, fmt.Errorf("mix %s: drop %s: %w", m.Name, m.Tables[i].Name, err)
+		}
+	}
+	for _, t := range m.Tables {
+		if _, err := db.ExecContext(ctx, sd.createSQL(t)); err != nil {
+			return nil, fmt.Errorf("mix %s: create %s: %w", m.Name, t.Name, err)
+		}
+	}
+
+	gens := map[*Table][]generator{}
+	ev := env{seed: cfg.Seed, load: true, keys: func(table, _ string) (int64, error) {
+		return m.Table(table).RowsAt(cfg.Scale), nil
+	}}
+	var chunks []chunk
+	var total int64
+	for _, t := range m.Tables {
+		for _, c := range t.Columns {
+			g, err := newGenerator(c.Value, ev)
+			if err != nil {
+				return nil, fmt.Errorf("mix %s: %w", m.Name, err)
+			}
+			gens[t] = append(gens[t], g)
+		}
+		rows := t.RowsAt(cfg.Scale)
+		total += rows
+		for i, first := 0, int64(1); first <= rows; i, first = i+1, first+chunkRows {
+			chunks = append(chunks, chunk{table: t, n: i, first: first, last: min(rows, first+chunkRows-1)})
+		}
+	}
+	bar := progress.Start(cfg.Progress, "load "+m.Name, "rows", total)
+	rows := map[string]int64{}
+	for _, t := range m.Tables {
+		rows[t.Name] = 0
+	}
+	var rowsMu sync.Mutex
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	jobs := make(chan chunk)
+	var wg sync.WaitGroup
+	for range loaders {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range jobs {
+				n, err := loadChunk(ctx, e, c, gens[c.table], cfg.Seed, bar)
+				if err != nil {
+					cancel(err)
+					return
+				}
+				rowsMu.Lock()
+				rows[c.table.Name] += n
+				rowsMu.Unlock()
+			}
+		}()
+	}
+feed:
+	for _, c := range chunks {
+		select {
+		case jobs <- c:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	bar.Finish()
+	if err := context.Cause(ctx); err != nil {
+		return nil, err
+	}
+
+	var after []string
+	for _, t := range m.Tables {
+		for _, ix := range t.Indexes {
+			after = append(after, ix.createSQL(t.Name))
+		}
+	}
+	for _, t := range m.Tables {
+		after = append(after, d.Analyze(t.Name)...)
+	}
+	seen := map[string]bool{}
+	for _, q := range after {
+		if seen[q] { // SQLite's ANALYZE covers every table at once
+			continue
+		}
+		seen[q] = true
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return nil, fmt.Errorf("mix %s: %s: %w", m.Name, q, err)
+		}
+	}
+	info, err := e.Info(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &LoadInfo{Mix: m.Name, MixFile: m.File, MixSHA256: m.SHA256, Scale: cfg.Scale, Seed: cfg.Seed, Rows: rows,
+		Loaders: loaders, Seconds: time.Since(begin).Seconds(), Engine: info, Finished: time.Now().UTC()}, nil
+}
+
+// loadChunk streams one chunk from its generator into Engine.Load.
+func loadChunk(ctx context.Context, e engine.Engine, c chunk, gens []generator, seed int64, bar *progress.Bar) (int64, error) {
+	pr, pw := io.Pipe()
+	go func() {
+		pw.CloseWithError(writeChunk(pw, c, gens, seed, bar))
+	}()
+	cols := make([]string, len(c.table.Columns))
+	for i, col := range c.table.Columns {
+		cols[i] = col.Name
+	}
+	n, err := e.Load(ctx, c.table.Name, cols, pr)
+	pr.CloseWithError(errors.New("load ended")) // unblock the generator if Load stopped early
+	if err != nil {
+		return n, fmt.Errorf("load %s rows %d-%d: %w", c.table.Name, c.first, c.last, err)
+	}
+	return n, nil
+}
+
+// writeChunk writes a chunk's rows in the bulk loader's format: every field followed
+// by '|', one row a line. The generators never produce '|', '\' or line breaks.
+func writeChunk(w io.Writer, c chunk, gens []generator, seed int64, bar *progress.Bar) error {
+	r := newRNG(seed, "rows", c.table.Name, c.n)
+	buf := make([]byte, 0, 128<<10)
+	pending := int64(0)
+	for row := c.first; row <= c.last; row++ {
+		buf = appendRow(buf, r, row, gens)
+		pending++
+		if len(buf) >= 64<<10 {
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			bar.Add(pending)
+			buf, pending = buf[:0], 0
+		}
+	}
+	if _, err := w.Write(buf); err != nil {
+		return err
+	}
+	bar.Add(pending)
+	return nil
+}
+
+func appendRow(b []byte, r *rand.Rand, row int64, gens []generator) []byte {
+	for _, g := range gens {
+		b = g.append(b, r, row)
+		b = append(b, '|')
+	}
+	return append(b, '\n')
+}

@@ -1,0 +1,172 @@
+package mix
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestBundledMixesParse(t *testing.T) {
+	names := Bundled()
+	want := []string{"bbs", "ecommerce", "point-select", "policy"}
+	if strings.Join(names, ",") != strings.Join(want, ",") {
+		t.Fatalf("bundled mixes %v, want %v", names, want)
+	}
+	for _, name := range names {
+		m, err := Open(name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if m.Name != name || m.File != "bundled:"+name || len(m.SHA256) != 64 {
+			t.Errorf("%s: name %q file %q hash %q", name, m.Name, m.File, m.SHA256)
+		}
+	}
+	ps, _ := Open("point-select")
+	if n := ps.Table("sbtest1").RowsAt(ps.Scale); n != 1_000_000 {
+		t.Errorf("point-select has %d rows at scale 1, want 1,000,000", n)
+	}
+	if len(ps.Transactions) != 1 || len(ps.Transactions[0].Statements) != 1 {
+		t.Error("point-select must be one statement in one transaction")
+	}
+}
+
+func TestBundledWeights(t *testing.T) {
+	for name, want := range map[string]map[string]float64{
+		"policy": {"read_policy": 40, "new_policy": 30, "renew_policy": 30},
+	} {
+		m, err := Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tx := range m.Transactions {
+			if want[tx.Name] != tx.Weight {
+				t.Errorf("%s: %s weight %v, want %v", name, tx.Name, tx.Weight, want[tx.Name])
+			}
+		}
+	}
+	m, _ := Open("ecommerce")
+	var reads, all float64
+	for _, tx := range m.Transactions {
+		all += tx.Weight
+		if tx.ReadOnly() {
+			reads += tx.Weight
+		}
+	}
+	if reads/all != 0.95 {
+		t.Errorf("ecommerce reads %v%%, want 95%%", 100*reads/all)
+	}
+}
+
+// base is a valid mix; each case edits one line and expects one error at that line.
+const base = `name: t
+tables:
+  - name: a
+    rows: 10
+    columns:
+      - {name: id, type: int, value: sequence}
+      - {name: v, type: varchar(10), value: {dist: text, pattern: "##"}}
+    primary_key: id
+transactions:
+  - name: one
+    weight: 1
+    params:
+      id: {dist: key, table: a}
+    statements:
+      - name: s
+        sql: SELECT v FROM a WHERE id = :id
+  - name: two
+    weight: 1
+    statements:
+      - name: s
+        sql: SELECT 1
+`
+
+func TestValidationErrors(t *testing.T) {
+	if _, err := Parse("base.yaml", []byte(base)); err != nil {
+		t.Fatalf("the base mix is invalid: %v", err)
+	}
+	for _, tc := range []struct {
+		name, old, new, want string
+	}{
+		{"negative weight", "    weight: 1\n    params", "    weight: -2\n    params", "base.yaml:11: transactions[0].weight: must be >= 0"},
+		{"all weights zero", "    weight: 1\n", "    weight: 0\n", "base.yaml:9: transactions: every weight is 0"},
+		{"weight not a number", "    weight: 1\n    params", "    weight: lots\n    params", `base.yaml:11: transactions[0].weight: "lots" is not a number`},
+		{"unknown distribution", "{dist: key, table: a}", "{dist: gaussian, table: a}", `base.yaml:13: transactions[0].params.id.dist: unknown distribution "gaussian" (valid: choice, const, date, key,`},
+		{"unknown parameter", "WHERE id = :id", "WHERE id = :idd", "base.yaml:16: transactions[0].statements[0].sql: unknown parameter :idd"},
+		{"missing table in sql", "SELECT v FROM a", "SELECT v FROM b", `base.yaml:16: transactions[0].statements[0].sql: table "b" is not declared under tables`},
+		{"missing table in key", "{dist: key, table: a}", "{dist: key, table: nope}", `base.yaml:13: transactions[0].params.id.table: no table "nope" in the mix`},
+		{"unknown field", "    rows: 10", "    rows: 10\n    rowz: 3", "base.yaml:5: tables[0].rowz: unknown field (valid: columns, fixed, indexes, name, primary_key, rows)"},
+		{"bad type", "type: varchar(10)", "type: string", `base.yaml:7: tables[0].columns[1].type: unknown type "string"`},
+		{"varchar without length", "type: varchar(10)", "type: varchar", "base.yaml:7: tables[0].columns[1].type: type varchar needs a length"},
+		{"primary key column", "primary_key: id", "primary_key: idx", `base.yaml:8: tables[0].primary_key: no column "idx" in table a`},
+		{"separator in population text", `pattern: "##"`, `pattern: "#|#"`, `base.yaml:7: tables[0].columns[1].value: "#|#": the population's text may not contain |`},
+		{"now in population", `{dist: text, pattern: "##"}`, `now`, "base.yaml:7: tables[0].columns[1].value: now is not reproducible"},
+		{"min above max", "{dist: key, table: a}", "{dist: uniform, min: 5, max: 1}", "base.yaml:13: transactions[0].params.id.min: 5 is above max 1"},
+		{"question mark placeholder", "WHERE id = :id", "WHERE id = ?", "base.yaml:16: transactions[0].statements[0].sql: write parameters as :name"},
+		{"on_empty without into", "        sql: SELECT 1\n", "        sql: SELECT 1\n        on_empty: skip\n", "base.yaml:22: transactions[1].statements[0].on_empty: only a statement with into: can find no row"},
+		{"duplicate transaction", "  - name: two", "  - name: one", `base.yaml:17: transactions[1].name: transaction "one" declared twice`},
+		{"zipfian theta", "{dist: key, table: a}", "{dist: zipfian, min: 1, max: 9, theta: 0}", "base.yaml:13: transactions[0].params.id.theta: must be above 0"},
+		{"nurand without a", "{dist: key, table: a}", "{dist: nurand, min: 1, max: 9}", "base.yaml:13: transactions[0].params.id.a: give A of NURand(A, x, y)"},
+		{"sequence divide in a parameter", "{dist: key, table: a}", "{dist: sequence, divide: 2}", "base.yaml:13: transactions[0].params.id: divide: and cycle: are for the population only"},
+		{"missing sql", "        sql: SELECT 1\n", "", "base.yaml:20: transactions[1].statements[0].sql: missing"},
+		{"unknown dialect", "        sql: SELECT 1\n", "        sql: SELECT 1\n        dialects: {oracle: SELECT 1 FROM dual}\n", "base.yaml:22: transactions[1].statements[0].dialects.oracle: unknown field (valid: mysql, postgres, sqlite)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := 1
+			if tc.name == "all weights zero" {
+				n = -1
+			}
+			src := strings.Replace(base, tc.old, tc.new, n)
+			if src == base && tc.old != tc.new {
+				t.Fatalf("the edit %q did not apply", tc.old)
+			}
+			_, err := Parse("base.yaml", []byte(src))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error:\n%v\nwant one containing:\n%s", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestPopulationKeyNeedsSequence(t *testing.T) {
+	src := strings.Replace(base, "      - {name: v, type: varchar(10), value: {dist: text, pattern: \"##\"}}",
+		"      - {name: v, type: varchar(10), value: {dist: text, pattern: \"##\"}}\n      - {name: r, type: int, value: {dist: key, table: a}}", 1)
+	src = strings.Replace(src, "{name: id, type: int, value: sequence}", "{name: id, type: int, value: {dist: sequence, start: 5}}", 1)
+	_, err := Parse("k.yaml", []byte(src))
+	if err == nil || !strings.Contains(err.Error(), "k.yaml:8: tables[0].columns[2].value.table: table a needs a one-column primary key filled by {dist: sequence} from 1") {
+		t.Fatalf("error = %v", err)
+	}
+}
+
+func TestParseReportsSeveralErrors(t *testing.T) {
+	src := strings.Replace(base, "    weight: 1\n    params", "    weight: -1\n    params", 1)
+	src = strings.Replace(src, "WHERE id = :id", "WHERE id = :nope", 1)
+	_, err := Parse("two.yaml", []byte(src))
+	ve, ok := err.(*ValidationError)
+	if !ok || len(ve.Problems) != 2 {
+		t.Fatalf("want 2 problems, got %v", err)
+	}
+}
+
+func TestParseNotYAML(t *testing.T) {
+	for _, src := range []string{"", "name: [unclosed", "- a\n- b\n"} {
+		if _, err := Parse("x.yaml", []byte(src)); err == nil || !strings.HasPrefix(err.Error(), "x.yaml") {
+			t.Errorf("Parse(%q) error = %v, want one naming the file", src, err)
+		}
+	}
+}
+
+func TestOpen(t *testing.T) {
+	if _, err := Open("no-such-mix"); err == nil || !strings.Contains(err.Error(), "bbs, ecommerce, point-select, policy") {
+		t.Errorf("unknown name: %v", err)
+	}
+	if _, err := Open("./missing.yaml"); err == nil || !strings.Contains(err.Error(), "missing.yaml") {
+		t.Errorf("missing file: %v", err)
+	}
+	m, err := Open("testdata/tiny.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.File != "testdata/tiny.yaml" || !m.Transactions[1].Statements[0].Query || m.Transactions[1].ReadOnly() {
+		t.Errorf("tiny: %+v", m)
+	}
+}

@@ -1,0 +1,188 @@
+package mix
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"tierbench/internal/engine"
+	"tierbench/internal/metrics"
+	"tierbench/internal/oltp"
+)
+
+// RunConfig describes `oltp run`.
+type RunConfig struct {
+	// Users are the concurrency levels: one level is a plain run, more are a sweep,
+	// each level with its own ramp-up and window.
+	Users    []int
+	Ramp     time.Duration
+	Duration time.Duration
+	// Rate > 0 runs open-loop at Rate transactions per second in total.
+	Rate     float64
+	Interval time.Duration
+	// Think is the pause after each transaction (closed loop).
+	Think time.Duration
+	Seed  int64
+	// OutDir receives result.json and intervals.jsonl.
+	OutDir string
+	// Lines receives the per-interval lines (nil: none).
+	Lines io.Writer
+}
+
+// Definitions say what the metrics count; they are written into every result.
+var Definitions = map[string]string{
+	"tps": "transactions completed per second of the measured window: commits, plus rollbacks the mix asks for (on_empty: rollback); failed transactions and retried attempts are not counted",
+	"qps": "statements sent per second, BEGIN and COMMIT included (a one-statement transaction runs alone, in autocommit)",
+}
+
+// Result is result.json of `oltp run`.
+type Result struct {
+	Benchmark   string             `json:"benchmark"`
+	Mix         string             `json:"mix"`
+	MixFile     string             `json:"mix_file"`
+	MixSHA256   string             `json:"mix_sha256"`
+	Status      string             `json:"status"`
+	Error       string             `json:"error,omitempty"`
+	Started     time.Time          `json:"started"`
+	Engine      engine.Info        `json:"engine"`
+	RampS       float64            `json:"ramp_s"`
+	DurationS   float64            `json:"duration_s"`
+	Loop        string             `json:"loop"`
+	Rate        float64            `json:"rate,omitempty"`
+	ThinkS      float64            `json:"think_s"`
+	Seed        int64              `json:"seed"`
+	Weights     map[string]float64 `json:"weights"`
+	Definitions map[string]string  `json:"definitions"`
+	// The headline numbers are those of the level with the highest TPS (the only
+	// level of a plain run).
+	Users        int                         `json:"users"`
+	TPS          float64                     `json:"tps"`
+	QPS          float64                     `json:"qps"`
+	Transactions map[string]metrics.OpReport `json:"transactions"`
+	// FirstErrors holds the first error of each transaction type that failed.
+	FirstErrors map[string]string  `json:"first_errors,omitempty"`
+	Levels      []oltp.LevelReport `json:"levels"`
+	// Sweep has one row per level with the saturation point marked (sweeps only).
+	Sweep         []metrics.Level `json:"sweep,omitempty"`
+	IntervalsFile string          `json:"intervals_file"`
+}
+
+// ResultFile and IntervalsFile are the names of the files Run writes in OutDir.
+const (
+	ResultFile    = "result.json"
+	IntervalsFile = "intervals.jsonl"
+)
+
+// Run runs every concurrency level and writes result.json after each, so that an
+// interrupted or failed run keeps what it measured. It returns the result also with
+// an error.
+func Run(ctx context.Context, e engine.Engine, m *Mix, cfg RunConfig) (*Result, error) {
+	if len(cfg.Users) == 0 {
+		return nil, fmt.Errorf("mix: give at least one number of users")
+	}
+	for _, u := range cfg.Users {
+		if u < 1 {
+			return nil, fmt.Errorf("mix: users %d: give 1 or more virtual users", u)
+		}
+	}
+	if cfg.Duration <= 0 {
+		return nil, fmt.Errorf("mix: duration %s: give a positive duration such as 30s or 5m", cfg.Duration)
+	}
+	if cfg.Think < 0 {
+		return nil, fmt.Errorf("mix: think time %s: give 0 or more", cfg.Think)
+	}
+	wl, err := NewWorkload(ctx, e, m, WorkloadConfig{Seed: cfg.Seed, Think: cfg.Think})
+	if err != nil {
+		return nil, err
+	}
+	info, err := e.Info(ctx)
+	if err != nil {
+		return nil, err
+	}
+	jf, err := os.Create(filepath.Join(cfg.OutDir, IntervalsFile))
+	if err != nil {
+		return nil, fmt.Errorf("mix: %w", err)
+	}
+	defer jf.Close()
+	jl := metrics.NewJSONLines(jf)
+
+	res := &Result{
+		Benchmark: "oltp-mix", Mix: m.Name, MixFile: m.File, MixSHA256: m.SHA256, Status: string(oltp.StatusOK),
+		Started: time.Now().UTC(), Engine: info, RampS: cfg.Ramp.Seconds(), DurationS: cfg.Duration.Seconds(),
+		Loop: "closed", Rate: cfg.Rate, ThinkS: cfg.Think.Seconds(), Seed: cfg.Seed, Weights: map[string]float64{},
+		Definitions: Definitions, IntervalsFile: IntervalsFile,
+	}
+	for _, t := range m.Transactions {
+		res.Weights[t.Name] = t.Weight
+	}
+	if cfg.Rate > 0 {
+		res.Loop = "open"
+	}
+	var runErr error
+	for _, users := range cfg.Users {
+		if cfg.Lines != nil && len(cfg.Users) > 1 {
+			fmt.Fprintf(cfg.Lines, "--- %d users: %s ramp-up, %s measured\n", users, cfg.Ramp, cfg.Duration)
+		}
+		sum, err := oltp.Run(ctx, wl, oltp.Config{
+			Users: users, Ramp: cfg.Ramp, Duration: cfg.Duration, Rate: cfg.Rate, Interval: cfg.Interval,
+			Lines: cfg.Lines, JSON: jl,
+		})
+		if sum != nil {
+			res.Levels = append(res.Levels, oltp.NewLevelReport(sum, wl.Ops()))
+		}
+		if err != nil {
+			res.Status = string(oltp.StatusFailed)
+			if sum != nil {
+				res.Status = string(sum.Status)
+			}
+			res.Error = err.Error()
+			runErr = err
+		}
+		res.summarise(wl)
+		if werr := metrics.WriteJSONFile(filepath.Join(cfg.OutDir, ResultFile), res); werr != nil && runErr == nil {
+			runErr = werr
+		}
+		if runErr != nil {
+			break
+		}
+	}
+	return res, runErr
+}
+
+// summarise fills the headline numbers and the sweep table from the levels.
+func (r *Result) summarise(wl *Workload) {
+	if b := oltp.Best(r.Levels); b >= 0 {
+		l := r.Levels[b]
+		r.Users, r.TPS, r.QPS, r.Transactions = l.Users, l.TPS, l.QPS, l.Transactions
+	}
+	if len(r.Levels) > 1 {
+		r.Sweep = oltp.SweepTable(r.Levels)
+	}
+	if errs := wl.FirstErrors(); len(errs) > 0 {
+		r.FirstErrors = errs
+	}
+}
+
+// WriteSummary prints a run's result for people: the headline numbers, one row per
+// transaction type, the first error of each type that failed and, for a sweep, the
+// table of levels.
+func WriteSummary(w io.Writer, r *Result, order []string) {
+	fmt.Fprintf(w, "\nmix %s on %s %s (%s), %s loop, status %s\n", r.Mix, r.Engine.Name, r.Engine.Version, r.Engine.Mode, r.Loop, r.Status)
+	if r.Error != "" {
+		fmt.Fprintf(w, "error: %s\n", r.Error)
+	}
+	fmt.Fprintf(w, "users %d: TPS %.1f  QPS %.1f\n", r.Users, r.TPS, r.QPS)
+	metrics.WriteOpTable(w, "transaction", order, r.Transactions)
+	for _, op := range order {
+		if e, ok := r.FirstErrors[op]; ok {
+			fmt.Fprintf(w, "first error of %s: %s\n", op, e)
+		}
+	}
+	if len(r.Sweep) > 1 {
+		fmt.Fprintln(w, "\nconcurrency sweep (saturation: the fewest users reaching 95% of the best throughput)")
+		metrics.WriteSweepTable(w, r.Sweep)
+	}
+}

@@ -1,0 +1,273 @@
+package mix
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"time"
+
+	"tierbench/internal/engine"
+	"tierbench/internal/oltp"
+)
+
+// maxAttempts bounds how often a transaction runs after deadlocks or serialization
+// failures before it counts as an error.
+const maxAttempts = 10
+
+// errNoRow ends a transaction whose statement with into: found nothing.
+var errNoRow = errors.New("found no row")
+
+// worker is one virtual user. Everything a transaction needs is allocated once per
+// user: prepared statements, argument slices and value slots; a transaction costs
+// only what database/sql and the driver allocate.
+type worker struct {
+	wl   *Workload
+	s    engine.Session
+	conn *sql.Conn
+	r    *rand.Rand
+	// Per transaction type, per statement: the driver's prepared statement (nil: run
+	// unprepared), its arguments and the row buffer.
+	stmts [][]driver.Stmt
+	args  [][][]driver.NamedValue
+	dest  [][][]driver.Value
+	// Per transaction type: parameters, then captured values.
+	vals [][]any
+	// The statement raw runs: set by exec; raw is k.runRaw, bound once so that a
+	// statement allocates no closure.
+	cur struct {
+		ctx   context.Context
+		i, j  int
+		empty bool
+	}
+	raw func(any) error
+	// next is the transaction type Next chose.
+	next      int
+	succeeded bool
+}
+
+func (k *worker) Next() oltp.Txn {
+	cum := k.wl.cum
+	u := k.r.Float64() * cum[len(cum)-1]
+	i := 0
+	for i < len(cum)-1 && u >= cum[i] {
+		i++
+	}
+	k.next = i
+	return oltp.Txn{Op: k.wl.names[i], Think: k.wl.cfg.Think}
+}
+
+func (k *worker) Close() error {
+	_ = k.conn.Raw(func(any) error {
+		for _, ss := range k.stmts {
+			for _, st := range ss {
+				if st != nil {
+					st.Close()
+				}
+			}
+		}
+		return nil
+	})
+	return k.s.Close()
+}
+
+// Run draws the transaction's parameters, then runs it, again after a conflict.
+func (k *worker) Run(ctx context.Context, op string) oltp.Result {
+	i := k.next
+	if k.wl.names[i] != op {
+		var ok bool
+		if i, ok = k.wl.index[op]; !ok {
+			return oltp.Result{Err: fmt.Errorf("mix: unknown transaction %q", op)}
+		}
+	}
+	p := k.wl.plans[i]
+	vals := k.vals[i]
+	for j, g := range p.params {
+		vals[j] = g.value(k.r)
+	}
+	var res oltp.Result
+	for attempt := 1; ; attempt++ {
+		n, rollback, err := k.attempt(ctx, i, p)
+		res.Queries += n
+		switch {
+		case err == nil:
+			res.Rollback = rollback
+			if !k.succeeded {
+				k.succeeded = true
+				k.wl.anyOK.Store(true)
+			}
+			return res
+		case ctx.Err() != nil:
+			res.Err = err
+			return res
+		case oltp.Retryable(err) && attempt < maxAttempts:
+			res.Retries++
+			time.Sleep(time.Duration(1+k.r.IntN(5*attempt)) * time.Millisecond)
+			continue
+		}
+		res.Err = fmt.Errorf("transaction %s, %w", op, err)
+		k.wl.noteError(op, res.Err)
+		res.Fatal = k.wl.hopeless() || !k.alive(ctx)
+		if res.Fatal && !k.wl.anyOK.Load() {
+			res.Err = fmt.Errorf("no transaction succeeded: %w", res.Err)
+		}
+		return res
+	}
+}
+
+// attempt runs transaction i once and returns the statements sent, whether it ended
+// in a rollback the mix asked for, and the error.
+func (k *worker) attempt(ctx context.Context, i int, p *txnPlan) (int, bool, error) {
+	if p.begin == "" {
+		empty, err := k.exec(ctx, i, 0)
+		if err != nil {
+			return 1, false, err
+		}
+		if empty {
+			return 1, p.stmts[0].s.OnEmpty == EmptyRollback, k.emptyErr(p.stmts[0].s)
+		}
+		return 1, false, nil
+	}
+	if err := k.control(ctx, p.begin); err != nil {
+		return 1, false, fmt.Errorf("%s: %w", p.begin, err)
+	}
+	n := 1
+	for j := range p.stmts {
+		n++
+		empty, err := k.exec(ctx, i, j)
+		if err == nil && empty {
+			s := p.stmts[j].s
+			if s.OnEmpty == EmptySkip {
+				break
+			}
+			k.rollback(ctx)
+			return n + 1, s.OnEmpty == EmptyRollback, k.emptyErr(s)
+		}
+		if err != nil {
+			k.rollback(ctx)
+			return n + 1, false, err
+		}
+	}
+	n++
+	if err := k.control(ctx, "COMMIT"); err != nil {
+		k.rollback(ctx)
+		return n, false, fmt.Errorf("COMMIT: %w", err)
+	}
+	return n, false, nil
+}
+
+func (k *worker) emptyErr(s *Statement) error {
+	if s.OnEmpty == EmptyError {
+		return fmt.Errorf("statement %s: %w (on_empty: error)", s.Name, errNoRow)
+	}
+	return nil
+}
+
+// exec runs statement j of transaction i; empty reports a statement with into: that
+// found no row. Statements run on the driver's connection (sql.Conn.Raw) with the
+// run's context, so the driver still cancels them on the server; database/sql's Rows
+// would add a goroutine and a context per query to watch that same context.
+func (k *worker) exec(ctx context.Context, i, j int) (empty bool, err error) {
+	k.cur.ctx, k.cur.i, k.cur.j, k.cur.empty = ctx, i, j, false
+	err = k.conn.Raw(k.raw)
+	k.cur.ctx = nil
+	if err != nil {
+		return false, fmt.Errorf("statement %s: %w", k.wl.plans[i].stmts[j].s.Name, err)
+	}
+	return k.cur.empty, nil
+}
+
+// runRaw runs k.cur's statement on the driver connection dc.
+func (k *worker) runRaw(dc any) error {
+	ctx, i, j := k.cur.ctx, k.cur.i, k.cur.j
+	sp := &k.wl.plans[i].stmts[j]
+	st := k.stmts[i][j]
+	args := k.args[i][j]
+	vals := k.vals[i]
+	for a, slot := range sp.args {
+		args[a].Value = vals[slot]
+	}
+	if !sp.s.Query {
+		var err error
+		if st != nil {
+			_, err = st.(driver.StmtExecContext).ExecContext(ctx, args)
+		} else {
+			_, err = dc.(driver.ExecerContext).ExecContext(ctx, sp.sql, args)
+		}
+		return err
+	}
+	var rows driver.Rows
+	var err error
+	if st != nil {
+		rows, err = st.(driver.StmtQueryContext).QueryContext(ctx, args)
+	} else {
+		rows, err = dc.(driver.QueryerContext).QueryContext(ctx, sp.sql, args)
+	}
+	if err != nil {
+		return err
+	}
+	dest := k.dest[i][j]
+	if dest == nil {
+		dest = make([]driver.Value, len(rows.Columns()))
+		k.dest[i][j] = dest
+	}
+	found := false
+	// Every row is read from the server; only the first one's captured columns are kept.
+	for {
+		err = rows.Next(dest)
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = nil
+			}
+			break
+		}
+		if !found {
+			found = true
+			if len(sp.into) > len(dest) {
+				err = fmt.Errorf("into: names %d values but the statement returns %d columns", len(sp.into), len(dest))
+				break
+			}
+			for c, slot := range sp.into {
+				vals[slot] = own(dest[c])
+			}
+		}
+	}
+	if cerr := rows.Close(); err == nil {
+		err = cerr
+	}
+	k.cur.empty = err == nil && len(sp.into) > 0 && !found
+	return err
+}
+
+// own copies a value that may point into the driver's buffers.
+func own(v driver.Value) any {
+	if b, ok := v.([]byte); ok {
+		return append([]byte(nil), b...)
+	}
+	return v
+}
+
+// begin, commit and rollback run a transaction's control statements on the driver.
+func (k *worker) control(ctx context.Context, q string) error {
+	return k.conn.Raw(func(dc any) error {
+		_, err := dc.(driver.ExecerContext).ExecContext(ctx, q, nil)
+		return err
+	})
+}
+
+func (k *worker) rollback(ctx context.Context) {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	_ = k.control(rctx, "ROLLBACK")
+}
+
+// alive reports whether the session's server still answers; a transaction error on a
+// dead connection ends the run.
+func (k *worker) alive(ctx context.Context) bool {
+	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	return k.conn.PingContext(pctx) == nil
+}

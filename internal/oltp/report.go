@@ -1,0 +1,67 @@
+package oltp
+
+import (
+	"math"
+
+	"tierbench/internal/metrics"
+)
+
+// LevelReport is what every workload reports for one concurrency level.
+type LevelReport struct {
+	Users   int     `json:"users"`
+	Status  string  `json:"status"`
+	Error   string  `json:"error,omitempty"`
+	Seconds float64 `json:"measured_seconds"`
+	// TPS counts completed transactions (commits and rollbacks the workload asked
+	// for) per second of the window, QPS the statements they sent, BEGIN and COMMIT
+	// included.
+	TPS    float64 `json:"tps"`
+	QPS    float64 `json:"qps"`
+	Errors int64   `json:"errors"`
+	// Latency is over every transaction type.
+	Latency      metrics.Latency             `json:"latency"`
+	Transactions map[string]metrics.OpReport `json:"transactions"`
+}
+
+// NewLevelReport summarises a run's measured window, one entry per operation in ops.
+func NewLevelReport(sum *Summary, ops []string) LevelReport {
+	m := sum.Measured
+	l := LevelReport{Users: sum.Users, Status: string(sum.Status), Error: sum.Cause,
+		Seconds: round2(m.Duration().Seconds()), Transactions: map[string]metrics.OpReport{},
+		Latency: m.Combined().Summary()}
+	l.TPS = round2(m.Rate(m.Count("")))
+	l.QPS = round2(m.Rate(m.Total().Queries))
+	l.Errors = m.Total().Errors
+	for _, op := range ops {
+		l.Transactions[op] = m.Report(op)
+	}
+	return l
+}
+
+// SweepTable turns levels into the sweep table with the saturation point marked.
+func SweepTable(levels []LevelReport) []metrics.Level {
+	out := make([]metrics.Level, 0, len(levels))
+	for _, l := range levels {
+		out = append(out, metrics.Level{Users: l.Users, TPS: l.TPS, P95: l.Latency.P95, P99: l.Latency.P99})
+	}
+	metrics.MarkSaturation(out)
+	return out
+}
+
+// Best is the index of the level with the highest TPS (-1 for none).
+func Best(levels []LevelReport) int {
+	best := -1
+	for i, l := range levels {
+		if best < 0 || l.TPS > levels[best].TPS {
+			best = i
+		}
+	}
+	return best
+}
+
+func round2(v float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return math.Round(v*100) / 100
+}
