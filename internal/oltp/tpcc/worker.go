@@ -8,10 +8,6 @@ import (
 	"math/rand/v2"
 	"time"
 
-	mysqldrv "github.com/go-sql-driver/mysql"
-	"github.com/jackc/pgx/v5/pgconn"
-	sqlite3 "github.com/mattn/go-sqlite3"
-
 	"tierbench/internal/engine"
 	"tierbench/internal/oltp"
 )
@@ -127,7 +123,7 @@ func (k *worker) Run(ctx context.Context, op string) oltp.Result {
 		case ctx.Err() != nil:
 			res.Err = err
 			return res
-		case retryable(err) && attempt < maxAttempts:
+		case oltp.Retryable(err) && attempt < maxAttempts:
 			res.Retries++
 			time.Sleep(time.Duration(1+k.r.IntN(5*attempt)) * time.Millisecond)
 			continue
@@ -186,24 +182,6 @@ func (t *txn) row(ctx context.Context, q string, args ...any) *sql.Row {
 func (t *txn) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
 	t.n++
 	return t.tx.QueryContext(ctx, q, args...)
-}
-
-// retryable reports a deadlock or serialization failure, after which the same
-// transaction may succeed.
-func retryable(err error) bool {
-	var pg *pgconn.PgError
-	if errors.As(err, &pg) {
-		return pg.Code == "40001" || pg.Code == "40P01"
-	}
-	var my *mysqldrv.MySQLError
-	if errors.As(err, &my) {
-		return my.Number == 1213 || my.Number == 1205 // deadlock, lock wait timeout
-	}
-	var lite sqlite3.Error
-	if errors.As(err, &lite) {
-		return lite.Code == sqlite3.ErrBusy || lite.Code == sqlite3.ErrLocked
-	}
-	return false
 }
 
 // otherWarehouse picks a warehouse other than home, uniformly (clause 2.4.1.5).
