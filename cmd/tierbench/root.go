@@ -14,7 +14,7 @@ the spec's metrics with everything needed to recompute them.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newTPCHCommand(), newTPCCCommand(), newDeviceCommand())
+	root.AddCommand(newDemoCommand(), newTPCHCommand(), newTPCCCommand(), newDeviceCommand())
 	root.AddCommand(newOLTPCommand())
 	return root
 }

@@ -12,9 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
 	"tierbench/internal/oltp/tpcc"
+	"tierbench/internal/placement"
 	"tierbench/internal/progress"
 )
 
@@ -34,24 +34,13 @@ commands: load creates it, run and check start it again. Remove OUT/db to reclai
 	return cmd
 }
 
-// tpccOpen checks --out and opens the engine, keeping its data between commands.
-func tpccOpen(ctx context.Context, ef *engineFlags, out string) (engine.Engine, error) {
-	if out == "" {
-		return nil, fmt.Errorf("--out is required: the directory for results (and, by default, the database)")
-	}
-	cfg, err := ef.config("--engine", out)
-	if err != nil {
-		return nil, err
-	}
-	cfg.Keep = true
-	if err := ensureWritableDir("--out", out); err != nil {
-		return nil, err
-	}
-	e, err := engine.Open(ctx, cfg)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", cfg.Name, err)
-	}
-	return e, nil
+// loadStorageFile holds the storage section of `tpcc load` (devices' counters of the load).
+const loadStorageFile = "load-storage.json"
+
+// tpccOpen checks --out and opens the engine with its files placed, keeping its data
+// between commands (load, run and check work on the same database).
+func tpccOpen(ctx context.Context, ef *engineFlags, out string) (*openedEngine, error) {
+	return ef.open(ctx, out, true)
 }
 
 func registerTPCCEngineFlags(cmd *cobra.Command, ef *engineFlags, out *string) {
@@ -87,16 +76,16 @@ server given by --dsn.`,
 				return fmt.Errorf("--loaders %d: give 0 (automatic) or more", loaders)
 			}
 			ctx := cmd.Context()
-			e, err := tpccOpen(ctx, &ef, out)
+			opened, err := tpccOpen(ctx, &ef, out)
 			if err != nil {
 				return err
 			}
-			defer e.Close()
+			defer opened.Finish()
 			lc := tpcc.LoadConfig{Warehouses: warehouses, Seed: seed, Loaders: loaders}
 			if progress.IsTerminal(os.Stderr) {
 				lc.Progress = os.Stderr
 			}
-			info, err := tpcc.Load(ctx, e, lc)
+			info, err := tpcc.Load(ctx, opened.Engine(), lc)
 			if err != nil {
 				return err
 			}
@@ -105,7 +94,7 @@ server given by --dsn.`,
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "loaded %d warehouse(s) into %s %s in %.1f s with %d loader(s): %s\n",
 				warehouses, info.Engine.Name, info.Engine.Version, info.Seconds, info.Loaders, formatRows(info.Rows))
-			return nil
+			return finishWithStorage(cmd, opened, out, loadStorageFile)
 		},
 	}
 	registerTPCCEngineFlags(cmd, &ef, &out)
@@ -178,11 +167,11 @@ func newTPCCRunCommand() *cobra.Command {
 				return fmt.Errorf("--%w", err)
 			}
 			ctx := cmd.Context()
-			e, err := tpccOpen(ctx, &ef, out)
+			opened, err := tpccOpen(ctx, &ef, out)
 			if err != nil {
 				return err
 			}
-			defer e.Close()
+			defer opened.Finish()
 			rc := tpcc.RunConfig{Users: users, Ramp: ramp, Duration: duration, Rate: rate, Interval: interval,
 				Think: think, Mix: mix, Seed: seed, OutDir: out, Lines: cmd.OutOrStdout()}
 			if li, err := tpcc.ReadLoadInfo(out); err != nil {
@@ -190,11 +179,19 @@ func newTPCCRunCommand() *cobra.Command {
 			} else if li != nil {
 				rc.Load = li.Constants // the warehouses are counted in the database
 			}
-			res, err := tpcc.Run(ctx, e, rc)
+			res, err := tpcc.Run(ctx, opened.Engine(), rc)
+			storage, ferr := opened.Finish() // the engine stops before its devices unmount
 			if res != nil {
+				res.Storage = storage
+				if storage != nil {
+					if werr := tpcc.WriteResult(out, res); werr != nil {
+						ferr = errors.Join(ferr, werr)
+					}
+				}
 				tpcc.WriteSummary(cmd.OutOrStdout(), res)
 				fmt.Fprintf(cmd.OutOrStdout(), "\nresult: %s\n", filepath.Join(out, tpcc.ResultFile))
 			}
+			err = errors.Join(err, ferr)
 			if err != nil {
 				if errors.Is(err, context.Canceled) {
 					return fmt.Errorf("interrupted: what was measured is kept in %s: %w", filepath.Join(out, tpcc.ResultFile), err)
@@ -231,12 +228,12 @@ func newTPCCCheckCommand() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			e, err := tpccOpen(ctx, &ef, out)
+			opened, err := tpccOpen(ctx, &ef, out)
 			if err != nil {
 				return err
 			}
-			defer e.Close()
-			cs, err := tpcc.Check(ctx, e)
+			defer opened.Finish()
+			cs, err := tpcc.Check(ctx, opened.Engine())
 			tpcc.WriteCheck(cmd.OutOrStdout(), cs)
 			if err != nil {
 				return err
@@ -245,6 +242,9 @@ func newTPCCCheckCommand() *cobra.Command {
 				"passed": tpcc.AllPassed(cs), "conditions": cs, "checked": time.Now().UTC(),
 			}); werr != nil {
 				return werr
+			}
+			if _, err := opened.Finish(); err != nil { // check.json has no storage section
+				return err
 			}
 			if !tpcc.AllPassed(cs) {
 				return &exitError{code: exitCheckFailed, err: errors.New("consistency check failed: see the conditions marked FAIL above")}
@@ -255,4 +255,17 @@ func newTPCCCheckCommand() *cobra.Command {
 	}
 	registerTPCCEngineFlags(cmd, &ef, &out)
 	return cmd
+}
+
+// finishWithStorage closes the engine, unmounts its tiers and, when something was
+// placed, prints the storage section and writes it to OUT/file.
+func finishWithStorage(cmd *cobra.Command, opened *openedEngine, out, file string) error {
+	storage, err := opened.Finish()
+	if storage != nil {
+		placement.WriteSummary(cmd.OutOrStdout(), storage)
+		if werr := metrics.WriteJSONFile(filepath.Join(out, file), storage); werr != nil {
+			err = errors.Join(err, werr)
+		}
+	}
+	return err
 }

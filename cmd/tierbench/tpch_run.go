@@ -26,6 +26,7 @@ type engineFlags struct {
 	name, dsn, dbDir, buffer string
 	settings                 []string
 	keep                     bool
+	placementFlags
 }
 
 func (ef *engineFlags) register(cmd *cobra.Command) {
@@ -36,6 +37,7 @@ func (ef *engineFlags) register(cmd *cobra.Command) {
 	f.StringVar(&ef.buffer, "buffer", "", "buffer size of the engine, e.g. 256MB (shared_buffers, innodb_buffer_pool_size, SQLite cache)")
 	f.StringArrayVar(&ef.settings, "set", nil, "extra server setting name=value for a managed instance (repeatable)")
 	f.BoolVar(&ef.keep, "keep-db", false, "keep the database in --db after the run (default: a managed instance or SQLite file tierbench created is removed)")
+	ef.placementFlags.register(cmd)
 }
 
 func (ef *engineFlags) config(flagName, out string) (engine.Config, error) {
@@ -120,19 +122,12 @@ func newTPCHRunCommand() *cobra.Command {
 			if validate {
 				useDefault = true // the qualification answers are for the default parameters
 			}
-			cfg, err := ef.config("--engine", out)
-			if err != nil {
-				return err
-			}
-			if err := ensureWritableDir("--out", out); err != nil {
-				return err
-			}
 			ctx := cmd.Context()
-			eng, err := engine.Open(ctx, cfg)
+			opened, err := ef.open(ctx, out, ef.keep)
 			if err != nil {
 				return err
 			}
-			defer closeEngine(eng, cfg)
+			defer opened.Finish() // on an early return; the normal path finishes below
 
 			rc := tpch.RunConfig{
 				SF: sf, Streams: streams, Seed: seed, UseDefaultParams: useDefault,
@@ -156,11 +151,21 @@ func newTPCHRunCommand() *cobra.Command {
 				defer closeEngine(oeng, ocfg)
 				rc.ValidateAgainst = oeng
 			}
-			res, err := tpch.Run(ctx, eng, rc)
+			res, err := tpch.Run(ctx, opened.Engine(), rc)
+			// The engine stops before the devices it ran on are unmounted; then the
+			// devices' counters go into the result.
+			storage, ferr := opened.Finish()
 			if res != nil {
+				res.Storage = storage
+				if storage != nil {
+					if werr := tpch.WriteResult(out, res); werr != nil {
+						ferr = errors.Join(ferr, werr)
+					}
+				}
 				tpch.Summary(cmd.OutOrStdout(), res)
 				fmt.Fprintf(cmd.OutOrStdout(), "\nresult: %s\n", filepath.Join(out, "result.json"))
 			}
+			err = errors.Join(err, ferr)
 			if err != nil {
 				if errors.Is(err, context.Canceled) {
 					return fmt.Errorf("interrupted: what finished is kept in %s: %w", filepath.Join(out, "result.json"), err)

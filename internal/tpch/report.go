@@ -7,7 +7,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
 	"tierbench/internal/metrics"
+	"tierbench/internal/placement"
 )
 
 // resultFileName is the name of the file WriteResult writes in the output directory.
@@ -24,7 +26,8 @@ func WriteResult(dir string, r *Result) error {
 }
 
 // Summary writes the human-readable summary of r: per-query times per stream, refresh
-// times, load steps and the three metrics with their unrounded twins.
+// times, load steps, the three metrics with their unrounded twins and, when files were
+// placed on tiers, the storage section.
 func Summary(w io.Writer, r *Result) {
 	s := summaryWriter{w: w}
 	s.header(r)
@@ -34,6 +37,7 @@ func Summary(w io.Writer, r *Result) {
 	s.metrics(r.Metrics)
 	s.verdict(r)
 	s.validation(r.Validation)
+	placement.WriteSummary(w, r.Storage)
 }
 
 // summaryWriter prints the sections of Summary. A write error has nowhere to go (the

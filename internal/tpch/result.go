@@ -1,6 +1,9 @@
 package tpch
 
-import "tierbench/internal/engine"
+import (
+	"tierbench/internal/engine"
+	"tierbench/internal/placement"
+)
 
 // Result is everything a TPC-H run measured; it is written to DIR/result.json and
 // holds every input of every metric, so the metrics can be recomputed from it alone.
@@ -19,6 +22,9 @@ type Result struct {
 	Throughput *ThroughputResult `json:"throughput,omitempty"`
 	Metrics    *Metrics          `json:"metrics,omitempty"`
 	Validation *Validation       `json:"validation,omitempty"`
+	// Storage says where the files were (tiers, emulated devices) and what the devices
+	// did and used; absent when nothing was placed.
+	Storage *placement.Storage `json:"storage,omitempty"`
 
 	// Reportable is false when the run cannot be published as a TPC-H result;
 	// NotReportable lists every reason (SF not official, timeouts, failed validation...).

@@ -11,6 +11,7 @@ import (
 	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
 	"tierbench/internal/oltp"
+	"tierbench/internal/placement"
 )
 
 // RunConfig describes `tpcc run`.
@@ -93,6 +94,14 @@ type Result struct {
 	Sweep []metrics.Level `json:"sweep,omitempty"`
 	// IntervalsFile holds one JSON line per report interval.
 	IntervalsFile string `json:"intervals_file"`
+	// Storage says where the files were and what the devices did and used over the
+	// whole command (engine start to stop); absent when nothing was placed.
+	Storage *placement.Storage `json:"storage,omitempty"`
+}
+
+// WriteResult writes r to dir/result.json atomically.
+func WriteResult(dir string, r *Result) error {
+	return metrics.WriteJSONFile(filepath.Join(dir, ResultFile), r)
 }
 
 // ResultFile and IntervalsFile are the names of the files Run writes in OutDir.
@@ -163,7 +172,7 @@ func Run(ctx context.Context, e engine.Engine, cfg RunConfig) (*Result, error) {
 			runErr = err
 		}
 		res.summarise()
-		if werr := metrics.WriteJSONFile(filepath.Join(cfg.OutDir, ResultFile), res); werr != nil && runErr == nil {
+		if werr := WriteResult(cfg.OutDir, res); werr != nil && runErr == nil {
 			runErr = werr
 		}
 		if runErr != nil {

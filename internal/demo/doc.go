@@ -1,0 +1,16 @@
+// Package demo is `tierbench demo`: TPC-H on embedded SQLite, at a small scale factor,
+// on a few emulated devices from slow to fast, printed as one table whose ranking
+// follows the devices' speeds.
+//
+// Each device runs the same thing: a fresh database on an emulated tier that holds the
+// database and its temp files, the same qgen seed, the same SQLite cache, and the same
+// page cache model in front of the device (pagecache(DEVICE,size=10MiB,page=64KiB), the
+// emulated machine's RAM). The page cache is smaller than the database, so scans,
+// index lookups, writes and every fsync reach the device, while the run still
+// finishes in about a minute on a disk (see the Default constants).
+//
+// The fastest built-in devices (dram-ssd, nvme) answer faster than a FUSE round trip on
+// many hosts; the emulator refuses those (emulator.ErrTooFast) rather than report a
+// wrong device. The demo then takes the next fastest it can emulate and says which it
+// substituted and why.
+package demo

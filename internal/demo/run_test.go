@@ -1,0 +1,103 @@
+//go:build linux
+
+package demo
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"tierbench/internal/emulator"
+	"tierbench/internal/tpch"
+)
+
+// TestMain doubles as the emulator server, as tierbench re-executes itself as
+// `device serve`.
+func TestMain(m *testing.M) {
+	if os.Getenv(serveEnv) == "1" {
+		var config string
+		for i, a := range os.Args {
+			if a == "--config" && i+1 < len(os.Args) {
+				config = os.Args[i+1]
+			}
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		err := emulator.Serve(ctx, config, os.Stdin, os.Stdout)
+		stop()
+		if err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+const serveEnv = "TIERBENCH_DEMO_TEST_SERVE"
+
+// TestRunOneSlot runs the demo's real path for one slot that wants dram-ssd, with
+// hdd-15k as its fallback: on a host whose FUSE round trip is too slow for dram-ssd
+// the row must say it stands in and why; either way the row holds a real run's
+// figures and OUT/<device>/result.json its storage section.
+func TestRunOneSlot(t *testing.T) {
+	if err := emulator.CheckFUSE(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI=true but %v", err)
+		}
+		t.Skip(err)
+	}
+	if testing.Short() {
+		t.Skip("a TPC-H run of 10-40 s")
+	}
+	out := t.TempDir()
+	cfg := Config{
+		Slots:  []Slot{{Want: "dram-ssd", Fallbacks: []string{"hdd-15k"}}},
+		OutDir: out, GridIntensity: 475,
+		Emulator: emulator.Options{Command: []string{os.Args[0]}, Env: []string{serveEnv + "=1"}, StateDir: t.TempDir()},
+	}
+	rows, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 {
+		t.Fatalf("%d rows, want 1", len(rows))
+	}
+	r := rows[0]
+	t.Logf("%+v", r)
+	switch r.Device {
+	case "dram-ssd":
+		if r.Substitutes != "" {
+			t.Errorf("dram-ssd ran but the row says it substitutes %s", r.Substitutes)
+		}
+	case "hdd-15k":
+		if r.Substitutes != "dram-ssd" || !strings.Contains(r.Why, "FUSE round trip") {
+			t.Errorf("hdd-15k ran; the row should say it stands in for dram-ssd and why: %q, %q", r.Substitutes, r.Why)
+		}
+	default:
+		t.Fatalf("device %s ran", r.Device)
+	}
+	if r.QphHUnrounded <= 0 || r.IOPS <= 0 || r.EnergyPerQueryJ <= 0 || r.Queries != 66 || r.LoadS <= 0 {
+		t.Errorf("row %+v: want QphH, IOPS, energy per query, 66 queries and a load time", r)
+	}
+	b, err := os.ReadFile(filepath.Join(out, r.Device, "result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res tpch.Result
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Storage == nil || len(res.Storage.Tiers) != 1 || res.Storage.Tiers[0].Device == nil || res.Storage.Tiers[0].Device.Reads == 0 {
+		t.Errorf("result.json storage %+v: want one emulated tier with reads", res.Storage)
+	}
+	if mi, _ := os.ReadFile("/proc/self/mountinfo"); strings.Contains(string(mi), out) {
+		t.Errorf("a mount under %s is left", out)
+	}
+	if _, err := os.Stat(filepath.Join(out, r.Device, "tiers")); !os.IsNotExist(err) {
+		t.Errorf("the tier's files are left (stat: %v)", err)
+	}
+}

@@ -1,0 +1,187 @@
+package placement
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tierbench/internal/device"
+	"tierbench/internal/engine"
+)
+
+func builtin(t *testing.T) *device.Registry {
+	t.Helper()
+	reg, err := device.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+func TestNewPlan(t *testing.T) {
+	reg := builtin(t)
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name    string
+		tiers   []string
+		classes Classes
+		want    []Tier
+		placed  Classes
+	}{
+		{"profile and directory", []string{"fast=sata-ssd", "slow=" + dir}, Classes{Data: "slow", WAL: "fast"},
+			[]Tier{{Name: "fast", Spec: "sata-ssd"}, {Name: "slow", Dir: dir}}, Classes{Data: "slow", WAL: "fast"}},
+		{"composite spec", []string{"d=pagecache(hdd-7200,size=64MiB)"}, Classes{Data: "d", Temp: "d"},
+			[]Tier{{Name: "d", Spec: "pagecache(hdd-7200,size=64MiB)"}}, Classes{Data: "d", Temp: "d"}},
+		{"class names a profile", nil, Classes{Data: "hdd-7200", WAL: "sata-ssd"},
+			[]Tier{{Name: "data", Spec: "hdd-7200"}, {Name: "wal", Spec: "sata-ssd"}}, Classes{Data: "data", WAL: "wal"}},
+		{"class names a directory", nil, Classes{Temp: dir},
+			[]Tier{{Name: "temp", Dir: dir}}, Classes{Temp: "temp"}},
+		{"null device", []string{"n=null"}, Classes{Data: "n"}, []Tier{{Name: "n", Spec: "null"}}, Classes{Data: "n"}},
+		{"nothing", nil, Classes{}, nil, Classes{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := NewPlan(tc.tiers, tc.classes, reg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(p.Tiers) != len(tc.want) {
+				t.Fatalf("tiers %+v, want %+v", p.Tiers, tc.want)
+			}
+			for i := range tc.want {
+				if p.Tiers[i] != tc.want[i] {
+					t.Errorf("tier %d: %+v, want %+v", i, p.Tiers[i], tc.want[i])
+				}
+			}
+			if p.Classes != tc.placed {
+				t.Errorf("classes %+v, want %+v", p.Classes, tc.placed)
+			}
+		})
+	}
+}
+
+// TestNewPlanErrors checks that every mistake is one line naming the flag and the value.
+func TestNewPlanErrors(t *testing.T) {
+	reg := builtin(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	os.WriteFile(file, nil, 0o644)
+	readOnly := filepath.Join(dir, "ro")
+	os.Mkdir(readOnly, 0o555)
+	for _, tc := range []struct {
+		name    string
+		tiers   []string
+		classes Classes
+		want    []string
+	}{
+		{"no equals", []string{"fast"}, Classes{Data: "fast"}, []string{`--tier "fast"`, "NAME=PROFILE"}},
+		{"bad name", []string{"a b=sata-ssd"}, Classes{}, []string{`"a b"`, "letters, digits"}},
+		{"unknown profile", []string{"x=hdd-9000"}, Classes{Data: "x"}, []string{"--tier x=hdd-9000", `unknown device profile "hdd-9000"`, "known profiles are"}},
+		{"bad spec field", []string{"x=hdd-7200(rpm=-5)"}, Classes{Data: "x"}, []string{"--tier x=hdd-7200(rpm=-5)", "rpm"}},
+		{"missing directory", []string{"x=" + filepath.Join(dir, "nope")}, Classes{Data: "x"}, []string{"nope does not exist", "create it"}},
+		{"a file", []string{"x=" + file}, Classes{Data: "x"}, []string{"is a file"}},
+		{"twice", []string{"x=sata-ssd", "x=nvme"}, Classes{Data: "x"}, []string{"given twice"}},
+		{"unused tier", []string{"x=sata-ssd", "y=nvme"}, Classes{Data: "x"}, []string{"--tier y=nvme holds nothing", "--data y"}},
+		{"unknown class tier", []string{"x=sata-ssd"}, Classes{Data: "x", WAL: "fats"}, []string{"--wal fats", "tiers are x"}},
+		{"class name taken", []string{"wal=sata-ssd"}, Classes{Data: "wal", WAL: "hdd-7200"}, []string{"--wal hdd-7200", `a tier named "wal" exists`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := NewPlan(tc.tiers, tc.classes, reg)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			msg := err.Error()
+			if strings.Contains(msg, "\n") {
+				t.Errorf("error spans lines: %q", msg)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("error %q does not say %q", msg, w)
+				}
+			}
+		})
+	}
+	if os.Geteuid() != 0 { // root writes anywhere; checkWritable proves it by writing
+		t.Run("read-only directory", func(t *testing.T) {
+			_, err := NewPlan([]string{"x=" + readOnly}, Classes{Data: "x"}, reg)
+			if err == nil || !strings.Contains(err.Error(), "not writable") {
+				t.Errorf("error %v, want not writable", err)
+			}
+		})
+	}
+}
+
+func TestCheckEngine(t *testing.T) {
+	reg := builtin(t)
+	p, err := NewPlan([]string{"a=sata-ssd", "b=hdd-7200"}, Classes{Data: "a", WAL: "b"}, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.CheckEngine("sqlite"); err == nil || !strings.Contains(err.Error(), "--wal b") {
+		t.Errorf("sqlite with the WAL apart: %v, want an error naming --wal", err)
+	}
+	if err := p.CheckEngine("postgres"); err != nil {
+		t.Errorf("postgres: %v", err)
+	}
+	same, _ := NewPlan([]string{"a=sata-ssd"}, Classes{Data: "a", WAL: "a"}, reg)
+	if err := same.CheckEngine("sqlite"); err != nil {
+		t.Errorf("sqlite with the WAL beside the data: %v", err)
+	}
+}
+
+// TestApply places directory tiers (no mount needed) and checks where each class goes
+// and which settings are added, a user's setting winning.
+func TestApply(t *testing.T) {
+	reg := builtin(t)
+	dataDir, walDir, tempDir := t.TempDir(), t.TempDir(), t.TempDir()
+	p, err := NewPlan([]string{"d=" + dataDir, "w=" + walDir, "t=" + tempDir}, Classes{Data: "d", WAL: "w", Temp: "t"}, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := p.Start(t.Context(), Options{Registry: reg, FlushMethod: Direct, ServerMajor: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := engine.Config{Name: "mysql", Dir: "/elsewhere", Settings: map[string]string{"innodb_use_native_aio": "1"}}
+	added, err := pl.Apply(&cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Dir != filepath.Join(dataDir, "db") || cfg.WALDir != walDir || cfg.TempDir != tempDir {
+		t.Errorf("dirs %s, %s, %s: want %s/db, %s, %s", cfg.Dir, cfg.WALDir, cfg.TempDir, dataDir, walDir, tempDir)
+	}
+	// Directory tiers need no emulation settings; direct I/O is asked for.
+	if len(added) != 1 || added[0].Name != "innodb_flush_method" || cfg.Settings["innodb_flush_method"] != "O_DIRECT" {
+		t.Errorf("added %+v, settings %v: want innodb_flush_method=O_DIRECT only", added, cfg.Settings)
+	}
+	if cfg.Settings["innodb_use_native_aio"] != "1" {
+		t.Errorf("the user's innodb_use_native_aio=1 was changed to %s", cfg.Settings["innodb_use_native_aio"])
+	}
+	os.Mkdir(cfg.Dir, 0o755) // as the engine would
+	st, err := pl.Finish(DefaultGridIntensity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(cfg.Dir); !os.IsNotExist(err) {
+		t.Errorf("the empty data directory %s made in the user's tier is left (%v)", cfg.Dir, err)
+	}
+	if st.Placement["data"] != "d" || st.Placement["wal"] != "w" || st.Placement["temp"] != "t" || len(st.Tiers) != 3 || st.Tiers[0].Kind != "directory" {
+		t.Errorf("storage %+v", st)
+	}
+	if st.EnergyJ != 0 || st.Tiers[0].Device != nil {
+		t.Errorf("directory tiers have no device counters or energy: %+v", st)
+	}
+
+	// SQLite cannot take direct I/O, nor an external server placement.
+	p2, err := NewPlan([]string{"d=" + dataDir}, Classes{Data: "d"}, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl2, _ := p2.Start(t.Context(), Options{Registry: reg, FlushMethod: Direct})
+	if _, err := pl2.Apply(&engine.Config{Name: "sqlite"}); err == nil || !strings.Contains(err.Error(), "--flush-method direct: SQLite has no direct I/O") {
+		t.Errorf("sqlite direct: %v", err)
+	}
+	if _, err := pl2.Apply(&engine.Config{Name: "postgres", DSN: "host=x"}); err == nil || !strings.Contains(err.Error(), "--dsn") {
+		t.Errorf("external server: %v", err)
+	}
+}

@@ -1,0 +1,289 @@
+package placement
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"tierbench/internal/device"
+	"tierbench/internal/emulator"
+	"tierbench/internal/engine"
+)
+
+// Options tune Start.
+type Options struct {
+	// OutDir holds the emulated tiers: OUT/tiers/NAME/backing and OUT/tiers/NAME/mnt.
+	OutDir string
+	// Registry resolves the tiers' specs for their profiles' watts in the result.
+	Registry *device.Registry
+	// Emulator is passed to emulator.Start.
+	Emulator emulator.Options
+	// FlushMethod is --flush-method: "" keeps the engine's default (buffered on an
+	// emulated tier).
+	FlushMethod FlushMethod
+	// ServerMajor is the major version of the managed server, for settings that exist
+	// only in some versions; 0 asks the installed server (ServerMajor).
+	ServerMajor int
+	// Keep leaves the emulated tiers' backing files in OUT/tiers after Finish, so a
+	// later run with the same --tier values finds the database (tpcc load, then run).
+	Keep bool
+}
+
+// Placed is a plan with its emulated devices mounted.
+type Placed struct {
+	plan    *Plan
+	opts    Options
+	reg     *device.Registry
+	em      *emulator.Emulator
+	dirs    map[string]string // tier name -> directory to put files in
+	roots   []string          // OUT/tiers/NAME of each emulated tier
+	created []string          // data directories Dir made inside users' tiers
+	applied []Setting         // settings Apply added
+
+	once    sync.Once
+	final   []emulator.DeviceStats
+	stopErr error
+}
+
+// Start mounts the plan's emulated tiers. On error nothing is left mounted. The
+// caller must Stop (or Finish) after closing the engine: a server that still has
+// files open on a mount gets it detached lazily, which loses the final counters.
+func (p *Plan) Start(ctx context.Context, opts Options) (*Placed, error) {
+	pl := &Placed{plan: p, opts: opts, reg: opts.Registry, dirs: map[string]string{}}
+	if pl.reg == nil {
+		reg, err := device.Load(opts.Emulator.Profiles...)
+		if err != nil {
+			return nil, err
+		}
+		pl.reg = reg
+	}
+	var devs []emulator.Device
+	for _, t := range p.Tiers {
+		if !t.Emulated() {
+			pl.dirs[t.Name] = t.Dir
+			continue
+		}
+		if opts.OutDir == "" {
+			return nil, errors.New("placement: emulated tiers need an output directory for their files")
+		}
+		root, err := filepath.Abs(filepath.Join(opts.OutDir, "tiers", t.Name))
+		if err != nil {
+			return nil, err
+		}
+		// 0755 all the way: a managed server runs as its own user and must reach the mount.
+		for _, d := range []string{filepath.Join(opts.OutDir, "tiers"), root} {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				pl.removeTiers()
+				return nil, fmt.Errorf("tier %s: %w", t.Name, err)
+			}
+			os.Chmod(d, 0o755)
+		}
+		dev := emulator.Device{Name: t.Name, Spec: t.Spec, BackingDir: filepath.Join(root, "backing"), MountPoint: filepath.Join(root, "mnt")}
+		devs = append(devs, dev)
+		pl.roots = append(pl.roots, root)
+		pl.dirs[t.Name] = dev.MountPoint
+	}
+	if len(devs) > 0 {
+		eopts := opts.Emulator
+		log := &startLog{w: eopts.Log}
+		if log.w == nil {
+			log.w = os.Stderr
+		}
+		eopts.Log = log
+		em, err := emulator.Start(ctx, devs, eopts)
+		log.release(err == nil)
+		if err != nil {
+			pl.removeTiers()
+			if errors.Is(err, emulator.ErrTooFast) || strings.Contains(err.Error(), emulator.ErrTooFast.Error()) {
+				// The server's refusal crosses a process boundary as text: make it
+				// ErrTooFast again for callers that pick another device.
+				msg := err.Error()
+				for _, d := range devs { // name the flag, not the emulator's device
+					if rest, ok := strings.CutPrefix(msg, "device "+d.Name+": "); ok {
+						msg = p.flag(d.Name) + ": " + rest
+					}
+				}
+				return nil, tooFastError{msg + "; or give the tier a slower profile"}
+			}
+			return nil, err
+		}
+		pl.em = em
+		for _, d := range devs { // the mount's root belongs to root; let a server's user in
+			os.Chmod(d.MountPoint, 0o755)
+		}
+	}
+	return pl, nil
+}
+
+// Dir is the directory for class: for data a "db" directory inside the tier (so an
+// engine that removes its empty directory never removes a user's tier), for WAL and
+// temp the tier itself (engines make their own subdirectories there). "" when the
+// class is not placed.
+func (pl *Placed) Dir(class Class) string {
+	t, ok := pl.plan.Tier(class)
+	if !ok {
+		return ""
+	}
+	if class == Data {
+		return filepath.Join(pl.dirs[t.Name], "db")
+	}
+	return pl.dirs[t.Name]
+}
+
+// Apply places cfg's files on the tiers and adds the settings placement needs: those
+// that let the engine's I/O reach an emulated device honestly (EmulatedSettings) and
+// those of the flush method. A setting the user gave (cfg.Settings) wins. It returns
+// the settings it added. An external server (cfg.DSN) cannot be placed.
+func (pl *Placed) Apply(cfg *engine.Config) ([]Setting, error) {
+	if err := pl.plan.CheckEngine(cfg.Name); err != nil {
+		return nil, err
+	}
+	if cfg.DSN != "" {
+		if !pl.plan.Empty() {
+			return nil, errors.New("--tier, --data, --wal and --temp place the files of a database tierbench runs; an external server (--dsn) keeps its files where it was set up")
+		}
+		if pl.opts.FlushMethod != "" {
+			return nil, errors.New("--flush-method changes server settings, which tierbench never does on an external server (--dsn): set it on your server instead")
+		}
+		return nil, nil
+	}
+	major := pl.opts.ServerMajor
+	if major == 0 && (pl.plan.Emulated() || pl.opts.FlushMethod != "") {
+		m, err := ServerMajor(cfg.Name)
+		if err != nil {
+			return nil, err
+		}
+		major = m
+	}
+	want, err := Settings(cfg.Name, pl.plan.Emulated(), pl.opts.FlushMethod, major)
+	if err != nil {
+		return nil, err
+	}
+	if d := pl.Dir(Data); d != "" {
+		if _, err := os.Stat(d); pl.isDirTier(Data) && errors.Is(err, os.ErrNotExist) {
+			pl.created = append(pl.created, d)
+		}
+		cfg.Dir = d
+	}
+	if d := pl.Dir(WAL); d != "" && cfg.Name != "sqlite" { // SQLite: beside the data (CheckEngine)
+		cfg.WALDir = d
+	}
+	if d := pl.Dir(Temp); d != "" {
+		cfg.TempDir = d
+	}
+	var added []Setting
+	for _, st := range want {
+		if _, set := cfg.Settings[st.Name]; set {
+			continue
+		}
+		if cfg.Settings == nil {
+			cfg.Settings = map[string]string{}
+		}
+		cfg.Settings[st.Name] = st.Value
+		added = append(added, st)
+	}
+	pl.applied = added
+	return slices.Clone(added), nil
+}
+
+func (pl *Placed) isDirTier(class Class) bool {
+	t, ok := pl.plan.Tier(class)
+	return ok && !t.Emulated()
+}
+
+// Stats are the emulated devices' counters now (nil without emulated tiers).
+func (pl *Placed) Stats() ([]emulator.DeviceStats, error) {
+	if pl.em == nil {
+		return nil, nil
+	}
+	return pl.em.Stats()
+}
+
+// Stop unmounts the emulated tiers and keeps their final counters; unless Keep, it
+// removes their backing files and the data directory it made in a user's tier when
+// the engine left it empty. Close the engine first. Safe to call more than once.
+func (pl *Placed) Stop() error {
+	pl.once.Do(func() {
+		if pl.em != nil {
+			pl.final, pl.stopErr = pl.em.Stop()
+		}
+		for _, d := range pl.created {
+			os.Remove(d) // only when empty: a kept database stays
+		}
+		if !pl.opts.Keep && pl.stopErr == nil {
+			pl.removeTiers()
+		}
+	})
+	return pl.stopErr
+}
+
+// removeTiers removes the emulated tiers' directories under OUT/tiers, and OUT/tiers
+// when that leaves it empty. Never while mounted: the mounts are gone (or Start failed,
+// and emulator.Start leaves nothing mounted).
+func (pl *Placed) removeTiers() {
+	for _, root := range pl.roots {
+		os.RemoveAll(root)
+	}
+	if len(pl.roots) > 0 {
+		os.Remove(filepath.Dir(pl.roots[0]))
+	}
+}
+
+// Finish stops the emulator and returns the storage section of a result, with CO2 at
+// grid intensity gPerKWh. With a Stop error it returns what it has and the error.
+func (pl *Placed) Finish(gPerKWh float64) (*Storage, error) {
+	err := pl.Stop()
+	s := &Storage{
+		Placement:           map[string]string{},
+		FlushMethod:         pl.opts.FlushMethod,
+		Settings:            pl.applied,
+		GridIntensity:       gPerKWh,
+		GridIntensitySource: "--grid-intensity",
+		EnergyModel:         energyModel,
+	}
+	if gPerKWh == DefaultGridIntensity {
+		s.GridIntensitySource = GridIntensitySource
+	}
+	for _, class := range AllClasses {
+		if t, ok := pl.plan.Tier(class); ok {
+			s.Placement[string(class)] = t.Name
+		}
+	}
+	for _, t := range pl.plan.Tiers {
+		tr := TierResult{Name: t.Name, Kind: "directory", Dir: pl.dirs[t.Name], Classes: []string{}}
+		for _, class := range AllClasses {
+			if pl.plan.Classes.of(class) == t.Name {
+				tr.Classes = append(tr.Classes, string(class))
+			}
+		}
+		if t.Emulated() {
+			tr.Kind, tr.Spec = "emulated", t.Spec
+			i := slices.IndexFunc(pl.final, func(d emulator.DeviceStats) bool { return d.Name == t.Name })
+			if i >= 0 {
+				var idleJ float64
+				tr.Profile, idleJ = profileInfo(pl.reg, t.Spec, pl.final[i].Elapsed)
+				tr.Device = deviceResult(pl.final[i], idleJ, gPerKWh)
+				s.EnergyJ += tr.Device.EnergyJ
+			} else {
+				tr.Profile, _ = profileInfo(pl.reg, t.Spec, 0)
+				if err == nil {
+					err = fmt.Errorf("tier %s: the emulator returned no final counters", t.Name)
+				}
+			}
+		}
+		s.Tiers = append(s.Tiers, tr)
+	}
+	s.CO2g = CO2Grams(s.EnergyJ, gPerKWh)
+	return s, err
+}
+
+// tooFastError is the emulator's refusal of a device too fast for this host.
+type tooFastError struct{ msg string }
+
+func (e tooFastError) Error() string        { return e.msg }
+func (e tooFastError) Is(target error) bool { return target == emulator.ErrTooFast }
