@@ -12,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"tierbench/internal/engine"
 	"tierbench/internal/oltp/mix"
 	"tierbench/internal/progress"
 )
@@ -31,26 +30,6 @@ commands: load creates it, run starts it again. Remove OUT/db to reclaim it.`,
 	}
 	cmd.AddCommand(newOLTPLoadCommand(), newOLTPRunCommand(), newOLTPMixesCommand(), newOLTPShowCommand())
 	return cmd
-}
-
-// oltpOpen checks --out and opens the engine, keeping its data between commands.
-func oltpOpen(ctx context.Context, ef *engineFlags, out string) (engine.Engine, error) {
-	if out == "" {
-		return nil, fmt.Errorf("--out is required: the directory for results (and, by default, the database)")
-	}
-	cfg, err := ef.config("--engine", out)
-	if err != nil {
-		return nil, err
-	}
-	cfg.Keep = true
-	if err := ensureWritableDir("--out", out); err != nil {
-		return nil, err
-	}
-	e, err := engine.Open(ctx, cfg)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", cfg.Name, err)
-	}
-	return e, nil
 }
 
 // openMix reads --mix and applies --scale.
@@ -95,16 +74,16 @@ dropped first if they exist, also on a server given by --dsn.`,
 				return err
 			}
 			ctx := cmd.Context()
-			e, err := oltpOpen(ctx, &ef, out)
+			opened, err := openKept(ctx, &ef, out)
 			if err != nil {
 				return err
 			}
-			defer e.Close()
+			defer opened.Finish()
 			lc := mix.LoadConfig{Scale: m.Scale, Seed: seed, Loaders: loaders}
 			if progress.IsTerminal(os.Stderr) {
 				lc.Progress = os.Stderr
 			}
-			info, err := mix.Load(ctx, e, m, lc)
+			info, err := mix.Load(ctx, opened.Engine(), m, lc)
 			if err != nil {
 				return err
 			}
@@ -117,7 +96,7 @@ dropped first if they exist, also on a server given by --dsn.`,
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "loaded mix %s at scale %g into %s %s in %.1f s with %d loader(s): %s\n",
 				m.Name, m.Scale, info.Engine.Name, info.Engine.Version, info.Seconds, info.Loaders, strings.Join(parts, ", "))
-			return nil
+			return finishWithStorage(cmd, opened, out, loadStorageFile)
 		},
 	}
 	registerTPCCEngineFlags(cmd, &ef, &out)
@@ -175,18 +154,26 @@ func newOLTPRunCommand() *cobra.Command {
 				fmt.Fprintf(cmd.ErrOrStderr(), "note: the mix file changed since it was loaded (%s)\n", li.MixFile)
 			}
 			ctx := cmd.Context()
-			e, err := oltpOpen(ctx, &ef, out)
+			opened, err := openKept(ctx, &ef, out)
 			if err != nil {
 				return err
 			}
-			defer e.Close()
+			defer opened.Finish()
 			rc := mix.RunConfig{Users: users, Ramp: ramp, Duration: duration, Rate: rate, Interval: interval,
 				Think: think, Seed: seed, OutDir: out, Lines: cmd.OutOrStdout()}
-			res, err := mix.Run(ctx, e, m, rc)
+			res, err := mix.Run(ctx, opened.Engine(), m, rc)
+			storage, ferr := opened.Finish() // the engine stops before its devices unmount
 			if res != nil {
+				res.Storage = storage
+				if storage != nil {
+					if werr := mix.WriteResult(out, res); werr != nil {
+						ferr = errors.Join(ferr, werr)
+					}
+				}
 				mix.WriteSummary(cmd.OutOrStdout(), res, m.TxnNames())
 				fmt.Fprintf(cmd.OutOrStdout(), "\nresult: %s\n", filepath.Join(out, mix.ResultFile))
 			}
+			err = errors.Join(err, ferr)
 			if err != nil {
 				if errors.Is(err, context.Canceled) {
 					return fmt.Errorf("interrupted: what was measured is kept in %s: %w", filepath.Join(out, mix.ResultFile), err)

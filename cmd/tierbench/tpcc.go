@@ -37,9 +37,9 @@ commands: load creates it, run and check start it again. Remove OUT/db to reclai
 // loadStorageFile holds the storage section of `tpcc load` (devices' counters of the load).
 const loadStorageFile = "load-storage.json"
 
-// tpccOpen checks --out and opens the engine with its files placed, keeping its data
-// between commands (load, run and check work on the same database).
-func tpccOpen(ctx context.Context, ef *engineFlags, out string) (*openedEngine, error) {
+// openKept opens the engine with its files placed, keeping its data between commands
+// (TPC-C and oltp mixes: load, run and check work on the same database).
+func openKept(ctx context.Context, ef *engineFlags, out string) (*openedEngine, error) {
 	return ef.open(ctx, out, true)
 }
 
@@ -76,7 +76,7 @@ server given by --dsn.`,
 				return fmt.Errorf("--loaders %d: give 0 (automatic) or more", loaders)
 			}
 			ctx := cmd.Context()
-			opened, err := tpccOpen(ctx, &ef, out)
+			opened, err := openKept(ctx, &ef, out)
 			if err != nil {
 				return err
 			}
@@ -167,7 +167,7 @@ func newTPCCRunCommand() *cobra.Command {
 				return fmt.Errorf("--%w", err)
 			}
 			ctx := cmd.Context()
-			opened, err := tpccOpen(ctx, &ef, out)
+			opened, err := openKept(ctx, &ef, out)
 			if err != nil {
 				return err
 			}
@@ -228,7 +228,7 @@ func newTPCCCheckCommand() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			opened, err := tpccOpen(ctx, &ef, out)
+			opened, err := openKept(ctx, &ef, out)
 			if err != nil {
 				return err
 			}

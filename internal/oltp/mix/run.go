@@ -11,6 +11,7 @@ import (
 	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
 	"tierbench/internal/oltp"
+	"tierbench/internal/placement"
 )
 
 // RunConfig describes `oltp run`.
@@ -68,6 +69,14 @@ type Result struct {
 	// Sweep has one row per level with the saturation point marked (sweeps only).
 	Sweep         []metrics.Level `json:"sweep,omitempty"`
 	IntervalsFile string          `json:"intervals_file"`
+	// Storage says where the files were and what the devices did and used over the
+	// run (only when files were placed on tiers).
+	Storage *placement.Storage `json:"storage,omitempty"`
+}
+
+// WriteResult writes r to dir/result.json atomically.
+func WriteResult(dir string, r *Result) error {
+	return metrics.WriteJSONFile(filepath.Join(dir, ResultFile), r)
 }
 
 // ResultFile and IntervalsFile are the names of the files Run writes in OutDir.
@@ -142,7 +151,7 @@ func Run(ctx context.Context, e engine.Engine, m *Mix, cfg RunConfig) (*Result, 
 			runErr = err
 		}
 		res.summarise(wl)
-		if werr := metrics.WriteJSONFile(filepath.Join(cfg.OutDir, ResultFile), res); werr != nil && runErr == nil {
+		if werr := WriteResult(cfg.OutDir, res); werr != nil && runErr == nil {
 			runErr = werr
 		}
 		if runErr != nil {
@@ -185,4 +194,5 @@ func WriteSummary(w io.Writer, r *Result, order []string) {
 		fmt.Fprintln(w, "\nconcurrency sweep (saturation: the fewest users reaching 95% of the best throughput)")
 		metrics.WriteSweepTable(w, r.Sweep)
 	}
+	placement.WriteSummary(w, r.Storage)
 }
