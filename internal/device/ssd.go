@@ -34,7 +34,8 @@ type SSD struct {
 	plp                      bool
 
 	dies             []time.Duration // when each die is free
-	ctrlFree, ifFree time.Duration
+	ctrlFree         time.Duration
+	iface            timeline // the host interface
 	buffered         endHeap // buffered chunks not yet programmed
 	bufDirty         int64
 	lastProg         time.Duration // end of the latest program
@@ -112,14 +113,13 @@ func (s *SSD) Submit(at time.Duration, r Request) time.Duration {
 			s.dies[d] = start + s.tRead + xfer(n, s.chRate)
 			done = max(done, s.dies[d])
 		})
-		iStart := max(done, s.ifFree)
-		s.ifFree = iStart + xfer(size, s.ifRate)
-		s.busy.add(cStart, s.ifFree)
-		return s.ifFree
+		end := s.iface.reserve(at, done, xfer(size, s.ifRate))
+		s.busy.add(cStart, end)
+		return end
 	case OpWrite:
-		iStart := max(at, s.ifFree)
-		s.ifFree = iStart + xfer(size, s.ifRate)
-		cStart := max(s.ifFree, s.ctrlFree)
+		inEnd := s.iface.reserve(at, at, xfer(size, s.ifRate))
+		iStart := inEnd - xfer(size, s.ifRate)
+		cStart := max(inEnd, s.ctrlFree)
 		s.ctrlFree = cStart + s.fw
 		buffered := s.bufBytes > 0 && size <= s.bufBytes
 		from := s.ctrlFree

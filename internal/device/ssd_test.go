@@ -27,6 +27,14 @@ func TestSSDServiceTimes(t *testing.T) {
 			{0, rd(0, 4096), 80 * us},
 			{0, rd(4*4096, 4096), 140 * us},
 		}},
+		{"a read waiting for its die does not hold the interface", "tssd", []step{
+			// Pages 0 and 4 share die 0 (10-70, 70-130); page 1 is on die 1. Read 3:
+			// controller 20-30, die 1 30-90, then the interface 90-100, in the gap
+			// before read 2 needs it (130-140), not after it.
+			{0, rd(0, 4096), 80 * us},
+			{0, rd(4*4096, 4096), 140 * us},
+			{0, rd(4096, 4096), 100 * us},
+		}},
 		{"8K read spreads over two dies", "tssd", []step{
 			// controller 0-10; dies 0 and 1 both 10-70; interface 8 KiB 70-90.
 			{0, rd(0, 8192), 90 * us},
