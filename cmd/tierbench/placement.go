@@ -21,6 +21,7 @@ type placementFlags struct {
 	flushMethod     string
 	gridIntensity   float64
 	profiles        []string
+	recordTrace     bool
 }
 
 func (pf *placementFlags) register(cmd *cobra.Command) {
@@ -32,6 +33,7 @@ func (pf *placementFlags) register(cmd *cobra.Command) {
 	f.StringVar(&pf.flushMethod, "flush-method", "", "how a managed engine writes data files: buffered (page cache, then fsync) or direct (O_DIRECT); default: the engine's, buffered on emulated tiers")
 	f.Float64Var(&pf.gridIntensity, "grid-intensity", placement.DefaultGridIntensity,
 		"grams of CO2 per kWh for the device energy's CO2 (475: the "+placement.GridIntensitySource+")")
+	f.BoolVar(&pf.recordTrace, "record-trace", false, "record every request of each emulated tier to OUT/traces/TIER.trace, to replay it through other profiles with 'tierbench device replay'")
 	f.StringSliceVar(&pf.profiles, "profiles", nil, "device profile file or directory of *.yaml files for --tier (repeatable; default: "+device.DefaultUserDir()+" if it exists)")
 }
 
@@ -106,7 +108,10 @@ func (ef *engineFlags) open(ctx context.Context, out string, keep bool) (*opened
 	if err := ensureWritableDir("--out", out); err != nil {
 		return nil, err
 	}
-	opts := placement.Options{OutDir: out, FlushMethod: method, Keep: keep}
+	if ef.recordTrace && !plan.Emulated() {
+		return nil, errors.New("--record-trace records the requests of emulated tiers: place a class on one, e.g. --data 'pagecache(sata-ssd,size=1GiB)'")
+	}
+	opts := placement.Options{OutDir: out, FlushMethod: method, Keep: keep, Trace: ef.recordTrace}
 	opts.Emulator.Profiles = paths
 	if plan == nil {
 		plan = &placement.Plan{}

@@ -32,6 +32,9 @@ type Options struct {
 	// Keep leaves the emulated tiers' backing files in OUT/tiers after Finish, so a
 	// later run with the same --tier values finds the database (tpcc load, then run).
 	Keep bool
+	// Trace records every request of each emulated tier to OUT/traces/NAME.trace, for
+	// `tierbench device replay` through profiles too fast to emulate on this host.
+	Trace bool
 }
 
 // Placed is a plan with its emulated devices mounted.
@@ -41,6 +44,7 @@ type Placed struct {
 	reg     *device.Registry
 	em      *emulator.Emulator
 	dirs    map[string]string // tier name -> directory to put files in
+	traces  map[string]string // tier name -> trace file (Options.Trace)
 	roots   []string          // OUT/tiers/NAME of each emulated tier
 	created []string          // data directories Dir made inside users' tiers
 	applied []Setting         // settings Apply added
@@ -54,7 +58,7 @@ type Placed struct {
 // caller must Stop (or Finish) after closing the engine: a server that still has
 // files open on a mount gets it detached lazily, which loses the final counters.
 func (p *Plan) Start(ctx context.Context, opts Options) (*Placed, error) {
-	pl := &Placed{plan: p, opts: opts, reg: opts.Registry, dirs: map[string]string{}}
+	pl := &Placed{plan: p, opts: opts, reg: opts.Registry, dirs: map[string]string{}, traces: map[string]string{}}
 	if pl.reg == nil {
 		reg, err := device.Load(opts.Emulator.Profiles...)
 		if err != nil {
@@ -84,6 +88,18 @@ func (p *Plan) Start(ctx context.Context, opts Options) (*Placed, error) {
 			os.Chmod(d, 0o755)
 		}
 		dev := emulator.Device{Name: t.Name, Spec: t.Spec, BackingDir: filepath.Join(root, "backing"), MountPoint: filepath.Join(root, "mnt")}
+		if opts.Trace {
+			// Outside the tier's root, which is removed after a run that keeps no data.
+			traces, err := filepath.Abs(filepath.Join(opts.OutDir, "traces"))
+			if err != nil {
+				return nil, err
+			}
+			if err := os.MkdirAll(traces, 0o755); err != nil {
+				return nil, fmt.Errorf("tier %s: %w", t.Name, err)
+			}
+			dev.Trace = filepath.Join(traces, t.Name+".trace")
+			pl.traces[t.Name] = dev.Trace
+		}
 		devs = append(devs, dev)
 		pl.roots = append(pl.roots, root)
 		pl.dirs[t.Name] = dev.MountPoint
@@ -255,7 +271,7 @@ func (pl *Placed) Finish(gPerKWh float64) (*Storage, error) {
 		}
 	}
 	for _, t := range pl.plan.Tiers {
-		tr := TierResult{Name: t.Name, Kind: "directory", Dir: pl.dirs[t.Name], Classes: []string{}}
+		tr := TierResult{Name: t.Name, Kind: "directory", Dir: pl.dirs[t.Name], Classes: []string{}, TraceFile: pl.traces[t.Name]}
 		for _, class := range AllClasses {
 			if pl.plan.Classes.of(class) == t.Name {
 				tr.Classes = append(tr.Classes, string(class))

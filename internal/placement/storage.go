@@ -49,6 +49,8 @@ type TierResult struct {
 	Classes []string      `json:"classes"`
 	Profile *ProfileInfo  `json:"profile,omitempty"`
 	Device  *DeviceResult `json:"device,omitempty"`
+	// TraceFile holds every request of the run (--record-trace), for device replay.
+	TraceFile string `json:"trace_file,omitempty"`
 }
 
 // ProfileInfo is the profile behind an emulated tier, with its power figures.

@@ -35,6 +35,11 @@ func WriteSummary(w io.Writer, s *Storage) {
 	if s.EnergyJ > 0 {
 		fmt.Fprintf(w, "  device energy %.1f J, %.3f g CO2 at %g g/kWh (%s)\n", s.EnergyJ, s.CO2g, s.GridIntensity, s.GridIntensitySource)
 	}
+	for _, t := range s.Tiers {
+		if t.TraceFile != "" {
+			fmt.Fprintf(w, "  I/O trace of %s: %s (replay it: tierbench device replay --trace %s --profile nvme)\n", t.Name, t.TraceFile, t.TraceFile)
+		}
+	}
 	if len(s.Settings) > 0 {
 		var set []string
 		for _, st := range s.Settings {
