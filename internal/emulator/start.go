@@ -140,7 +140,7 @@ func Start(ctx context.Context, devs []Device, opts Options) (*Emulator, error) 
 	case msg := <-ready:
 		if msg.Ready == nil {
 			e.Stop()
-			return nil, errors.New(msg.Error)
+			return nil, remoteError(msg.Error)
 		}
 		e.socket = msg.Ready.Socket
 		e.devices = msg.Ready.Devices
@@ -175,7 +175,7 @@ func (e *Emulator) readServer(stdout io.Reader, ready chan<- serverMessage) {
 			ready <- msg
 			if msg.Error != "" {
 				e.mu.Lock()
-				e.err = errors.New(msg.Error)
+				e.err = remoteError(msg.Error)
 				e.mu.Unlock()
 			}
 		case msg.Final != nil:
@@ -297,4 +297,15 @@ func cleanStateDir(dir string) {
 			os.Remove(s)
 		}
 	}
+}
+
+// remoteError is an error the emulator server reported. It crosses the process
+// boundary as text; Is restores the sentinels it wrapped there, so callers can still
+// test errors.Is(err, ErrTooFast) or errors.Is(err, ErrNoFUSE).
+type remoteError string
+
+func (e remoteError) Error() string { return string(e) }
+
+func (e remoteError) Is(target error) bool {
+	return (target == ErrTooFast || target == ErrNoFUSE) && strings.Contains(string(e), target.Error())
 }

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"encoding/json"
+	"errors"
 	"testing"
 	"time"
 )
@@ -60,5 +61,16 @@ func TestHistogram(t *testing.T) {
 	}
 	if back != h {
 		t.Fatal("histogram does not survive JSON")
+	}
+}
+
+func TestRemoteErrorKeepsSentinels(t *testing.T) {
+	tooFast := remoteError("device data: " + ErrTooFast.Error() + ": nvme answers in 22us")
+	if !errors.Is(tooFast, ErrTooFast) || errors.Is(tooFast, ErrNoFUSE) {
+		t.Errorf("%q: Is(ErrTooFast) = %v, Is(ErrNoFUSE) = %v; want true, false", tooFast, errors.Is(tooFast, ErrTooFast), errors.Is(tooFast, ErrNoFUSE))
+	}
+	other := remoteError("mount /x: permission denied")
+	if errors.Is(other, ErrTooFast) || errors.Is(other, ErrNoFUSE) {
+		t.Errorf("%q matches a sentinel", other)
 	}
 }

@@ -115,9 +115,7 @@ func (p *Plan) Start(ctx context.Context, opts Options) (*Placed, error) {
 		log.release(err == nil)
 		if err != nil {
 			pl.removeTiers()
-			if errors.Is(err, emulator.ErrTooFast) || strings.Contains(err.Error(), emulator.ErrTooFast.Error()) {
-				// The server's refusal crosses a process boundary as text: make it
-				// ErrTooFast again for callers that pick another device.
+			if errors.Is(err, emulator.ErrTooFast) {
 				msg := err.Error()
 				for _, d := range devs { // name the flag, not the emulator's device
 					if rest, ok := strings.CutPrefix(msg, "device "+d.Name+": "); ok {
