@@ -2,11 +2,8 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"text/tabwriter"
 
@@ -62,14 +59,9 @@ or else from ` + device.DefaultUserDir() + ` if it exists.`,
   tierbench device list --profiles ./devices --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if len(paths) == 0 {
-				if dir := device.DefaultUserDir(); dir != "" {
-					if _, err := os.Stat(dir); err == nil {
-						paths = []string{dir}
-					} else if !errors.Is(err, fs.ErrNotExist) {
-						return fmt.Errorf("device profiles: %w", err)
-					}
-				}
+			paths, err := userProfiles(paths)
+			if err != nil {
+				return err
 			}
 			reg, err := device.Load(paths...)
 			if err != nil {

@@ -2,12 +2,8 @@ package placement
 
 import (
 	"fmt"
-	"os/exec"
-	"regexp"
-	"strconv"
 	"strings"
-
-	"tierbench/internal/engine/instance"
+	"tierbench/internal/engine/postgres"
 )
 
 // Setting is one engine setting placement adds, with the reason it is there. Since
@@ -82,7 +78,7 @@ var engines = map[string]engineIO{
 			Direct: {{Name: "debug_io_direct", Value: "data,wal", Since: 16, Reason: "--flush-method direct: data and WAL files opened with O_DIRECT"}},
 		},
 		noFlush: map[FlushMethod]string{},
-		version: postgresMajor,
+		version: postgres.ServerMajor,
 	},
 	"mysql": {
 		emulated: []Setting{
@@ -176,31 +172,4 @@ func ServerMajor(engineName string) (int, error) {
 		return 0, nil
 	}
 	return io.version()
-}
-
-// postgresBinGlobs are where the postgres engine looks for its binaries (the same list
-// as internal/engine/postgres).
-var postgresBinGlobs = []string{"/usr/lib/postgresql/*/bin", "/usr/local/pgsql/bin", "/usr/pgsql-*/bin"}
-
-var versionNumber = regexp.MustCompile(`\(PostgreSQL\) (\d+)`)
-
-// postgresMajor runs `postgres --version` beside the initdb the engine would use.
-func postgresMajor() (int, error) {
-	initdb, err := instance.Find([]string{"initdb"}, postgresBinGlobs, "postgresql")
-	if err != nil {
-		return 0, fmt.Errorf("postgres: %w", err)
-	}
-	out, err := exec.Command(initdb[:strings.LastIndex(initdb, "/")+1]+"postgres", "--version").Output()
-	if err != nil {
-		return 0, fmt.Errorf("postgres --version: %w", err)
-	}
-	return parsePostgresMajor(string(out))
-}
-
-func parsePostgresMajor(out string) (int, error) {
-	m := versionNumber.FindStringSubmatch(out)
-	if m == nil {
-		return 0, fmt.Errorf("postgres --version: cannot read a version in %q", strings.TrimSpace(out))
-	}
-	return strconv.Atoi(m[1])
 }

@@ -71,17 +71,3 @@ func TestParseFlushMethod(t *testing.T) {
 		t.Errorf("O_DIRECT: %v", err)
 	}
 }
-
-func TestParsePostgresMajor(t *testing.T) {
-	for in, want := range map[string]int{
-		"postgres (PostgreSQL) 15.18 (Debian 15.18-0+deb12u1)\n": 15,
-		"postgres (PostgreSQL) 18beta1\n":                        18,
-	} {
-		if got, err := parsePostgresMajor(in); err != nil || got != want {
-			t.Errorf("%q: %d, %v; want %d", in, got, err, want)
-		}
-	}
-	if _, err := parsePostgresMajor("garbage"); err == nil {
-		t.Error("garbage: no error")
-	}
-}

@@ -5,8 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -44,6 +48,31 @@ type cluster struct {
 func Installed() error {
 	_, err := instance.Find([]string{"initdb"}, binGlobs, "postgresql")
 	return err
+}
+
+var versionNumber = regexp.MustCompile(`\(PostgreSQL\) (\d+)`)
+
+// ServerMajor is the major version of the server a managed instance would run: it runs
+// `postgres --version` beside the initdb Installed finds. Settings that exist only in
+// some versions depend on it.
+func ServerMajor() (int, error) {
+	initdb, err := instance.Find([]string{"initdb"}, binGlobs, "postgresql")
+	if err != nil {
+		return 0, fmt.Errorf("postgres: %w", err)
+	}
+	out, err := exec.Command(filepath.Join(filepath.Dir(initdb), "postgres"), "--version").Output()
+	if err != nil {
+		return 0, fmt.Errorf("postgres --version: %w", err)
+	}
+	return parseMajor(string(out))
+}
+
+func parseMajor(out string) (int, error) {
+	m := versionNumber.FindStringSubmatch(out)
+	if m == nil {
+		return 0, fmt.Errorf("postgres --version: cannot read a version in %q", strings.TrimSpace(out))
+	}
+	return strconv.Atoi(m[1])
 }
 
 func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err error) {
