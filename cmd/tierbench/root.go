@@ -1,6 +1,10 @@
 package main
 
 import (
+	"fmt"
+	"os"
+	"runtime/pprof"
+
 	"github.com/spf13/cobra"
 )
 
@@ -8,12 +12,38 @@ func newRootCommand() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "tierbench",
 		Short: "Database benchmarks on real engines over real or emulated storage",
-		Long: `tierbench runs standard database workloads (TPC-H now; TPC-C and declared
-transaction mixes next) on embedded SQLite, PostgreSQL and MariaDB/MySQL, and reports
-the spec's metrics with everything needed to recompute them.`,
+		Long: `tierbench runs standard database workloads (TPC-H, TPC-C and transaction mixes
+declared in YAML) on embedded SQLite, PostgreSQL and MariaDB/MySQL, with the database's
+files on real directories or emulated devices, and reports the spec's metrics, the
+devices' counters and their energy with everything needed to recompute them.
+
+Start with 'tierbench demo'.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// --cpu-profile is for tierbench's developers: where does the client's CPU go
+	// (scripts/overhead compares it with pgbench and sysbench).
+	var cpuProfile string
+	var profFile *os.File
+	root.PersistentFlags().StringVar(&cpuProfile, "cpu-profile", "", "write a Go CPU profile of this command to FILE")
+	_ = root.PersistentFlags().MarkHidden("cpu-profile")
+	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		if cpuProfile == "" {
+			return nil
+		}
+		f, err := os.Create(cpuProfile)
+		if err != nil {
+			return fmt.Errorf("--cpu-profile: %w", err)
+		}
+		profFile = f
+		return pprof.StartCPUProfile(f)
+	}
+	cobra.OnFinalize(func() {
+		if profFile != nil {
+			pprof.StopCPUProfile()
+			profFile.Close()
+		}
+	})
 	root.AddCommand(newDemoCommand(), newTPCHCommand(), newTPCCCommand(), newDeviceCommand())
 	root.AddCommand(newOLTPCommand())
 	return root

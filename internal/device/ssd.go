@@ -33,14 +33,14 @@ type SSD struct {
 	chRate, ifRate           int64
 	plp                      bool
 
-	dies             []time.Duration // when each die is free
-	ctrlFree         time.Duration
-	iface            timeline // the host interface
-	buffered         endHeap // buffered chunks not yet programmed
-	bufDirty         int64
-	lastProg         time.Duration // end of the latest program
-	lastAck          time.Duration
-	lastWriteEnd     int64
+	dies         []time.Duration // when each die is free
+	ctrlFree     time.Duration
+	iface        timeline // the host interface
+	buffered     endHeap  // buffered chunks not yet programmed
+	bufDirty     int64
+	lastProg     time.Duration // end of the latest program
+	lastAck      time.Duration
+	lastWriteEnd int64
 }
 
 func ssdClass() *class {

@@ -82,6 +82,15 @@ type Session interface {
 	Close() error
 }
 
+// Canceller is implemented by sessions that can stop their statement in flight on the
+// server from another goroutine. A hot loop may then give the driver a context that
+// never ends, which spares drivers that watch every statement's context (go-sql-driver
+// hands each one to a watcher goroutine) that work, and arm Cancel once with
+// context.AfterFunc(ctx, s.Cancel). After Cancel the session is only fit to be closed.
+type Canceller interface {
+	Cancel()
+}
+
 // Engine is one open database: embedded, managed or external.
 type Engine interface {
 	Dialect() *Dialect

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"tierbench/internal/engine"
 	"tierbench/internal/engine/enginetest"
@@ -177,5 +178,33 @@ func TestInstallFailureCleansUp(t *testing.T) {
 		if _, statErr := os.Stat(filepath.Join(dir, sub)); !os.IsNotExist(statErr) {
 			t.Errorf("%s left after a failed install: %v", sub, statErr)
 		}
+	}
+}
+
+// TestSessionCancel: a statement run under a context that never ends stops when
+// another goroutine calls the session's Cancel (engine.Canceller).
+func TestSessionCancel(t *testing.T) {
+	enginetest.RequireServer(t, Installed())
+	e, err := engine.Open(context.Background(), engine.Config{Name: "mysql", Dir: enginetest.ServerDir(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	s, err := e.Session(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	c, ok := s.(engine.Canceller)
+	if !ok {
+		t.Fatal("the mysql session does not implement engine.Canceller")
+	}
+	time.AfterFunc(300*time.Millisecond, c.Cancel)
+	start := time.Now()
+	var slept int
+	err = s.Conn().QueryRowContext(context.Background(), "SELECT SLEEP(30)").Scan(&slept)
+	// A killed SLEEP returns 1 (or the statement fails with "interrupted").
+	if took := time.Since(start); took > 10*time.Second || (err == nil && slept != 1) {
+		t.Fatalf("SELECT SLEEP(30) after Cancel: took %s, result %d, error %v; want it stopped within seconds", took, slept, err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	mysqldrv "github.com/go-sql-driver/mysql"
@@ -22,9 +23,10 @@ const (
 
 // session pins a connection and stops its statements on the server with KILL QUERY.
 type session struct {
-	db   *sql.DB
-	conn *sql.Conn
-	id   int64
+	db     *sql.DB
+	conn   *sql.Conn
+	id     int64
+	closed atomic.Bool
 }
 
 func newSession(ctx context.Context, db *sql.DB) (*session, error) {
@@ -73,7 +75,28 @@ func (s *session) Query(ctx context.Context, query string, args ...any) (*engine
 	return out, err
 }
 
-func (s *session) Close() error { return s.conn.Close() }
+func (s *session) Close() error {
+	s.closed.Store(true)
+	return s.conn.Close()
+}
+
+// Cancel implements engine.Canceller: KILL QUERY now, and KILL CONNECTION if the
+// session is still open killGrace later (a statement that ignores KILL QUERY, or a
+// caller stuck in one).
+func (s *session) Cancel() {
+	id := s.id
+	kctx, cancel := context.WithTimeout(context.Background(), killGrace)
+	defer cancel()
+	_, _ = s.db.ExecContext(kctx, fmt.Sprintf("KILL QUERY %d", id))
+	time.AfterFunc(killGrace, func() {
+		if s.closed.Load() {
+			return
+		}
+		kctx, cancel := context.WithTimeout(context.Background(), killGrace)
+		defer cancel()
+		_, _ = s.db.ExecContext(kctx, fmt.Sprintf("KILL CONNECTION %d", id))
+	})
+}
 
 // run runs f under a context the driver sees only ending killGrace after a KILL QUERY
 // that the server did not answer.

@@ -47,6 +47,28 @@ type worker struct {
 	// next is the transaction type Next chose.
 	next      int
 	succeeded bool
+	// With a session that can cancel on the server (engine.Canceller), statements run
+	// under quiet, a context that never ends, and one AfterFunc on armed cancels them.
+	armed  context.Context
+	quiet  context.Context
+	disarm func() bool
+}
+
+// stmtContext is the context statements run under: ctx itself, or, when the session
+// can cancel on the server, a context that never ends, with the session's Cancel armed
+// once on ctx (so drivers do no per-statement cancellation work).
+func (k *worker) stmtContext(ctx context.Context) context.Context {
+	c, ok := k.s.(engine.Canceller)
+	if !ok || ctx.Done() == nil {
+		return ctx
+	}
+	if ctx != k.armed {
+		if k.disarm != nil {
+			k.disarm()
+		}
+		k.armed, k.quiet, k.disarm = ctx, context.WithoutCancel(ctx), context.AfterFunc(ctx, c.Cancel)
+	}
+	return k.quiet
 }
 
 func (k *worker) Next() oltp.Txn {
@@ -71,6 +93,9 @@ func (k *worker) Close() error {
 		}
 		return nil
 	})
+	if k.disarm != nil {
+		k.disarm()
+	}
 	return k.s.Close()
 }
 
@@ -89,8 +114,9 @@ func (k *worker) Run(ctx context.Context, op string) oltp.Result {
 		vals[j] = g.value(k.r)
 	}
 	var res oltp.Result
+	sctx := k.stmtContext(ctx)
 	for attempt := 1; ; attempt++ {
-		n, rollback, err := k.attempt(ctx, i, p)
+		n, rollback, err := k.attempt(sctx, i, p)
 		res.Queries += n
 		switch {
 		case err == nil:
