@@ -10,11 +10,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sync"
 	"time"
 
 	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
+	"tierbench/internal/oltp"
 	"tierbench/internal/progress"
 )
 
@@ -134,44 +134,18 @@ func Load(ctx context.Context, e engine.Engine, m *Mix, cfg LoadConfig) (*LoadIn
 		}
 	}
 	bar := progress.Start(cfg.Progress, "load "+m.Name, "rows", total)
-	rows := map[string]int64{}
-	for _, t := range m.Tables {
-		rows[t.Name] = 0
-	}
-	var rowsMu sync.Mutex
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	jobs := make(chan chunk)
-	var wg sync.WaitGroup
-	for range loaders {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := range jobs {
-				n, err := loadChunk(ctx, e, c, gens[c.table], cfg.Seed, bar)
-				if err != nil {
-					cancel(err)
-					return
-				}
-				rowsMu.Lock()
-				rows[c.table.Name] += n
-				rowsMu.Unlock()
-			}
-		}()
-	}
-feed:
-	for _, c := range chunks {
-		select {
-		case jobs <- c:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(jobs)
-	wg.Wait()
+	rows, err := oltp.LoadParallel(ctx, loaders, chunks, func(ctx context.Context, c chunk) (string, int64, error) {
+		n, err := loadChunk(ctx, e, c, gens[c.table], cfg.Seed, bar)
+		return c.table.Name, n, err
+	})
 	bar.Finish()
-	if err := context.Cause(ctx); err != nil {
+	if err != nil {
 		return nil, err
+	}
+	for _, t := range m.Tables {
+		if _, ok := rows[t.Name]; !ok {
+			rows[t.Name] = 0 // every table is listed, also one of no rows
+		}
 	}
 
 	var after []string
@@ -183,15 +157,8 @@ feed:
 	for _, t := range m.Tables {
 		after = append(after, d.Analyze(t.Name)...)
 	}
-	seen := map[string]bool{}
-	for _, q := range after {
-		if seen[q] { // SQLite's ANALYZE covers every table at once
-			continue
-		}
-		seen[q] = true
-		if _, err := db.ExecContext(ctx, q); err != nil {
-			return nil, fmt.Errorf("mix %s: %s: %w", m.Name, q, err)
-		}
+	if err := oltp.ExecEach(ctx, db, after); err != nil {
+		return nil, fmt.Errorf("mix %s: %w", m.Name, err)
 	}
 	info, err := e.Info(ctx)
 	if err != nil {

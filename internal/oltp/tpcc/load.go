@@ -8,11 +8,11 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"sync"
 	"time"
 
 	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
+	"tierbench/internal/oltp"
 	"tierbench/internal/progress"
 )
 
@@ -107,40 +107,12 @@ func Load(ctx context.Context, e engine.Engine, cfg LoadConfig) (*LoadInfo, erro
 		total += u.rows()
 	}
 	bar := progress.Start(cfg.Progress, fmt.Sprintf("load %d warehouse(s)", cfg.Warehouses), "rows", total)
-	rows := map[string]int64{}
-	var rowsMu sync.Mutex
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	jobs := make(chan unit)
-	var wg sync.WaitGroup
-	for range loaders {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for u := range jobs {
-				n, err := loadUnit(ctx, e, g, u, bar)
-				if err != nil {
-					cancel(err)
-					return
-				}
-				rowsMu.Lock()
-				rows[u.table] += n
-				rowsMu.Unlock()
-			}
-		}()
-	}
-feed:
-	for _, u := range all {
-		select {
-		case jobs <- u:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(jobs)
-	wg.Wait()
+	rows, err := oltp.LoadParallel(ctx, loaders, all, func(ctx context.Context, u unit) (string, int64, error) {
+		n, err := loadUnit(ctx, e, g, u, bar)
+		return u.table, n, err
+	})
 	bar.Finish()
-	if err := context.Cause(ctx); err != nil {
+	if err != nil {
 		return nil, err
 	}
 
@@ -154,15 +126,8 @@ feed:
 	for _, t := range Tables {
 		after = append(after, d.Analyze(t)...)
 	}
-	seen := map[string]bool{}
-	for _, q := range after {
-		if seen[q] { // SQLite's ANALYZE covers every table at once
-			continue
-		}
-		seen[q] = true
-		if _, err := db.ExecContext(ctx, q); err != nil {
-			return nil, fmt.Errorf("tpcc: %s: %w", q, err)
-		}
+	if err := oltp.ExecEach(ctx, db, after); err != nil {
+		return nil, fmt.Errorf("tpcc: %w", err)
 	}
 	info, err := e.Info(ctx)
 	if err != nil {

@@ -1,0 +1,68 @@
+package oltp
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sync"
+)
+
+// LoadParallel runs load on every job with loaders goroutines, stopping at the first
+// error, and returns the rows loaded, summed by the table load names. The jobs are
+// handed out in order, so a deterministic generator per job gives the same data
+// whatever the number of loaders.
+func LoadParallel[J any](ctx context.Context, loaders int, jobs []J, load func(context.Context, J) (table string, rows int64, err error)) (map[string]int64, error) {
+	rows := map[string]int64{}
+	var rowsMu sync.Mutex
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	ch := make(chan J)
+	var wg sync.WaitGroup
+	for range max(loaders, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range ch {
+				table, n, err := load(ctx, j)
+				if err != nil {
+					cancel(err)
+					return
+				}
+				rowsMu.Lock()
+				rows[table] += n
+				rowsMu.Unlock()
+			}
+		}()
+	}
+feed:
+	for _, j := range jobs {
+		select {
+		case ch <- j:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(ch)
+	wg.Wait()
+	if err := context.Cause(ctx); err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+// ExecEach runs the statements that follow a load (indexes, statistics) in order,
+// each distinct statement once: SQLite's ANALYZE covers every table at once, so the
+// dialect gives the same statement for each table.
+func ExecEach(ctx context.Context, db *sql.DB, stmts []string) error {
+	seen := map[string]bool{}
+	for _, q := range stmts {
+		if seen[q] {
+			continue
+		}
+		seen[q] = true
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("%s: %w", q, err)
+		}
+	}
+	return nil
+}

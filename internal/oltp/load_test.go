@@ -1,0 +1,44 @@
+package oltp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+)
+
+func TestLoadParallelSumsByTable(t *testing.T) {
+	jobs := []int{1, 2, 3, 4, 5, 6}
+	rows, err := LoadParallel(context.Background(), 3, jobs, func(_ context.Context, j int) (string, int64, error) {
+		return fmt.Sprintf("t%d", j%2), int64(j * 10), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// odd jobs 1+3+5 = 9, even 2+4+6 = 12, times 10.
+	if len(rows) != 2 || rows["t1"] != 90 || rows["t0"] != 120 {
+		t.Fatalf("rows = %v, want map[t0:120 t1:90]", rows)
+	}
+}
+
+func TestLoadParallelStopsAtFirstError(t *testing.T) {
+	boom := errors.New("boom")
+	jobs := make([]int, 1000)
+	for i := range jobs {
+		jobs[i] = i
+	}
+	var ran int
+	rows, err := LoadParallel(context.Background(), 1, jobs, func(_ context.Context, j int) (string, int64, error) {
+		ran++
+		if j == 3 {
+			return "", 0, boom
+		}
+		return "t", 1, nil
+	})
+	if !errors.Is(err, boom) || rows != nil {
+		t.Fatalf("rows %v, err %v; want nil, boom", rows, err)
+	}
+	if ran != 4 {
+		t.Fatalf("%d jobs ran after the error at job 3 with one loader, want 4", ran)
+	}
+}
