@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 )
 
 func TestLoadParallelSumsByTable(t *testing.T) {
@@ -40,5 +42,28 @@ func TestLoadParallelStopsAtFirstError(t *testing.T) {
 	}
 	if ran != 4 {
 		t.Fatalf("%d jobs ran after the error at job 3 with one loader, want 4", ran)
+	}
+}
+
+func TestValidateLevels(t *testing.T) {
+	ok := Config{Duration: time.Second}
+	if err := ok.ValidateLevels([]int{1, 2, 4}); err != nil {
+		t.Fatalf("valid sweep: %v", err)
+	}
+	for _, tc := range []struct {
+		cfg   Config
+		users []int
+		want  string
+	}{
+		{ok, nil, "at least one number of users"},
+		{ok, []int{1, 0, 4}, "users 0"},
+		{Config{}, []int{1}, "duration 0s"},
+		{Config{Duration: time.Second, Ramp: -time.Second}, []int{1}, "ramp -1s"},
+		{Config{Duration: time.Second, Rate: -1}, []int{1}, "rate -1"},
+	} {
+		err := tc.cfg.ValidateLevels(tc.users)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v %v: error %v, want one naming %q", tc.cfg, tc.users, err, tc.want)
+		}
 	}
 }

@@ -113,6 +113,21 @@ func (c Config) Validate() error {
 	return nil
 }
 
+// ValidateLevels checks a sweep before its first level runs: at least one level, and
+// c with each level's users valid.
+func (c Config) ValidateLevels(users []int) error {
+	if len(users) == 0 {
+		return fmt.Errorf("give at least one number of users")
+	}
+	for _, u := range users {
+		c.Users = u
+		if err := c.Validate(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Run runs the workload and returns what it measured. The error is nil for a run that
 // completed; a failed or interrupted run returns its Summary and an error.
 func Run(parent context.Context, w Workload, cfg Config) (*Summary, error) {

@@ -114,16 +114,8 @@ const (
 // interrupted or failed run keeps what it measured. It returns the result also with
 // an error.
 func Run(ctx context.Context, e engine.Engine, cfg RunConfig) (*Result, error) {
-	if len(cfg.Users) == 0 {
-		return nil, fmt.Errorf("tpcc: give at least one number of users")
-	}
-	for _, u := range cfg.Users {
-		if u < 1 {
-			return nil, fmt.Errorf("tpcc: users %d: give 1 or more virtual users", u)
-		}
-	}
-	if cfg.Duration <= 0 {
-		return nil, fmt.Errorf("tpcc: duration %s: give a positive duration such as 30s or 5m", cfg.Duration)
+	if err := (oltp.Config{Ramp: cfg.Ramp, Duration: cfg.Duration, Rate: cfg.Rate}).ValidateLevels(cfg.Users); err != nil {
+		return nil, fmt.Errorf("tpcc: %w", err)
 	}
 	if cfg.Warehouses == 0 {
 		if err := e.DB().QueryRowContext(ctx, "SELECT COUNT(*) FROM warehouse").Scan(&cfg.Warehouses); err != nil {
