@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"tierbench/internal/oltp/mix"
+	"tierbench/internal/placement"
 	"tierbench/internal/progress"
 )
 
@@ -111,12 +110,10 @@ dropped first if they exist, also on a server given by --dsn.`,
 
 func newOLTPRunCommand() *cobra.Command {
 	var (
-		ef                       engineFlags
-		out, usersText, mixName  string
-		ramp, duration, interval time.Duration
-		think                    time.Duration
-		rate                     float64
-		seed                     int64
+		ef           engineFlags
+		lf           loadFlags
+		out, mixName string
+		think        time.Duration
 	)
 	cmd := &cobra.Command{
 		Use:   "run",
@@ -126,20 +123,13 @@ func newOLTPRunCommand() *cobra.Command {
   tierbench oltp run --engine mysql --mix ecommerce --rate 500 --users 32 --duration 5m --out runs/shop-my`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			users, err := parseUsers(usersText)
-			if err != nil {
+			if err := lf.parse(); err != nil {
 				return err
 			}
-			if duration <= 0 {
-				return fmt.Errorf("--duration %s: give a positive duration such as 30s or 5m", duration)
+			if think < 0 {
+				return fmt.Errorf("--think %s cannot be negative", think)
 			}
-			if ramp < 0 || interval < 0 || think < 0 {
-				return fmt.Errorf("--ramp, --interval and --think cannot be negative")
-			}
-			if rate < 0 {
-				return fmt.Errorf("--rate %v: give transactions per second, or 0 for a closed loop", rate)
-			}
-			if rate > 0 && think > 0 {
+			if lf.rate > 0 && think > 0 {
 				return fmt.Errorf("--rate and --think are exclusive: an open loop sets its own schedule")
 			}
 			m, err := openMix(mixName, 0)
@@ -159,43 +149,22 @@ func newOLTPRunCommand() *cobra.Command {
 				return err
 			}
 			defer opened.Finish()
-			rc := mix.RunConfig{Users: users, Ramp: ramp, Duration: duration, Rate: rate, Interval: interval,
-				Think: think, Seed: seed, OutDir: out, Lines: cmd.OutOrStdout()}
+			rc := mix.RunConfig{Users: lf.users, Ramp: lf.ramp, Duration: lf.duration, Rate: lf.rate, Interval: lf.interval,
+				Think: think, Seed: lf.seed, OutDir: out, Lines: cmd.OutOrStdout()}
 			res, err := mix.Run(ctx, opened.Engine(), m, rc)
-			storage, ferr := opened.Finish() // the engine stops before its devices unmount
-			if res != nil {
-				res.Storage = storage
-				if storage != nil {
-					if werr := mix.WriteResult(out, res); werr != nil {
-						ferr = errors.Join(ferr, werr)
-					}
-				}
-				mix.WriteSummary(cmd.OutOrStdout(), res, m.TxnNames())
-				fmt.Fprintf(cmd.OutOrStdout(), "\nresult: %s\n", filepath.Join(out, mix.ResultFile))
-			}
-			err = errors.Join(err, ferr)
-			if err != nil {
-				if errors.Is(err, context.Canceled) {
-					return fmt.Errorf("interrupted: what was measured is kept in %s: %w", filepath.Join(out, mix.ResultFile), err)
-				}
-				if res != nil {
-					return fmt.Errorf("%w (what was measured is kept in %s)", err, filepath.Join(out, mix.ResultFile))
-				}
-				return err
-			}
-			return nil
+			return finishRun(opened, filepath.Join(out, mix.ResultFile), res != nil, err,
+				func(st *placement.Storage) error { res.Storage = st; return mix.WriteResult(out, res) },
+				func() {
+					mix.WriteSummary(cmd.OutOrStdout(), res, m.TxnNames())
+					fmt.Fprintf(cmd.OutOrStdout(), "\nresult: %s\n", filepath.Join(out, mix.ResultFile))
+				})
 		},
 	}
 	registerTPCCEngineFlags(cmd, &ef, &out)
 	f := cmd.Flags()
 	f.StringVar(&mixName, "mix", "", "bundled mix name ("+strings.Join(mix.Bundled(), ", ")+") or path of a mix file")
-	f.StringVar(&usersText, "users", "1", "virtual users, or a sweep such as 1,2,4,8 (each level after its own ramp-up)")
-	f.DurationVar(&ramp, "ramp", 10*time.Second, "ramp-up before each measured window, excluded from results")
-	f.DurationVar(&duration, "duration", time.Minute, "measured window of each level")
-	f.DurationVar(&interval, "interval", 10*time.Second, "report interval of the progress lines and intervals.jsonl")
-	f.Float64Var(&rate, "rate", 0, "open loop: transactions per second in total, latency from the intended start (0: closed loop)")
+	lf.register(cmd, "seed of the users' parameters")
 	f.DurationVar(&think, "think", 0, "think time after each transaction, e.g. 100ms (closed loop; 0: none)")
-	f.Int64Var(&seed, "seed", 1, "seed of the users' parameters")
 	_ = cmd.MarkFlagRequired("mix")
 	return cmd
 }

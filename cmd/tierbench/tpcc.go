@@ -129,14 +129,78 @@ func parseUsers(s string) ([]int, error) {
 	return out, nil
 }
 
+// loadFlags are how tpcc run and oltp run generate load: users or a sweep, ramp-up,
+// measured window, report interval, open-loop rate and seed.
+type loadFlags struct {
+	usersText                string
+	users                    []int
+	ramp, duration, interval time.Duration
+	rate                     float64
+	seed                     int64
+}
+
+func (lf *loadFlags) register(cmd *cobra.Command, seedHelp string) {
+	f := cmd.Flags()
+	f.StringVar(&lf.usersText, "users", "1", "virtual users, or a sweep such as 1,2,4,8 (each level after its own ramp-up)")
+	f.DurationVar(&lf.ramp, "ramp", 10*time.Second, "ramp-up before each measured window, excluded from results")
+	f.DurationVar(&lf.duration, "duration", time.Minute, "measured window of each level")
+	f.DurationVar(&lf.interval, "interval", 10*time.Second, "report interval of the progress lines and intervals.jsonl")
+	f.Float64Var(&lf.rate, "rate", 0, "open loop: transactions per second in total, latency from the intended start (0: closed loop)")
+	f.Int64Var(&lf.seed, "seed", 1, seedHelp)
+}
+
+// parse checks the flags and reads --users.
+func (lf *loadFlags) parse() error {
+	users, err := parseUsers(lf.usersText)
+	if err != nil {
+		return err
+	}
+	lf.users = users
+	if lf.duration <= 0 {
+		return fmt.Errorf("--duration %s: give a positive duration such as 30s or 5m", lf.duration)
+	}
+	if lf.ramp < 0 || lf.interval < 0 {
+		return fmt.Errorf("--ramp and --interval cannot be negative")
+	}
+	if lf.rate < 0 {
+		return fmt.Errorf("--rate %v: give transactions per second, or 0 for a closed loop", lf.rate)
+	}
+	return nil
+}
+
+// finishRun ends a run of tpcc or oltp: it closes the engine and unmounts its tiers
+// (in that order), rewrites the result with the storage section when files were
+// placed, prints the summary, and words the error so that users know what was kept.
+// withStorage and summary are called only when the run returned a result.
+func finishRun(opened *openedEngine, resultPath string, hasResult bool, runErr error, withStorage func(*placement.Storage) error, summary func()) error {
+	storage, ferr := opened.Finish() // the engine stops before its devices unmount
+	if hasResult {
+		if storage != nil {
+			if werr := withStorage(storage); werr != nil {
+				ferr = errors.Join(ferr, werr)
+			}
+		}
+		summary()
+	}
+	err := errors.Join(runErr, ferr)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, context.Canceled):
+		return fmt.Errorf("interrupted: what was measured is kept in %s: %w", resultPath, err)
+	case hasResult:
+		return fmt.Errorf("%w (what was measured is kept in %s)", err, resultPath)
+	}
+	return err
+}
+
 func newTPCCRunCommand() *cobra.Command {
 	var (
-		ef                       engineFlags
-		out, usersText, mixText  string
-		ramp, duration, interval time.Duration
-		rate                     float64
-		think                    bool
-		seed                     int64
+		ef      engineFlags
+		lf      loadFlags
+		out     string
+		mixText string
+		think   bool
 	)
 	cmd := &cobra.Command{
 		Use:   "run",
@@ -146,20 +210,10 @@ func newTPCCRunCommand() *cobra.Command {
   tierbench tpcc run --engine mysql --rate 200 --users 16 --duration 5m --out runs/tpcc-my`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			users, err := parseUsers(usersText)
-			if err != nil {
+			if err := lf.parse(); err != nil {
 				return err
 			}
-			if duration <= 0 {
-				return fmt.Errorf("--duration %s: give a positive duration such as 30s or 5m", duration)
-			}
-			if ramp < 0 || interval < 0 {
-				return fmt.Errorf("--ramp and --interval cannot be negative")
-			}
-			if rate < 0 {
-				return fmt.Errorf("--rate %v: give transactions per second, or 0 for a closed loop", rate)
-			}
-			if rate > 0 && think {
+			if lf.rate > 0 && think {
 				return fmt.Errorf("--rate and --think are exclusive: an open loop sets its own schedule")
 			}
 			mix, err := tpcc.ParseMix(mixText)
@@ -172,48 +226,27 @@ func newTPCCRunCommand() *cobra.Command {
 				return err
 			}
 			defer opened.Finish()
-			rc := tpcc.RunConfig{Users: users, Ramp: ramp, Duration: duration, Rate: rate, Interval: interval,
-				Think: think, Mix: mix, Seed: seed, OutDir: out, Lines: cmd.OutOrStdout()}
+			rc := tpcc.RunConfig{Users: lf.users, Ramp: lf.ramp, Duration: lf.duration, Rate: lf.rate, Interval: lf.interval,
+				Think: think, Mix: mix, Seed: lf.seed, OutDir: out, Lines: cmd.OutOrStdout()}
 			if li, err := tpcc.ReadLoadInfo(out); err != nil {
 				return err
 			} else if li != nil {
 				rc.Load = li.Constants // the warehouses are counted in the database
 			}
 			res, err := tpcc.Run(ctx, opened.Engine(), rc)
-			storage, ferr := opened.Finish() // the engine stops before its devices unmount
-			if res != nil {
-				res.Storage = storage
-				if storage != nil {
-					if werr := tpcc.WriteResult(out, res); werr != nil {
-						ferr = errors.Join(ferr, werr)
-					}
-				}
-				tpcc.WriteSummary(cmd.OutOrStdout(), res)
-				fmt.Fprintf(cmd.OutOrStdout(), "\nresult: %s\n", filepath.Join(out, tpcc.ResultFile))
-			}
-			err = errors.Join(err, ferr)
-			if err != nil {
-				if errors.Is(err, context.Canceled) {
-					return fmt.Errorf("interrupted: what was measured is kept in %s: %w", filepath.Join(out, tpcc.ResultFile), err)
-				}
-				if res != nil {
-					return fmt.Errorf("%w (what was measured is kept in %s)", err, filepath.Join(out, tpcc.ResultFile))
-				}
-				return err
-			}
-			return nil
+			return finishRun(opened, filepath.Join(out, tpcc.ResultFile), res != nil, err,
+				func(st *placement.Storage) error { res.Storage = st; return tpcc.WriteResult(out, res) },
+				func() {
+					tpcc.WriteSummary(cmd.OutOrStdout(), res)
+					fmt.Fprintf(cmd.OutOrStdout(), "\nresult: %s\n", filepath.Join(out, tpcc.ResultFile))
+				})
 		},
 	}
 	registerTPCCEngineFlags(cmd, &ef, &out)
 	f := cmd.Flags()
-	f.StringVar(&usersText, "users", "1", "virtual users, or a sweep such as 1,2,4,8 (each level after its own ramp-up)")
-	f.DurationVar(&ramp, "ramp", 10*time.Second, "ramp-up before each measured window, excluded from results")
-	f.DurationVar(&duration, "duration", time.Minute, "measured window of each level")
-	f.DurationVar(&interval, "interval", 10*time.Second, "report interval of the progress lines and intervals.jsonl")
-	f.Float64Var(&rate, "rate", 0, "open loop: transactions per second in total, latency from the intended start (0: closed loop)")
+	lf.register(cmd, "seed of the users' inputs")
 	f.BoolVar(&think, "think", false, "keying and think times of clause 5.2.5.7 (18 s + 12 s for a New-Order; needs about 10 users per warehouse)")
 	f.StringVar(&mixText, "mix", "default", "transaction deck: default (45/43/4/4/4 of 100) or spec23 (10/10/1/1/1 of 23, clause 5.2.4.2)")
-	f.Int64Var(&seed, "seed", 1, "seed of the users' inputs")
 	return cmd
 }
 
