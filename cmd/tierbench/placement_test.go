@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"tierbench/internal/emulator"
+	"tierbench/internal/emulator/emutest"
 	"tierbench/internal/tpch"
 )
 
@@ -25,15 +25,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func needFUSE(t *testing.T) {
-	t.Helper()
-	if err := emulator.CheckFUSE(); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true but %v", err)
-		}
-		t.Skip(err)
-	}
-}
+func needFUSE(t *testing.T) { emutest.NeedFUSE(t) }
 
 func noMountsUnder(t *testing.T, dir string) {
 	t.Helper()

@@ -6,50 +6,22 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
-	"tierbench/internal/emulator"
+	"tierbench/internal/emulator/emutest"
 	"tierbench/internal/tpch"
 )
 
-// TestMain doubles as the emulator server, as tierbench re-executes itself as
-// `device serve`.
-func TestMain(m *testing.M) {
-	if os.Getenv(serveEnv) == "1" {
-		var config string
-		for i, a := range os.Args {
-			if a == "--config" && i+1 < len(os.Args) {
-				config = os.Args[i+1]
-			}
-		}
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		err := emulator.Serve(ctx, config, os.Stdin, os.Stdout)
-		stop()
-		if err != nil {
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
-
-const serveEnv = "TIERBENCH_DEMO_TEST_SERVE"
+func TestMain(m *testing.M) { emutest.Main(m) }
 
 // TestRunOneSlot runs the demo's real path for one slot that wants dram-ssd, with
 // hdd-15k as its fallback: on a host whose FUSE round trip is too slow for dram-ssd
 // the row must say it stands in and why; either way the row holds a real run's
 // figures and OUT/<device>/result.json its storage section.
 func TestRunOneSlot(t *testing.T) {
-	if err := emulator.CheckFUSE(); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true but %v", err)
-		}
-		t.Skip(err)
-	}
+	emutest.NeedFUSE(t)
 	if testing.Short() {
 		t.Skip("a TPC-H run of 10-40 s")
 	}
@@ -57,7 +29,7 @@ func TestRunOneSlot(t *testing.T) {
 	cfg := Config{
 		Slots:  []Slot{{Want: "dram-ssd", Fallbacks: []string{"hdd-15k"}}},
 		OutDir: out, GridIntensity: 475,
-		Emulator: emulator.Options{Command: []string{os.Args[0]}, Env: []string{serveEnv + "=1"}, StateDir: t.TempDir()},
+		Emulator: emutest.Options(t),
 	}
 	rows, err := Run(context.Background(), cfg)
 	if err != nil {
