@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -221,6 +222,7 @@ func newTPCCRunCommand() *cobra.Command {
 				return fmt.Errorf("--%w", err)
 			}
 			ctx := cmd.Context()
+			ef.sessions = slices.Max(lf.users)
 			opened, err := openKept(ctx, &ef, out)
 			if err != nil {
 				return err

@@ -26,6 +26,10 @@ type engineFlags struct {
 	name, dsn, dbDir, buffer string
 	settings                 []string
 	keep                     bool
+	clientIO                 string
+	// sessions is the most sessions the command will hold at once (its users), set by
+	// the command before open; --client-io auto decides by it.
+	sessions int
 	placementFlags
 }
 
@@ -37,6 +41,7 @@ func (ef *engineFlags) register(cmd *cobra.Command) {
 	f.StringVar(&ef.buffer, "buffer", "", "buffer size of the engine, e.g. 256MB (shared_buffers, innodb_buffer_pool_size, SQLite cache)")
 	f.StringArrayVar(&ef.settings, "set", nil, "extra server setting name=value for a managed instance (repeatable)")
 	f.BoolVar(&ef.keep, "keep-db", false, "keep the database in --db after the run (default: a managed instance or SQLite file tierbench created is removed)")
+	f.StringVar(&ef.clientIO, "client-io", "auto", "how sessions wait for a server: thread (a thread each, waiting in poll(2), as C clients do: least overhead), poller (Go's network poller: scales to thousands of users), or auto (thread up to 8 users per CPU)")
 	ef.placementFlags.register(cmd)
 }
 
@@ -65,6 +70,11 @@ func (ef *engineFlags) config(flagName, out string) (engine.Config, error) {
 			cfg.Settings[strings.TrimSpace(name)] = strings.TrimSpace(value)
 		}
 	}
+	cio, err := engine.ParseClientIO(ef.clientIO)
+	if err != nil {
+		return cfg, fmt.Errorf("--client-io %w", err)
+	}
+	cfg.ClientIO, cfg.Sessions = cio, ef.sessions
 	if !contains(engine.Names(), cfg.Name) {
 		return cfg, fmt.Errorf("%s %q: unknown engine: valid engines are %s", flagName, ef.name, strings.Join(engine.Names(), ", "))
 	}

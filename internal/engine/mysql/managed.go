@@ -186,7 +186,7 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 	}
 	dcfg = dcfg.Clone()
 	dcfg.DBName = dbName
-	e, err := connect(ctx, dcfg)
+	e, err := connect(ctx, dcfg, cfg.ThreadSessions())
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	mysqldrv "github.com/go-sql-driver/mysql"
 
 	"tierbench/internal/engine"
+	"tierbench/internal/engine/blockio"
 	"tierbench/internal/engine/insertload"
 )
 
@@ -30,7 +31,11 @@ var Dialect = &engine.Dialect{
 }
 
 type mysqlEngine struct {
-	db        *sql.DB
+	db *sql.DB
+	// sessions is where Session's connections come from: db, or with threads a pool
+	// of blockio connections.
+	sessions  *sql.DB
+	threads   bool
 	mode      engine.Mode
 	localFile bool // the server accepts LOAD DATA LOCAL
 	managed   *instanceDir
@@ -45,7 +50,7 @@ func Open(ctx context.Context, cfg engine.Config) (engine.Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mysql: bad DSN %s: %w", engine.RedactDSN(cfg.DSN), engine.RedactError(err, dsnPassword(cfg.DSN)))
 	}
-	e, err := connect(ctx, dcfg)
+	e, err := connect(ctx, dcfg, cfg.ThreadSessions())
 	if err != nil {
 		return nil, err
 	}
@@ -84,8 +89,9 @@ func dsnPassword(dsn string) string {
 }
 
 // connect opens a pool on dcfg, checks the server answers and whether it takes LOAD
-// DATA LOCAL.
-func connect(ctx context.Context, dcfg *mysqldrv.Config) (*mysqlEngine, error) {
+// DATA LOCAL. With threads, sessions come from a second pool whose connections wait
+// for the server on a thread of their own (engine.ClientIOThread).
+func connect(ctx context.Context, dcfg *mysqldrv.Config, threads bool) (*mysqlEngine, error) {
 	dcfg.InterpolateParams = true
 	if dcfg.Timeout == 0 {
 		dcfg.Timeout = 10 * time.Second
@@ -102,14 +108,30 @@ func connect(ctx context.Context, dcfg *mysqldrv.Config) (*mysqlEngine, error) {
 		return nil, fmt.Errorf("mysql: cannot connect to %s(%s) as %s, database %q: %w",
 			dcfg.Net, dcfg.Addr, dcfg.User, dcfg.DBName, engine.RedactError(err, dcfg.Passwd))
 	}
-	return &mysqlEngine{db: db, localFile: localInfile == 1}, nil
+	e := &mysqlEngine{db: db, sessions: db, localFile: localInfile == 1}
+	if threads {
+		tcfg := dcfg.Clone()
+		tcfg.DialFunc = blockio.Dial
+		tc, err := mysqldrv.NewConnector(tcfg)
+		if err != nil {
+			db.Close()
+			return nil, fmt.Errorf("mysql: %w", engine.RedactError(err, dcfg.Passwd))
+		}
+		e.sessions = sql.OpenDB(tc)
+		// A session's connection is dialled for it and closed with it: pooled idle
+		// connections would skip go-sql-driver's liveness check (blockio.Conn has no
+		// descriptor for it to probe).
+		e.sessions.SetMaxIdleConns(0)
+		e.threads = true
+	}
+	return e, nil
 }
 
 func (e *mysqlEngine) Dialect() *engine.Dialect { return Dialect }
 func (e *mysqlEngine) DB() *sql.DB              { return e.db }
 
 func (e *mysqlEngine) Session(ctx context.Context) (engine.Session, error) {
-	s, err := newSession(ctx, e.db)
+	s, err := newSession(ctx, e.sessions, e.db)
 	if err != nil {
 		return nil, fmt.Errorf("mysql: %w", err)
 	}
@@ -121,7 +143,7 @@ var readerSeq atomic.Int64
 // Load streams r through LOAD DATA LOCAL INFILE, or batched INSERTs when the server
 // refuses local files.
 func (e *mysqlEngine) Load(ctx context.Context, table string, columns []string, r io.Reader) (int64, error) {
-	s, err := newSession(ctx, e.db)
+	s, err := newSession(ctx, e.db, e.db)
 	if err != nil {
 		return 0, fmt.Errorf("mysql: load %s: %w", table, err)
 	}
@@ -221,6 +243,7 @@ func (e *mysqlEngine) Info(ctx context.Context) (engine.Info, error) {
 	} else {
 		info.Settings["load_method"] = "insert (the server has local_infile off)"
 	}
+	info.Settings["client_io"] = string(engine.ClientIOOf(e.threads))
 	if e.managed != nil {
 		info.Settings["server_user"] = e.managed.user.Name
 	}
@@ -229,8 +252,14 @@ func (e *mysqlEngine) Info(ctx context.Context) (engine.Info, error) {
 
 func (e *mysqlEngine) Close() error {
 	var err error
+	if e.sessions != nil && e.sessions != e.db {
+		err = e.sessions.Close()
+		e.sessions = nil
+	}
 	if e.db != nil {
-		err = e.db.Close()
+		if dbErr := e.db.Close(); dbErr != nil {
+			err = dbErr
+		}
 		e.db = nil
 	}
 	if e.managed != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"tierbench/internal/engine"
+	"tierbench/internal/engine/blockio"
 	"tierbench/internal/engine/enginetest"
 )
 
@@ -28,6 +29,9 @@ func TestManaged(t *testing.T) {
 			Name: "mysql", Dir: filepath.Join(dir, "data"), WALDir: filepath.Join(dir, "wal"),
 			TempDir: filepath.Join(dir, "tmp"), BufferBytes: 64 << 20,
 			Settings: map[string]string{"innodb_flush_log_at_trx_commit": "2"},
+			// The suite's sessions (cancel included) wait on threads here; TestExternal
+			// runs it on the poller.
+			ClientIO: engine.ClientIOThread,
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -37,7 +41,7 @@ func TestManaged(t *testing.T) {
 			t.Fatal(err)
 		}
 		if info.Settings["innodb_buffer_pool_size"] != "67108864" || info.Settings["innodb_flush_log_at_trx_commit"] != "2" ||
-			!strings.HasSuffix(info.Settings["tmpdir"], "mysql-temp") {
+			!strings.HasSuffix(info.Settings["tmpdir"], "mysql-temp") || info.Settings["client_io"] != "thread" {
 			t.Errorf("settings not applied: %v", info.Settings)
 		}
 		return e
@@ -69,6 +73,9 @@ func TestExternal(t *testing.T) {
 		e, err := engine.Open(context.Background(), engine.Config{Name: "mysql", DSN: dsn})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if info, err := e.Info(context.Background()); err != nil || info.Settings["client_io"] != "poller" {
+			t.Errorf("client_io %q (%v): auto with no session count should keep the poller", info.Settings["client_io"], err)
 		}
 		return e
 	}
@@ -182,29 +189,80 @@ func TestInstallFailureCleansUp(t *testing.T) {
 }
 
 // TestSessionCancel: a statement run under a context that never ends stops when
-// another goroutine calls the session's Cancel (engine.Canceller).
+// another goroutine calls the session's Cancel (engine.Canceller), whether the session
+// waits on a thread or in the poller; a thread session's socket is a blockio one.
 func TestSessionCancel(t *testing.T) {
+	enginetest.RequireServer(t, Installed())
+	e, err := engine.Open(context.Background(), engine.Config{Name: "mysql", Dir: enginetest.ServerDir(t), Sessions: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	dsn := "root@unix(" + filepath.Join(e.(managedEngine).managed.runDir, "mysqld.sock") + ")/tierbench"
+	for _, io := range []engine.ClientIO{engine.ClientIOThread, engine.ClientIOPoller} {
+		t.Run(string(io), func(t *testing.T) {
+			ext, err := engine.Open(context.Background(), engine.Config{Name: "mysql", DSN: dsn, ClientIO: io})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ext.Close()
+			open := blockio.Open()
+			s, err := ext.Session(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if wantThreads, got := io == engine.ClientIOThread, blockio.Open() > open; got != wantThreads {
+				t.Errorf("--client-io %s: session on a blockio connection %v, want %v", io, got, wantThreads)
+			}
+			c, ok := s.(engine.Canceller)
+			if !ok {
+				t.Fatal("the mysql session does not implement engine.Canceller")
+			}
+			time.AfterFunc(300*time.Millisecond, c.Cancel)
+			start := time.Now()
+			var slept int
+			err = s.Conn().QueryRowContext(context.Background(), "SELECT SLEEP(30)").Scan(&slept)
+			// A killed SLEEP returns 1 (or the statement fails with "interrupted").
+			if took := time.Since(start); took > 10*time.Second || (err == nil && slept != 1) {
+				t.Fatalf("SELECT SLEEP(30) after Cancel: took %s, result %d, error %v; want it stopped within seconds", took, slept, err)
+			}
+			// The session still works.
+			var one int
+			if err := s.Conn().QueryRowContext(context.Background(), "SELECT 1").Scan(&one); err != nil || one != 1 {
+				t.Fatalf("SELECT 1 after the kill: %d, %v", one, err)
+			}
+		})
+	}
+	if n := blockio.Open(); n != 0 {
+		t.Errorf("%d blockio connections open after every session and engine closed", n)
+	}
+}
+
+// TestThreadSessionReadTimeout: a DSN's readTimeout holds on a session that waits on
+// its own thread (blockio deadlines).
+func TestThreadSessionReadTimeout(t *testing.T) {
 	enginetest.RequireServer(t, Installed())
 	e, err := engine.Open(context.Background(), engine.Config{Name: "mysql", Dir: enginetest.ServerDir(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	s, err := e.Session(context.Background())
+	dsn := "root@unix(" + filepath.Join(e.(managedEngine).managed.runDir, "mysqld.sock") + ")/tierbench?readTimeout=1s"
+	ext, err := engine.Open(context.Background(), engine.Config{Name: "mysql", DSN: dsn, ClientIO: engine.ClientIOThread})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ext.Close()
+	s, err := ext.Session(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	c, ok := s.(engine.Canceller)
-	if !ok {
-		t.Fatal("the mysql session does not implement engine.Canceller")
-	}
-	time.AfterFunc(300*time.Millisecond, c.Cancel)
 	start := time.Now()
 	var slept int
-	err = s.Conn().QueryRowContext(context.Background(), "SELECT SLEEP(30)").Scan(&slept)
-	// A killed SLEEP returns 1 (or the statement fails with "interrupted").
-	if took := time.Since(start); took > 10*time.Second || (err == nil && slept != 1) {
-		t.Fatalf("SELECT SLEEP(30) after Cancel: took %s, result %d, error %v; want it stopped within seconds", took, slept, err)
+	err = s.Conn().QueryRowContext(context.Background(), "SELECT SLEEP(20)").Scan(&slept)
+	if took := time.Since(start); err == nil || took > 10*time.Second {
+		t.Fatalf("SELECT SLEEP(20) with readTimeout=1s: took %s, error %v; want an error after about a second", took, err)
 	}
 }

@@ -24,13 +24,14 @@ const (
 // session pins a connection and stops its statements on the server with KILL QUERY.
 type session struct {
 	db     *sql.DB
+	admin  *sql.DB
 	conn   *sql.Conn
 	id     int64
 	closed atomic.Bool
 }
 
-func newSession(ctx context.Context, db *sql.DB) (*session, error) {
-	s := &session{db: db}
+func newSession(ctx context.Context, db, admin *sql.DB) (*session, error) {
+	s := &session{db: db, admin: admin}
 	if err := s.pin(ctx); err != nil {
 		return nil, err
 	}
@@ -87,14 +88,14 @@ func (s *session) Cancel() {
 	id := s.id
 	kctx, cancel := context.WithTimeout(context.Background(), killGrace)
 	defer cancel()
-	_, _ = s.db.ExecContext(kctx, fmt.Sprintf("KILL QUERY %d", id))
+	_, _ = s.admin.ExecContext(kctx, fmt.Sprintf("KILL QUERY %d", id))
 	time.AfterFunc(killGrace, func() {
 		if s.closed.Load() {
 			return
 		}
 		kctx, cancel := context.WithTimeout(context.Background(), killGrace)
 		defer cancel()
-		_, _ = s.db.ExecContext(kctx, fmt.Sprintf("KILL CONNECTION %d", id))
+		_, _ = s.admin.ExecContext(kctx, fmt.Sprintf("KILL CONNECTION %d", id))
 	})
 }
 
@@ -115,7 +116,7 @@ func (s *session) run(ctx context.Context, f func(context.Context, *sql.Conn) er
 		defer close(killed)
 		kctx, cancel := context.WithTimeout(context.Background(), killGrace)
 		defer cancel()
-		if _, err := s.db.ExecContext(kctx, fmt.Sprintf("KILL QUERY %d", id)); err != nil {
+		if _, err := s.admin.ExecContext(kctx, fmt.Sprintf("KILL QUERY %d", id)); err != nil {
 			dropConn()
 			return
 		}

@@ -199,11 +199,12 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
 	connCfg.Database = cfg.DatabaseName()
-	db, err := connect(ctx, connCfg)
+	e, err := connect(ctx, connCfg, cfg.ThreadSessions())
 	if err != nil {
 		return nil, err
 	}
-	return managedEngine{&pgEngine{db: db, mode: engine.Managed, managed: c}}, nil
+	e.mode, e.managed = engine.Managed, c
+	return managedEngine{e}, nil
 }
 
 // prepare creates the database and the temp tablespace when they do not exist.

@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"tierbench/internal/engine"
+	"tierbench/internal/engine/blockio"
 )
 
 func init() { engine.Register("postgres", Open) }
@@ -29,9 +30,13 @@ var Dialect = &engine.Dialect{
 }
 
 type pgEngine struct {
-	db      *sql.DB
-	mode    engine.Mode
-	managed *cluster // nil when external
+	db *sql.DB
+	// sessions is where Session's connections come from: db, or with threads a pool
+	// of blockio connections.
+	sessions *sql.DB
+	threads  bool
+	mode     engine.Mode
+	managed  *cluster // nil when external
 }
 
 // Open connects to cfg.DSN or starts a managed cluster.
@@ -43,11 +48,12 @@ func Open(ctx context.Context, cfg engine.Config) (engine.Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: bad DSN %s: %w", engine.RedactDSN(cfg.DSN), engine.RedactError(err, passwordOf(cfg.DSN)))
 	}
-	db, err := connect(ctx, connCfg)
+	e, err := connect(ctx, connCfg, cfg.ThreadSessions())
 	if err != nil {
 		return nil, err
 	}
-	return &pgEngine{db: db, mode: engine.External}, nil
+	e.mode = engine.External
+	return e, nil
 }
 
 // passwordOf finds a DSN's password for scrubbing messages, without failing.
@@ -59,8 +65,9 @@ func passwordOf(dsn string) string {
 }
 
 // connect opens a pool whose connections cancel statements on the server and checks
-// that the server answers.
-func connect(ctx context.Context, connCfg *pgx.ConnConfig) (*sql.DB, error) {
+// that the server answers. With threads, sessions come from a second pool whose
+// connections wait for the server on a thread of their own (engine.ClientIOThread).
+func connect(ctx context.Context, connCfg *pgx.ConnConfig, threads bool) (*pgEngine, error) {
 	connCfg.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
 		// Send a cancel request at once; drop the socket only if the server does not
 		// answer it within a few seconds.
@@ -79,14 +86,22 @@ func connect(ctx context.Context, connCfg *pgx.ConnConfig) (*sql.DB, error) {
 		return nil, fmt.Errorf("postgres: cannot connect to %s as %s, database %s: %w",
 			where, connCfg.User, connCfg.Database, engine.RedactError(err, connCfg.Password))
 	}
-	return db, nil
+	e := &pgEngine{db: db, sessions: db}
+	if threads {
+		tcfg := connCfg.Copy()
+		tcfg.DialFunc = blockio.Dial
+		e.sessions = stdlib.OpenDB(*tcfg)
+		e.sessions.SetMaxIdleConns(0) // a session's connection is dialled for it
+		e.threads = true
+	}
+	return e, nil
 }
 
 func (e *pgEngine) Dialect() *engine.Dialect { return Dialect }
 func (e *pgEngine) DB() *sql.DB              { return e.db }
 
 func (e *pgEngine) Session(ctx context.Context) (engine.Session, error) {
-	s, err := engine.NewConnSession(ctx, e.db)
+	s, err := newSession(ctx, e.sessions)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
@@ -140,6 +155,7 @@ func (e *pgEngine) Info(ctx context.Context) (engine.Info, error) {
 	for _, r := range got.Data {
 		info.Settings[r[0]] = r[1]
 	}
+	info.Settings["client_io"] = string(engine.ClientIOOf(e.threads))
 	if e.managed != nil {
 		info.Settings["data_directory"] = e.managed.dataDir
 		info.Settings["server_user"] = e.managed.user.Name
@@ -149,8 +165,14 @@ func (e *pgEngine) Info(ctx context.Context) (engine.Info, error) {
 
 func (e *pgEngine) Close() error {
 	var err error
+	if e.sessions != nil && e.sessions != e.db {
+		err = e.sessions.Close()
+	}
+	e.sessions = nil
 	if e.db != nil {
-		err = e.db.Close()
+		if dbErr := e.db.Close(); dbErr != nil {
+			err = dbErr
+		}
 		e.db = nil
 	}
 	if e.managed != nil {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"tierbench/internal/engine"
+	"tierbench/internal/engine/blockio"
 	"tierbench/internal/engine/enginetest"
 )
 
@@ -31,6 +32,9 @@ func TestManaged(t *testing.T) {
 			Name: "postgres", Dir: filepath.Join(dir, "data"), WALDir: filepath.Join(dir, "wal"),
 			TempDir: filepath.Join(dir, "tmp"), BufferBytes: 32 << 20,
 			Settings: map[string]string{"fsync": "off", "max_connections": "20"},
+			// The suite's sessions (cancel included) wait on threads here; TestExternal
+			// runs it on the poller.
+			ClientIO: engine.ClientIOThread,
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -39,7 +43,8 @@ func TestManaged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if info.Settings["shared_buffers"] != "32MB" || info.Settings["fsync"] != "off" || info.Settings["temp_tablespaces"] != tempTablespace {
+		if info.Settings["shared_buffers"] != "32MB" || info.Settings["fsync"] != "off" || info.Settings["temp_tablespaces"] != tempTablespace ||
+			info.Settings["client_io"] != "thread" {
 			t.Errorf("settings not applied: %v", info.Settings)
 		}
 		return e
@@ -72,9 +77,52 @@ func TestExternal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if info, err := e.Info(context.Background()); err != nil || info.Settings["client_io"] != "poller" {
+			t.Errorf("client_io %q (%v): auto with no session count should keep the poller", info.Settings["client_io"], err)
+		}
 		return e
 	}
 	enginetest.Run(t, h)
+}
+
+// TestSessionCancel: a statement run under a context that never ends stops when
+// another goroutine calls the session's Cancel (engine.Canceller), on a thread session
+// and on the poller, and the session works afterwards.
+func TestSessionCancel(t *testing.T) {
+	enginetest.RequireServer(t, Installed())
+	for _, io := range []engine.ClientIO{engine.ClientIOThread, engine.ClientIOPoller} {
+		t.Run(string(io), func(t *testing.T) {
+			e, err := engine.Open(context.Background(), engine.Config{Name: "postgres", Dir: enginetest.ServerDir(t), ClientIO: io})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.Close()
+			open := blockio.Open()
+			s, err := e.Session(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if wantThreads, got := io == engine.ClientIOThread, blockio.Open() > open; got != wantThreads {
+				t.Errorf("--client-io %s: session on a blockio connection %v, want %v", io, got, wantThreads)
+			}
+			c, ok := s.(engine.Canceller)
+			if !ok {
+				t.Fatal("the postgres session does not implement engine.Canceller")
+			}
+			time.AfterFunc(300*time.Millisecond, c.Cancel)
+			start := time.Now()
+			_, err = s.Conn().ExecContext(context.Background(), "SELECT pg_sleep(30)")
+			if took := time.Since(start); err == nil || took > 10*time.Second {
+				t.Fatalf("SELECT pg_sleep(30) after Cancel: took %s, error %v; want it cancelled within seconds", took, err)
+			}
+			time.Sleep(200 * time.Millisecond) // a cancel request may arrive late (pgconn's warning)
+			var one int
+			if err := s.Conn().QueryRowContext(context.Background(), "SELECT 1").Scan(&one); err != nil || one != 1 {
+				t.Fatalf("SELECT 1 after the cancel: %d, %v", one, err)
+			}
+		})
+	}
 }
 
 func TestUnreachableDSNHidesPassword(t *testing.T) {

@@ -171,7 +171,7 @@ func (r *Result) summarise(wl *Workload) {
 // transaction type, the first error of each type that failed and, for a sweep, the
 // table of levels.
 func WriteSummary(w io.Writer, r *Result, order []string) {
-	fmt.Fprintf(w, "\nmix %s on %s %s (%s), %s loop, status %s\n", r.Mix, r.Engine.Name, r.Engine.Version, r.Engine.Mode, r.Loop, r.Status)
+	fmt.Fprintf(w, "\nmix %s on %s %s (%s), %s loop, status %s\n", r.Mix, r.Engine.Name, r.Engine.Version, r.Engine.Describe(), r.Loop, r.Status)
 	if r.Error != "" {
 		fmt.Fprintf(w, "error: %s\n", r.Error)
 	}

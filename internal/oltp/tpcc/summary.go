@@ -12,7 +12,7 @@ import (
 // count, one row per transaction type, for a sweep the table of levels and, when files
 // were placed on tiers, the storage section.
 func WriteSummary(w io.Writer, r *Result) {
-	fmt.Fprintf(w, "\nTPC-C on %s %s (%s), %d warehouse(s), %s loop, status %s\n", r.Engine.Name, r.Engine.Version, r.Engine.Mode, r.Warehouses, r.Loop, r.Status)
+	fmt.Fprintf(w, "\nTPC-C on %s %s (%s), %d warehouse(s), %s loop, status %s\n", r.Engine.Name, r.Engine.Version, r.Engine.Describe(), r.Warehouses, r.Loop, r.Status)
 	if r.Error != "" {
 		fmt.Fprintf(w, "error: %s\n", r.Error)
 	}

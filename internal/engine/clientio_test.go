@@ -1,0 +1,49 @@
+package engine
+
+import (
+	"runtime"
+	"testing"
+)
+
+func TestParseClientIO(t *testing.T) {
+	for in, want := range map[string]ClientIO{"": ClientIOAuto, "auto": ClientIOAuto, " Thread ": ClientIOThread, "poller": ClientIOPoller} {
+		got, err := ParseClientIO(in)
+		if err != nil || got != want {
+			t.Errorf("ParseClientIO(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := ParseClientIO("blocking"); err == nil || err.Error() != `"blocking": give auto, thread or poller` {
+		t.Errorf("ParseClientIO(blocking): %v", err)
+	}
+}
+
+func TestThreadSessions(t *testing.T) {
+	limit := ThreadSessionsPerCPU * runtime.NumCPU()
+	for _, c := range []struct {
+		io       ClientIO
+		sessions int
+		want     bool
+	}{
+		{ClientIOAuto, 0, false}, // unknown: the poller
+		{ClientIOAuto, 1, true},
+		{ClientIOAuto, limit, true},
+		{ClientIOAuto, limit + 1, false},
+		{"", 4, true},
+		{ClientIOThread, 0, true},
+		{ClientIOThread, 10 * limit, true},
+		{ClientIOPoller, 1, false},
+	} {
+		if got := (Config{ClientIO: c.io, Sessions: c.sessions}).ThreadSessions(); got != c.want {
+			t.Errorf("ClientIO %q, %d sessions: threads %v, want %v", c.io, c.sessions, got, c.want)
+		}
+	}
+}
+
+func TestInfoDescribe(t *testing.T) {
+	if got := (Info{Mode: Managed, Settings: map[string]string{"client_io": "thread"}}).Describe(); got != "managed, client io thread" {
+		t.Errorf("Describe = %q", got)
+	}
+	if got := (Info{Mode: Embedded}).Describe(); got != "embedded" {
+		t.Errorf("Describe = %q", got)
+	}
+}
