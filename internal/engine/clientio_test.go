@@ -1,6 +1,10 @@
 package engine
 
 import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
 	"runtime"
 	"testing"
 )
@@ -45,5 +49,21 @@ func TestInfoDescribe(t *testing.T) {
 	}
 	if got := (Info{Mode: Embedded}).Describe(); got != "embedded" {
 		t.Errorf("Describe = %q", got)
+	}
+}
+
+// TestOpenMakesPathsAbsolute: engines get absolute directories, since a managed server
+// runs elsewhere (and as another user when tierbench runs as root).
+func TestOpenMakesPathsAbsolute(t *testing.T) {
+	var got Config
+	stop := errors.New("stop")
+	Register("test-paths", func(_ context.Context, cfg Config) (Engine, error) { got = cfg; return nil, stop })
+	wd, _ := os.Getwd()
+	_, err := Open(context.Background(), Config{Name: "test-paths", Dir: "runs/x/db", WALDir: "/abs/wal"})
+	if err != stop {
+		t.Fatal(err)
+	}
+	if got.Dir != filepath.Join(wd, "runs/x/db") || got.WALDir != "/abs/wal" || got.TempDir != "" {
+		t.Errorf("engine got Dir %q WALDir %q TempDir %q", got.Dir, got.WALDir, got.TempDir)
 	}
 }

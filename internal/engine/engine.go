@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"io"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -235,6 +236,17 @@ func Open(ctx context.Context, cfg Config) (Engine, error) {
 	registryMu.Unlock()
 	if !ok {
 		return nil, fmt.Errorf("unknown engine %q: valid engines are %v", cfg.Name, Names())
+	}
+	// Managed servers run in a directory of their own, as another user when tierbench
+	// runs as root: relative paths would point elsewhere for them.
+	for _, d := range []*string{&cfg.Dir, &cfg.WALDir, &cfg.TempDir} {
+		if *d != "" && !filepath.IsAbs(*d) {
+			abs, err := filepath.Abs(*d)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", *d, err)
+			}
+			*d = abs
+		}
 	}
 	return open(ctx, cfg)
 }
