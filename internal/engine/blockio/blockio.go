@@ -113,7 +113,7 @@ func (c *Conn) Read(b []byte) (int, error) {
 		return 0, nil
 	}
 	if c.expired.Load() {
-		return 0, &net.OpError{Op: "read", Net: c.local.Network(), Source: c.local, Addr: c.remote, Err: os.ErrDeadlineExceeded}
+		return 0, c.opError("read", os.ErrDeadlineExceeded)
 	}
 	c.rb = b
 	if err := c.raw.Read(c.readFn); err != nil {
@@ -125,12 +125,17 @@ func (c *Conn) Read(b []byte) (int, error) {
 		err = os.ErrDeadlineExceeded
 	}
 	if err != nil {
-		return 0, &net.OpError{Op: "read", Net: c.local.Network(), Source: c.local, Addr: c.remote, Err: err}
+		return 0, c.opError("read", err)
 	}
 	if n == 0 {
 		return 0, io.EOF
 	}
 	return n, nil
+}
+
+// opError is err as the net package reports a failed call on this connection.
+func (c *Conn) opError(op string, err error) error {
+	return &net.OpError{Op: op, Net: c.local.Network(), Source: c.local, Addr: c.remote, Err: err}
 }
 
 // read receives without waiting and, when nothing is there, waits in poll(2) for
@@ -160,7 +165,7 @@ func (c *Conn) read(fd uintptr) bool {
 
 func (c *Conn) Write(b []byte) (int, error) {
 	if c.expired.Load() {
-		return 0, &net.OpError{Op: "write", Net: c.local.Network(), Source: c.local, Addr: c.remote, Err: os.ErrDeadlineExceeded}
+		return 0, c.opError("write", os.ErrDeadlineExceeded)
 	}
 	c.wb = b
 	if err := c.raw.Write(c.writeFn); err != nil {
@@ -172,7 +177,7 @@ func (c *Conn) Write(b []byte) (int, error) {
 		err = os.ErrDeadlineExceeded
 	}
 	if err != nil {
-		return n, &net.OpError{Op: "write", Net: c.local.Network(), Source: c.local, Addr: c.remote, Err: err}
+		return n, c.opError("write", err)
 	}
 	return n, nil
 }
