@@ -2,10 +2,13 @@ package engine
 
 import (
 	"context"
+	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -65,5 +68,41 @@ func TestOpenMakesPathsAbsolute(t *testing.T) {
 	}
 	if got.Dir != filepath.Join(wd, "runs/x/db") || got.WALDir != "/abs/wal" || got.TempDir != "" {
 		t.Errorf("engine got Dir %q WALDir %q TempDir %q", got.Dir, got.WALDir, got.TempDir)
+	}
+}
+
+// nopConnector opens no connection; a sql.DB on it can still be closed.
+type nopConnector struct{}
+
+func (nopConnector) Connect(context.Context) (driver.Conn, error) {
+	return nil, errors.New("no server")
+}
+func (nopConnector) Driver() driver.Driver { return nil }
+
+func TestPools(t *testing.T) {
+	db, own := sql.OpenDB(nopConnector{}), sql.OpenDB(nopConnector{})
+	if got := ClientIOOf(db, db); got != ClientIOPoller {
+		t.Errorf("ClientIOOf(db, db) = %q", got)
+	}
+	if got := ClientIOOf(db, own); got != ClientIOThread {
+		t.Errorf("ClientIOOf(db, own pool) = %q", got)
+	}
+	if got := ClientIOOf(nil, nil); got != ClientIOPoller {
+		t.Errorf("ClientIOOf(nil, nil) = %q", got)
+	}
+	if err := ClosePools(db, own); err != nil {
+		t.Fatal(err)
+	}
+	for name, p := range map[string]*sql.DB{"db": db, "sessions": own} {
+		if err := p.Ping(); err == nil || !strings.Contains(err.Error(), "closed") {
+			t.Errorf("%s after ClosePools: Ping = %v, want closed", name, err)
+		}
+	}
+	shared := sql.OpenDB(nopConnector{})
+	if err := ClosePools(shared, shared); err != nil {
+		t.Fatal(err)
+	}
+	if err := ClosePools(nil, nil); err != nil {
+		t.Fatal(err)
 	}
 }

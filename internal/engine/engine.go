@@ -110,12 +110,29 @@ func (i Info) Describe() string {
 	return string(i.Mode)
 }
 
-// ClientIOOf names the mode an engine chose, for Info.Settings["client_io"].
-func ClientIOOf(threads bool) ClientIO {
-	if threads {
+// ClientIOOf names the mode a server engine chose, for Info.Settings["client_io"], from
+// its two pools: sessions is db itself on the poller, a pool of blockio connections
+// on threads.
+func ClientIOOf(db, sessions *sql.DB) ClientIO {
+	if sessions != nil && sessions != db {
 		return ClientIOThread
 	}
 	return ClientIOPoller
+}
+
+// ClosePools closes a server engine's pools: sessions when it is a pool of its own,
+// then db. Either may be nil.
+func ClosePools(db, sessions *sql.DB) error {
+	var err error
+	if sessions != nil && sessions != db {
+		err = sessions.Close()
+	}
+	if db != nil {
+		if dbErr := db.Close(); dbErr != nil {
+			err = dbErr
+		}
+	}
+	return err
 }
 
 // DatabaseName is cfg.Database or its default, "tierbench".

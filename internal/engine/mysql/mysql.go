@@ -33,9 +33,8 @@ var Dialect = &engine.Dialect{
 type mysqlEngine struct {
 	db *sql.DB
 	// sessions is where Session's connections come from: db, or with threads a pool
-	// of blockio connections.
+	// of blockio connections (engine.ClientIOOf tells which).
 	sessions  *sql.DB
-	threads   bool
 	mode      engine.Mode
 	localFile bool // the server accepts LOAD DATA LOCAL
 	managed   *instanceDir
@@ -122,7 +121,6 @@ func connect(ctx context.Context, dcfg *mysqldrv.Config, threads bool) (*mysqlEn
 		// connections would skip go-sql-driver's liveness check (blockio.Conn has no
 		// descriptor for it to probe).
 		e.sessions.SetMaxIdleConns(0)
-		e.threads = true
 	}
 	return e, nil
 }
@@ -243,7 +241,7 @@ func (e *mysqlEngine) Info(ctx context.Context) (engine.Info, error) {
 	} else {
 		info.Settings["load_method"] = "insert (the server has local_infile off)"
 	}
-	info.Settings["client_io"] = string(engine.ClientIOOf(e.threads))
+	info.Settings["client_io"] = string(engine.ClientIOOf(e.db, e.sessions))
 	if e.managed != nil {
 		info.Settings["server_user"] = e.managed.user.Name
 	}
@@ -251,17 +249,8 @@ func (e *mysqlEngine) Info(ctx context.Context) (engine.Info, error) {
 }
 
 func (e *mysqlEngine) Close() error {
-	var err error
-	if e.sessions != nil && e.sessions != e.db {
-		err = e.sessions.Close()
-		e.sessions = nil
-	}
-	if e.db != nil {
-		if dbErr := e.db.Close(); dbErr != nil {
-			err = dbErr
-		}
-		e.db = nil
-	}
+	err := engine.ClosePools(e.db, e.sessions)
+	e.db, e.sessions = nil, nil
 	if e.managed != nil {
 		if stopErr := e.managed.stop(); stopErr != nil {
 			err = stopErr

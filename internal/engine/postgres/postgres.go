@@ -32,9 +32,8 @@ var Dialect = &engine.Dialect{
 type pgEngine struct {
 	db *sql.DB
 	// sessions is where Session's connections come from: db, or with threads a pool
-	// of blockio connections.
+	// of blockio connections (engine.ClientIOOf tells which).
 	sessions *sql.DB
-	threads  bool
 	mode     engine.Mode
 	managed  *cluster // nil when external
 }
@@ -92,7 +91,6 @@ func connect(ctx context.Context, connCfg *pgx.ConnConfig, threads bool) (*pgEng
 		tcfg.DialFunc = blockio.Dial
 		e.sessions = stdlib.OpenDB(*tcfg)
 		e.sessions.SetMaxIdleConns(0) // a session's connection is dialled for it
-		e.threads = true
 	}
 	return e, nil
 }
@@ -155,7 +153,7 @@ func (e *pgEngine) Info(ctx context.Context) (engine.Info, error) {
 	for _, r := range got.Data {
 		info.Settings[r[0]] = r[1]
 	}
-	info.Settings["client_io"] = string(engine.ClientIOOf(e.threads))
+	info.Settings["client_io"] = string(engine.ClientIOOf(e.db, e.sessions))
 	if e.managed != nil {
 		info.Settings["data_directory"] = e.managed.dataDir
 		info.Settings["server_user"] = e.managed.user.Name
@@ -164,17 +162,8 @@ func (e *pgEngine) Info(ctx context.Context) (engine.Info, error) {
 }
 
 func (e *pgEngine) Close() error {
-	var err error
-	if e.sessions != nil && e.sessions != e.db {
-		err = e.sessions.Close()
-	}
-	e.sessions = nil
-	if e.db != nil {
-		if dbErr := e.db.Close(); dbErr != nil {
-			err = dbErr
-		}
-		e.db = nil
-	}
+	err := engine.ClosePools(e.db, e.sessions)
+	e.db, e.sessions = nil, nil
 	if e.managed != nil {
 		if stopErr := e.managed.stop(); stopErr != nil {
 			err = stopErr
