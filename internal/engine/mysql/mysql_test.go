@@ -54,6 +54,12 @@ func TestManaged(t *testing.T) {
 	}
 }
 
+// socketDSN reaches the managed instance m as an external server would, through its
+// socket.
+func socketDSN(m engine.Engine) string {
+	return "root@unix(" + filepath.Join(m.(managedEngine).managed.runDir, "mysqld.sock") + ")/tierbench"
+}
+
 // TestExternal runs the suite in external mode against TIERBENCH_MYSQL_DSN, or when
 // that is not set against a managed instance reached through its socket.
 func TestExternal(t *testing.T) {
@@ -66,7 +72,7 @@ func TestExternal(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer m.Close()
-		dsn = "root@unix(" + filepath.Join(m.(managedEngine).managed.runDir, "mysqld.sock") + ")/tierbench"
+		dsn = socketDSN(m)
 	}
 	h := harness
 	h.Open = func(t *testing.T) engine.Engine {
@@ -193,12 +199,12 @@ func TestInstallFailureCleansUp(t *testing.T) {
 // waits on a thread or in the poller; a thread session's socket is a blockio one.
 func TestSessionCancel(t *testing.T) {
 	enginetest.RequireServer(t, Installed())
-	e, err := engine.Open(context.Background(), engine.Config{Name: "mysql", Dir: enginetest.ServerDir(t), Sessions: 1})
+	e, err := engine.Open(context.Background(), engine.Config{Name: "mysql", Dir: enginetest.ServerDir(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	dsn := "root@unix(" + filepath.Join(e.(managedEngine).managed.runDir, "mysqld.sock") + ")/tierbench"
+	dsn := socketDSN(e)
 	for _, io := range []engine.ClientIO{engine.ClientIOThread, engine.ClientIOPoller} {
 		t.Run(string(io), func(t *testing.T) {
 			ext, err := engine.Open(context.Background(), engine.Config{Name: "mysql", DSN: dsn, ClientIO: io})
@@ -248,7 +254,7 @@ func TestThreadSessionReadTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	dsn := "root@unix(" + filepath.Join(e.(managedEngine).managed.runDir, "mysqld.sock") + ")/tierbench?readTimeout=1s"
+	dsn := socketDSN(e) + "?readTimeout=1s"
 	ext, err := engine.Open(context.Background(), engine.Config{Name: "mysql", DSN: dsn, ClientIO: engine.ClientIOThread})
 	if err != nil {
 		t.Fatal(err)
