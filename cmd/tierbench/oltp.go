@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -145,8 +144,7 @@ func newOLTPRunCommand() *cobra.Command {
 				fmt.Fprintf(cmd.ErrOrStderr(), "note: the mix file changed since it was loaded (%s)\n", li.MixFile)
 			}
 			ctx := cmd.Context()
-			ef.sessions = slices.Max(lf.users)
-			opened, err := openKept(ctx, &ef, out)
+			opened, err := lf.open(ctx, &ef, out)
 			if err != nil {
 				return err
 			}

@@ -169,6 +169,13 @@ func (lf *loadFlags) parse() error {
 	return nil
 }
 
+// open opens the engine for a run of tpcc or oltp (openKept), telling --client-io auto
+// the most users the run will hold at once.
+func (lf *loadFlags) open(ctx context.Context, ef *engineFlags, out string) (*openedEngine, error) {
+	ef.sessions = slices.Max(lf.users)
+	return openKept(ctx, ef, out)
+}
+
 // finishRun ends a run of tpcc or oltp: it closes the engine and unmounts its tiers
 // (in that order), rewrites the result with the storage section when files were
 // placed, prints the summary, and words the error so that users know what was kept.
@@ -222,8 +229,7 @@ func newTPCCRunCommand() *cobra.Command {
 				return fmt.Errorf("--%w", err)
 			}
 			ctx := cmd.Context()
-			ef.sessions = slices.Max(lf.users)
-			opened, err := openKept(ctx, &ef, out)
+			opened, err := lf.open(ctx, &ef, out)
 			if err != nil {
 				return err
 			}
