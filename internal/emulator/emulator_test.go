@@ -247,8 +247,12 @@ func TestTwoDevicesAndPageCache(t *testing.T) {
 	if st[0].Model.Hits != 2 || st[0].Model.Misses != 2 || len(st[0].Members) != 1 || st[0].Members[0].Stats.Reads != 1 {
 		t.Fatalf("page cache: model %+v members %+v", st[0].Model, st[0].Members)
 	}
-	if lat[0] < time.Millisecond || lat[1] > lat[0]/4 {
-		t.Fatalf("miss took %v, hit %v: want a disk read, then a memory copy", lat[0], lat[1])
+	// The miss waited for the disk's read (its busy time, the model's service time; the
+	// mount's floor is compensated, hence the margin); the hit did not wait that long.
+	// The model's seek varies (0.7 to 8 ms here), so the bounds follow it, not a constant.
+	disk := st[0].Members[0].Stats.Busy
+	if disk <= 0 || lat[0] < disk*8/10 || lat[1] >= disk {
+		t.Fatalf("disk read %v; miss took %v, hit %v: want the miss to wait for the disk and the hit not", disk, lat[0], lat[1])
 	}
-	t.Logf("miss %v, hit %v", lat[0], lat[1])
+	t.Logf("disk read %v; miss %v, hit %v", disk, lat[0], lat[1])
 }
