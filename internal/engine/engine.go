@@ -179,6 +179,22 @@ type Canceller interface {
 	Cancel()
 }
 
+// IOCounter is implemented by engines that count the bytes they read from and write to
+// their files. Rates over an interval are the difference of two calls; a counter may
+// lag by the engine's statistics interval (about a second on PostgreSQL).
+type IOCounter interface {
+	IOBytes(ctx context.Context) (IOBytes, error)
+}
+
+// IOBytes are an engine's cumulative I/O counters, in bytes since the server started
+// (or its statistics were reset). Reads are what the engine asked of the OS, page cache
+// hits included; Written counts data pages and the write-ahead (redo) log. Source says
+// which of the engine's counters they come from.
+type IOBytes struct {
+	Read, Written int64
+	Source        string
+}
+
 // Engine is one open database: embedded, managed or external.
 type Engine interface {
 	Dialect() *Dialect

@@ -255,6 +255,58 @@ func Run(t *testing.T, h Harness) {
 		checkRows(t, rows.Data, [][]string{{"42"}})
 	})
 
+	t.Run("IOBytes", func(t *testing.T) {
+		c, ok := e.(engine.IOCounter)
+		if !ok {
+			t.Skipf("%s does not count its I/O", d.Name)
+		}
+		before, err := c.IOBytes(ctx)
+		if err != nil {
+			t.Fatalf("IOBytes: %v", err)
+		}
+		if before.Read < 0 || before.Written <= 0 || before.Source == "" {
+			t.Fatalf("IOBytes = %+v: want counters >= 0, writes already made, a source", before)
+		}
+		// 4000 rows of 1000 bytes: the WAL or redo log holds each row once at least.
+		const rows, width = 4000, 1000
+		payload := int64(rows * width)
+		if _, err := e.DB().ExecContext(ctx, "CREATE TABLE conf_io (id INTEGER NOT NULL, pad VARCHAR(1000))"); err != nil {
+			t.Fatal(err)
+		}
+		pad := strings.Repeat("x", width)
+		for i := 0; i < rows; i += 100 {
+			var b strings.Builder
+			b.WriteString("INSERT INTO conf_io VALUES ")
+			for j := i; j < i+100; j++ {
+				if j > i {
+					b.WriteByte(',')
+				}
+				fmt.Fprintf(&b, "(%d, '%s')", j, pad)
+			}
+			if _, err := e.DB().ExecContext(ctx, b.String()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Counters are published with a delay (PostgreSQL: about a second).
+		var after engine.IOBytes
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+			if after, err = c.IOBytes(ctx); err != nil {
+				t.Fatalf("IOBytes: %v", err)
+			}
+			if after.Written-before.Written >= payload || time.Now().After(deadline) {
+				break
+			}
+		}
+		written := after.Written - before.Written
+		t.Logf("%d bytes inserted: %d bytes written, %d read (%s)", payload, written, after.Read-before.Read, after.Source)
+		if written < payload || written > 10*payload {
+			t.Errorf("inserting %d bytes of rows wrote %d bytes by the counters: want between 1 and 10 times as much", payload, written)
+		}
+		if after.Read < before.Read {
+			t.Errorf("read counter went back from %d to %d", before.Read, after.Read)
+		}
+	})
+
 	t.Run("Info", func(t *testing.T) {
 		info, err := e.Info(ctx)
 		if err != nil {

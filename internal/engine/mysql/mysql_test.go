@@ -272,3 +272,21 @@ func TestThreadSessionReadTimeout(t *testing.T) {
 		t.Fatalf("SELECT SLEEP(20) with readTimeout=1s: took %s, error %v; want an error after about a second", took, err)
 	}
 }
+
+func TestIOBytesSum(t *testing.T) {
+	io, err := ioBytes([][]string{{"Innodb_data_read", "2785280"}, {"Innodb_data_written", "7569408"},
+		{"Innodb_os_log_written", "25833033"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if io.Read != 2785280 || io.Written != 7569408+25833033 {
+		t.Errorf("ioBytes = %+v, want read 2785280, written 33402441", io)
+	}
+	if _, err := ioBytes([][]string{{"Innodb_data_read", "1"}, {"Innodb_data_written", "2"}}); err == nil ||
+		!strings.Contains(err.Error(), "Innodb_os_log_written") {
+		t.Errorf("a missing variable: err = %v, want it named", err)
+	}
+	if _, err := ioBytes([][]string{{"Innodb_data_read", "x"}}); err == nil || !strings.Contains(err.Error(), `"x"`) {
+		t.Errorf("a value that is not a number: err = %v", err)
+	}
+}
