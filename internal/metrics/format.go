@@ -44,6 +44,8 @@ type IntervalRecord struct {
 	ErrorsPS float64             `json:"errors_per_s"`
 	Latency  Latency             `json:"latency"`
 	Ops      map[string]OpReport `json:"ops"`
+	// IO is the interval's I/O rates, when the run reads I/O counters.
+	IO *IORates `json:"io,omitempty"`
 }
 
 // NewIntervalRecord summarises an interval snapshot.
@@ -63,7 +65,8 @@ func NewIntervalRecord(s *Snapshot, phase string, users int) IntervalRecord {
 
 // IntervalLine is the terminal line of an interval, in the manner of sysbench's
 // --report-interval: elapsed time, users, transactions and queries per second, errors
-// per second and the interval's latency percentiles over all transaction types.
+// per second and the interval's latency percentiles over all transaction types, then
+// the I/O rates when there are any.
 func IntervalLine(r IntervalRecord) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[ %4.0fs ] ", r.ElapsedS)
@@ -72,6 +75,9 @@ func IntervalLine(r IntervalRecord) string {
 	}
 	fmt.Fprintf(&b, "users: %d tps: %.2f qps: %.2f err/s: %.2f lat (ms) p50: %.2f p95: %.2f p99: %.2f max: %.2f",
 		r.Users, r.TPS, r.QPS, r.ErrorsPS, r.Latency.P50, r.Latency.P95, r.Latency.P99, r.Latency.Max)
+	if io := r.IO.Text(); io != "" {
+		b.WriteString(" | " + io)
+	}
 	return b.String()
 }
 

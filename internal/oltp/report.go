@@ -21,6 +21,10 @@ type LevelReport struct {
 	// Latency is over every transaction type.
 	Latency      metrics.Latency             `json:"latency"`
 	Transactions map[string]metrics.OpReport `json:"transactions"`
+	// IO is the I/O rates over the window (engine counters, emulated devices) when the
+	// run read them; IOError is why a reading failed.
+	IO      *metrics.IORates `json:"io,omitempty"`
+	IOError string           `json:"io_error,omitempty"`
 }
 
 // NewLevelReport summarises a run's measured window, one entry per operation in ops.
@@ -28,7 +32,7 @@ func NewLevelReport(sum *Summary, ops []string) LevelReport {
 	m := sum.Measured
 	l := LevelReport{Users: sum.Users, Status: string(sum.Status), Error: sum.Cause,
 		Seconds: round2(m.Duration().Seconds()), Transactions: map[string]metrics.OpReport{},
-		Latency: m.Combined().Summary()}
+		Latency: m.Combined().Summary(), IO: sum.IO, IOError: sum.IOError}
 	l.TPS = round2(m.Rate(m.Count("")))
 	l.QPS = round2(m.Rate(m.Total().Queries))
 	l.Errors = m.Total().Errors

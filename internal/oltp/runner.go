@@ -68,6 +68,11 @@ type Config struct {
 	// Window, if set, is called when the measured window begins (start true) and when
 	// it ends, from the goroutine that measures; TPC-C reads the server's counters there.
 	Window func(ctx context.Context, start bool) error
+	// IO, if set, reads I/O counters at the start, at every interval's end and at the
+	// window's ends; their differences become each interval's and the window's I/O
+	// rates. A failed reading leaves those rates out and is reported in Summary.IOError;
+	// it does not fail the run.
+	IO func(ctx context.Context) (metrics.IOSample, error)
 	// StopGrace is how long transactions in flight at the end of the window may take to
 	// finish before they are cancelled (default 10 s).
 	StopGrace time.Duration
@@ -94,6 +99,10 @@ type Summary struct {
 	Status   Status
 	// Cause is why a run failed or was interrupted.
 	Cause string
+	// IO is the I/O rates over the measured window (nil without Config.IO or when a
+	// reading at either end failed); IOError is the first reading that failed.
+	IO      *metrics.IORates
+	IOError string
 }
 
 // Validate checks a configuration, with errors fit for a user.
@@ -151,6 +160,9 @@ func Run(parent context.Context, w Workload, cfg Config) (*Summary, error) {
 	defer stopLoops()
 	r.failCh = make(chan struct{})
 
+	prevIO, havePrev := r.sampleIO(parent)
+	var windowIO metrics.IOSample
+	haveWindow := false
 	var wg sync.WaitGroup
 	for u := 0; u < cfg.Users; u++ {
 		wg.Add(1)
@@ -167,6 +179,7 @@ func Run(parent context.Context, w Workload, cfg Config) (*Summary, error) {
 	if measuring {
 		sum.MeasureStart = start
 		r.window(parent, true)
+		windowIO, haveWindow = prevIO, havePrev
 	}
 	var last *metrics.Snapshot
 	tick := func(now time.Time) {
@@ -177,6 +190,14 @@ func Run(parent context.Context, w Workload, cfg Config) (*Summary, error) {
 		iv, cum := reg.Tick(now, start)
 		last = cum
 		rec := metrics.NewIntervalRecord(iv, phase, cfg.Users)
+		if cur, ok := r.sampleIO(parent); ok {
+			if havePrev {
+				rec.IO = metrics.NewIORates(prevIO, cur)
+			}
+			prevIO, havePrev = cur, true
+		} else {
+			havePrev = false
+		}
 		if cfg.Lines != nil {
 			fmt.Fprintln(cfg.Lines, metrics.IntervalLine(rec))
 		}
@@ -216,6 +237,7 @@ loop:
 			measuring = true
 			sum.MeasureStart = now
 			r.window(parent, true)
+			windowIO, haveWindow = prevIO, havePrev
 			next = now.Add(cfg.Interval)
 		case !now.Before(end):
 			tick(now)
@@ -234,6 +256,12 @@ loop:
 	}
 	if !measuring {
 		last = emptySnapshot(reg, sum.End, start)
+	}
+	if measuring && haveWindow && havePrev {
+		sum.IO = metrics.NewIORates(windowIO, prevIO)
+	}
+	if r.ioErr != nil {
+		sum.IOError = r.ioErr.Error()
 	}
 	sum.Measured = last
 	stopLoops()
@@ -272,6 +300,28 @@ type run struct {
 	failCh    chan struct{}
 	cause     error
 	windowErr error
+	ioErr     error
+}
+
+// sampleIO reads the I/O counters (false without Config.IO or on an error, the first
+// of which is kept). It also reads after an interrupt: the server may still answer.
+func (r *run) sampleIO(ctx context.Context) (metrics.IOSample, bool) {
+	if r.cfg.IO == nil {
+		return metrics.IOSample{}, false
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	s, err := r.cfg.IO(sctx)
+	if err != nil {
+		if r.ioErr == nil {
+			r.ioErr = err
+		}
+		return s, false
+	}
+	if s.At.IsZero() {
+		s.At = time.Now()
+	}
+	return s, true
 }
 
 func (r *run) fail(err error) {

@@ -3,11 +3,14 @@ package oltp
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"tierbench/internal/metrics"
 )
 
 // fakeWorkload's workers take delay per transaction; failAfter > 0 makes the run's
@@ -160,5 +163,86 @@ func TestBadConfig(t *testing.T) {
 	sum, err := Run(context.Background(), f, Config{Users: 2, Duration: time.Minute})
 	if err == nil || sum == nil || sum.Status != StatusFailed || !strings.Contains(err.Error(), "connection refused") {
 		t.Errorf("unreachable server: err %v summary %+v", err, sum)
+	}
+}
+
+// fakeIO is a counter that grows by 1 MB per second of its own clock, which advances
+// one second a reading: every interval and the window read exactly 1 MB/s written.
+// failAt > 0 makes that reading fail.
+type fakeIO struct {
+	n      int
+	failAt int
+}
+
+func (f *fakeIO) read(ctx context.Context) (metrics.IOSample, error) {
+	f.n++
+	if f.n == f.failAt {
+		return metrics.IOSample{}, errors.New("server gone for a moment")
+	}
+	return metrics.IOSample{At: time.Unix(int64(f.n), 0),
+		Engine: &metrics.IOCount{Read: 7, Written: int64(f.n) * 1_000_000}}, nil
+}
+
+func TestIORates(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		failAt int
+	}{{"every reading", 0}, {"a failed reading", 3}} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeWorkload{delay: time.Millisecond}
+			io := &fakeIO{failAt: tc.failAt}
+			var lines, js bytes.Buffer
+			sum, err := Run(context.Background(), f, Config{Users: 1, Ramp: 200 * time.Millisecond, Duration: 600 * time.Millisecond,
+				Interval: 200 * time.Millisecond, Lines: &lines, JSON: metrics.NewJSONLines(&js), IO: io.read})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A reading before the users start, one per interval: ramp end, 3 in the window.
+			if io.n != 5 {
+				t.Errorf("%d readings, want 5", io.n)
+			}
+			var recs []metrics.IntervalRecord
+			for _, l := range strings.Split(strings.TrimSpace(js.String()), "\n") {
+				var r metrics.IntervalRecord
+				if err := json.Unmarshal([]byte(l), &r); err != nil {
+					t.Fatal(err)
+				}
+				recs = append(recs, r)
+			}
+			if len(recs) != 4 {
+				t.Fatalf("%d interval records, want 4:\n%s", len(recs), js.String())
+			}
+			for i, r := range recs {
+				// With reading 3 failed, interval 2 (ending at it) and interval 3 (starting
+				// at it) have no rates.
+				missing := tc.failAt == 3 && (i == 1 || i == 2)
+				if missing {
+					if r.IO != nil {
+						t.Errorf("interval %d: rates %+v from a failed reading", i, r.IO)
+					}
+					continue
+				}
+				if r.IO == nil || r.IO.Engine == nil || *r.IO.Engine != (metrics.IORate{ReadMBs: 0, WriteMBs: 1}) {
+					t.Errorf("interval %d: rates %+v, want 1 MB/s written", i, r.IO)
+				}
+			}
+			if sum.IO == nil || *sum.IO.Engine != (metrics.IORate{WriteMBs: 1}) {
+				t.Errorf("window rates %+v, want 1 MB/s written", sum.IO)
+			}
+			if tc.failAt == 0 {
+				if sum.IOError != "" {
+					t.Errorf("IOError %q", sum.IOError)
+				}
+				if !strings.Contains(lines.String(), "io MB/s r: 0.00 w: 1.00") {
+					t.Errorf("interval lines without the rates:\n%s", lines.String())
+				}
+			} else if !strings.Contains(sum.IOError, "server gone") || sum.Status != StatusOK {
+				t.Errorf("status %s, IOError %q: want ok with the reading's error", sum.Status, sum.IOError)
+			}
+			l := NewLevelReport(sum, f.Ops())
+			if l.IO != sum.IO || l.IOError != sum.IOError {
+				t.Errorf("level report IO %+v %q", l.IO, l.IOError)
+			}
+		})
 	}
 }

@@ -210,6 +210,9 @@ func (pl *Placed) isDirTier(class Class) bool {
 	return ok && !t.Emulated()
 }
 
+// Emulated says whether any tier is an emulated device.
+func (pl *Placed) Emulated() bool { return pl.em != nil }
+
 // Stats are the emulated devices' counters now (nil without emulated tiers).
 func (pl *Placed) Stats() ([]emulator.DeviceStats, error) {
 	if pl.em == nil {
