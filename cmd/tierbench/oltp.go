@@ -150,7 +150,7 @@ func newOLTPRunCommand() *cobra.Command {
 			}
 			defer opened.Finish()
 			rc := mix.RunConfig{Users: lf.users, Ramp: lf.ramp, Duration: lf.duration, Rate: lf.rate, Interval: lf.interval,
-				Think: think, Seed: lf.seed, OutDir: out, Lines: cmd.OutOrStdout()}
+				Think: think, Seed: lf.seed, OutDir: out, Lines: cmd.OutOrStdout(), IO: opened.IOSampler()}
 			res, err := mix.Run(ctx, opened.Engine(), m, rc)
 			return finishRun(opened, filepath.Join(out, mix.ResultFile), res != nil, err,
 				func(st *placement.Storage) error { res.Storage = st; return mix.WriteResult(out, res) },

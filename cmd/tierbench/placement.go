@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"tierbench/internal/device"
 	"tierbench/internal/engine"
+	"tierbench/internal/metrics"
 	"tierbench/internal/placement"
 )
 
@@ -135,6 +137,35 @@ func (ef *engineFlags) open(ctx context.Context, out string, keep bool) (*opened
 
 // Engine is the open engine.
 func (o *openedEngine) Engine() engine.Engine { return o.eng }
+
+// IOSampler reads the engine's I/O counters (when it has them) and the emulated
+// devices' for the per-interval MB/s of tpcc run and oltp run; nil when there is
+// neither.
+func (o *openedEngine) IOSampler() func(ctx context.Context) (metrics.IOSample, error) {
+	counter, _ := o.eng.(engine.IOCounter)
+	if counter == nil && !o.placed.Emulated() {
+		return nil
+	}
+	return func(ctx context.Context) (metrics.IOSample, error) {
+		var s metrics.IOSample
+		if counter != nil {
+			b, err := counter.IOBytes(ctx)
+			if err != nil {
+				return s, err
+			}
+			s.Engine = &metrics.IOCount{Read: b.Read, Written: b.Written}
+		}
+		devs, err := o.placed.Stats()
+		if err != nil {
+			return s, fmt.Errorf("emulated devices: %w", err)
+		}
+		for _, d := range devs {
+			s.Devices = append(s.Devices, metrics.DeviceIO{Name: d.Name, Read: d.ReadBytes, Written: d.WriteBytes, Busy: d.Busy})
+		}
+		s.At = time.Now()
+		return s, nil
+	}
+}
 
 // Config is the configuration the engine was opened with, placement applied.
 func (o *openedEngine) Config() engine.Config { return o.cfg }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"tierbench/internal/emulator/emutest"
+	"tierbench/internal/oltp/mix"
 	"tierbench/internal/tpch"
 )
 
@@ -128,4 +129,47 @@ func TestTPCHRunOnTier(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "tiers")); !os.IsNotExist(err) {
 		t.Errorf("OUT/tiers is left (stat: %v)", err)
 	}
+}
+
+// TestOLTPRunOnTierIORates: an oltp run on an emulated tier reports the device's MB/s
+// in every interval line, in intervals.jsonl and over the window, and the window's
+// bytes are part of what the device did over the whole command.
+func TestOLTPRunOnTierIORates(t *testing.T) {
+	needFUSE(t)
+	out := t.TempDir()
+	if _, err := runCLI(t, "oltp", "load", "--mix", "policy", "--scale", "0.01", "--data", "sata-ssd", "--out", out); err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := runCLI(t, "oltp", "run", "--mix", "policy", "--data", "sata-ssd", "--users", "2", "--ramp", "0s",
+		"--duration", "2s", "--interval", "1s", "--out", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(stdout, "| data r/w MB/s: "); n != 2 {
+		t.Errorf("%d interval lines with the device's rates, want 2:\n%s", n, stdout)
+	}
+	if !strings.Contains(stdout, "over the window: data r/w MB/s: ") {
+		t.Errorf("the summary has no I/O line:\n%s", stdout)
+	}
+	var res mix.Result
+	if err := json.Unmarshal(mustRead(t, filepath.Join(out, "result.json")), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.IO == nil || len(res.IO.Devices) != 1 || res.Storage == nil || len(res.Storage.Tiers) != 1 || res.Storage.Tiers[0].Device == nil {
+		t.Fatalf("io %+v, storage %+v", res.IO, res.Storage)
+	}
+	rate, dev := res.IO.Devices[0], res.Storage.Tiers[0].Device
+	if rate.Name != "data" || rate.WriteMBs <= 0 || rate.Util <= 0 || rate.Util > 1 || res.IO.Engine != nil {
+		t.Errorf("window rates %+v (engine %+v): want the data device writing, busy, and no engine counters on SQLite", rate, res.IO.Engine)
+	}
+	if window := rate.WriteMBs * 1e6 * res.Levels[0].Seconds; window > float64(dev.WriteBytes)*1.01 {
+		t.Errorf("the window wrote %.0f bytes by its rate, more than the device's %d over the whole run", window, dev.WriteBytes)
+	}
+	lines := strings.Split(strings.TrimSpace(string(mustRead(t, filepath.Join(out, "intervals.jsonl")))), "\n")
+	for _, l := range lines {
+		if !strings.Contains(l, `"io":{"devices":[{"name":"data"`) {
+			t.Errorf("interval record without the device's rates: %.300s", l)
+		}
+	}
+	noMountsUnder(t, out)
 }

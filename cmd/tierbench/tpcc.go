@@ -235,7 +235,8 @@ func newTPCCRunCommand() *cobra.Command {
 			}
 			defer opened.Finish()
 			rc := tpcc.RunConfig{Users: lf.users, Ramp: lf.ramp, Duration: lf.duration, Rate: lf.rate, Interval: lf.interval,
-				Think: think, Mix: mix, Seed: lf.seed, OutDir: out, Lines: cmd.OutOrStdout()}
+				Think: think, Mix: mix, Seed: lf.seed, OutDir: out, Lines: cmd.OutOrStdout(),
+				IO: opened.IOSampler()}
 			if li, err := tpcc.ReadLoadInfo(out); err != nil {
 				return err
 			} else if li != nil {

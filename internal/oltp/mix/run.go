@@ -31,12 +31,16 @@ type RunConfig struct {
 	OutDir string
 	// Lines receives the per-interval lines (nil: none).
 	Lines io.Writer
+	// IO, if set, reads I/O counters for each interval's and each level's MB/s
+	// (oltp.Config.IO).
+	IO func(ctx context.Context) (metrics.IOSample, error)
 }
 
 // Definitions say what the metrics count; they are written into every result.
 var Definitions = map[string]string{
 	"tps": "transactions completed per second of the measured window: commits, plus rollbacks the mix asks for (on_empty: rollback); failed transactions and retried attempts are not counted",
 	"qps": "statements sent per second, BEGIN and COMMIT included (a one-statement transaction runs alone, in autocommit)",
+	"io":  "MB/s (10^6 bytes a second): engine = what the engine counts it read from and wrote to its files, page cache hits included (PostgreSQL: blocks read, relation extensions included up to version 15, blocks written and WAL bytes; MariaDB: Innodb_data_read, Innodb_data_written + Innodb_os_log_written; SQLite counts nothing); devices = each emulated device's bytes and busy fraction",
 }
 
 // Result is result.json of `oltp run`.
@@ -63,6 +67,9 @@ type Result struct {
 	TPS          float64                     `json:"tps"`
 	QPS          float64                     `json:"qps"`
 	Transactions map[string]metrics.OpReport `json:"transactions"`
+	// IO is that level's I/O rates over its window (see Definitions["io"]).
+	IO      *metrics.IORates `json:"io,omitempty"`
+	IOError string           `json:"io_error,omitempty"`
 	// FirstErrors holds the first error of each transaction type that failed.
 	FirstErrors map[string]string  `json:"first_errors,omitempty"`
 	Levels      []oltp.LevelReport `json:"levels"`
@@ -129,7 +136,7 @@ func Run(ctx context.Context, e engine.Engine, m *Mix, cfg RunConfig) (*Result, 
 		}
 		sum, err := oltp.Run(ctx, wl, oltp.Config{
 			Users: users, Ramp: cfg.Ramp, Duration: cfg.Duration, Rate: cfg.Rate, Interval: cfg.Interval,
-			Lines: cfg.Lines, JSON: jl,
+			Lines: cfg.Lines, JSON: jl, IO: cfg.IO,
 		})
 		if sum != nil {
 			res.Levels = append(res.Levels, oltp.NewLevelReport(sum, wl.Ops()))
@@ -158,6 +165,7 @@ func (r *Result) summarise(wl *Workload) {
 	if b := oltp.Best(r.Levels); b >= 0 {
 		l := r.Levels[b]
 		r.Users, r.TPS, r.QPS, r.Transactions = l.Users, l.TPS, l.QPS, l.Transactions
+		r.IO, r.IOError = l.IO, l.IOError
 	}
 	if len(r.Levels) > 1 {
 		r.Sweep = oltp.SweepTable(r.Levels)
@@ -176,6 +184,7 @@ func WriteSummary(w io.Writer, r *Result, order []string) {
 		fmt.Fprintf(w, "error: %s\n", r.Error)
 	}
 	fmt.Fprintf(w, "users %d: TPS %.1f  QPS %.1f\n", r.Users, r.TPS, r.QPS)
+	metrics.WriteIOLine(w, r.IO, r.IOError)
 	metrics.WriteOpTable(w, "transaction", order, r.Transactions)
 	for _, op := range order {
 		if e, ok := r.FirstErrors[op]; ok {

@@ -35,6 +35,9 @@ type RunConfig struct {
 	OutDir string
 	// Lines receives the per-interval lines (nil: none).
 	Lines io.Writer
+	// IO, if set, reads I/O counters for each interval's and each level's MB/s
+	// (oltp.Config.IO).
+	IO func(ctx context.Context) (metrics.IOSample, error)
 }
 
 // Definitions say what the metrics count; they are written into every result.
@@ -43,6 +46,7 @@ var Definitions = map[string]string{
 	"nopm_server": "the change of SUM(D_NEXT_O_ID) over the measured window per minute: HammerDB's own way of computing NOPM, on the server",
 	"tpm":         "transactions of all five types completed per minute of the measured window, counted by tierbench's users: commits plus the New-Orders rolled back on purpose (HammerDB reads TPM from the engine's commit + rollback counters, which count the same events on the server); failed transactions and retried attempts are not counted",
 	"tps":         "tpm / 60",
+	"io":          "MB/s (10^6 bytes a second): engine = what the engine counts it read from and wrote to its files, page cache hits included (PostgreSQL: blocks read, relation extensions included up to version 15, blocks written and WAL bytes; MariaDB: Innodb_data_read, Innodb_data_written + Innodb_os_log_written; SQLite counts nothing); devices = each emulated device's bytes and busy fraction",
 	"qps":         "statements per second, BEGIN and COMMIT included",
 }
 
@@ -61,6 +65,10 @@ type LevelResult struct {
 	Errors       int64                       `json:"errors"`
 	Latency      metrics.Latency             `json:"latency"`
 	Transactions map[string]metrics.OpReport `json:"transactions"`
+	// IO is the I/O rates over the window (see Definitions["io"]); IOError is why a
+	// reading of the counters failed.
+	IO      *metrics.IORates `json:"io,omitempty"`
+	IOError string           `json:"io_error,omitempty"`
 }
 
 // Result is result.json of `tpcc run`.
@@ -90,6 +98,9 @@ type Result struct {
 	QPS          float64                     `json:"qps"`
 	Transactions map[string]metrics.OpReport `json:"transactions"`
 	Levels       []LevelResult               `json:"levels"`
+	// IO is that level's I/O rates over its window (see Definitions["io"]).
+	IO      *metrics.IORates `json:"io,omitempty"`
+	IOError string           `json:"io_error,omitempty"`
 	// Sweep has one row per level with the saturation point marked (sweeps only).
 	Sweep []metrics.Level `json:"sweep,omitempty"`
 	// IntervalsFile holds one JSON line per report interval.
@@ -192,6 +203,7 @@ func (r *Result) summarise() {
 	if best >= 0 {
 		b := r.Levels[best]
 		r.Users, r.NOPM, r.NOPMServer, r.TPM, r.TPS, r.QPS, r.Transactions = b.Users, b.NOPM, b.NOPMServer, b.TPM, b.TPS, b.QPS, b.Transactions
+		r.IO, r.IOError = b.IO, b.IOError
 	}
 	if len(r.Levels) > 1 {
 		r.Sweep = r.Sweep[:0]
@@ -231,7 +243,7 @@ func runLevel(ctx context.Context, e engine.Engine, wl *Workload, cfg RunConfig,
 	}
 	sum, err := oltp.Run(ctx, wl, oltp.Config{
 		Users: users, Ramp: cfg.Ramp, Duration: cfg.Duration, Rate: cfg.Rate, Interval: cfg.Interval,
-		Lines: cfg.Lines, JSON: jl, Window: window,
+		Lines: cfg.Lines, JSON: jl, Window: window, IO: cfg.IO,
 	})
 	if sum == nil {
 		return nil, err
@@ -239,7 +251,7 @@ func runLevel(ctx context.Context, e engine.Engine, wl *Workload, cfg RunConfig,
 	m := sum.Measured
 	secs := m.Duration().Seconds()
 	lvl := &LevelResult{Users: users, Status: string(sum.Status), Error: sum.Cause, Seconds: round(secs),
-		Transactions: map[string]metrics.OpReport{}, Latency: m.Combined().Summary()}
+		Transactions: map[string]metrics.OpReport{}, Latency: m.Combined().Summary(), IO: sum.IO, IOError: sum.IOError}
 	perMin := func(n float64) float64 {
 		if secs <= 0 {
 			return 0
