@@ -47,28 +47,9 @@ type worker struct {
 	// next is the transaction type Next chose.
 	next      int
 	succeeded bool
-	// With a session that can cancel on the server (engine.Canceller), statements run
-	// under quiet, a context that never ends, and one AfterFunc on armed cancels them.
-	armed  context.Context
-	quiet  context.Context
-	disarm func() bool
-}
-
-// stmtContext is the context statements run under: ctx itself, or, when the session
-// can cancel on the server, a context that never ends, with the session's Cancel armed
-// once on ctx (so drivers do no per-statement cancellation work).
-func (k *worker) stmtContext(ctx context.Context) context.Context {
-	c, ok := k.s.(engine.Canceller)
-	if !ok || ctx.Done() == nil {
-		return ctx
-	}
-	if ctx != k.armed {
-		if k.disarm != nil {
-			k.disarm()
-		}
-		k.armed, k.quiet, k.disarm = ctx, context.WithoutCancel(ctx), context.AfterFunc(ctx, c.Cancel)
-	}
-	return k.quiet
+	// stmtCtx gives statements their context: on a session that can cancel on the
+	// server, one that never ends, with Cancel armed once on the run's context.
+	stmtCtx *engine.StmtContext
 }
 
 func (k *worker) Next() oltp.Txn {
@@ -93,9 +74,7 @@ func (k *worker) Close() error {
 		}
 		return nil
 	})
-	if k.disarm != nil {
-		k.disarm()
-	}
+	k.stmtCtx.Stop()
 	return k.s.Close()
 }
 
@@ -114,7 +93,7 @@ func (k *worker) Run(ctx context.Context, op string) oltp.Result {
 		vals[j] = g.value(k.r)
 	}
 	var res oltp.Result
-	sctx := k.stmtContext(ctx)
+	sctx := k.stmtCtx.For(ctx)
 	for attempt := 1; ; attempt++ {
 		n, rollback, err := k.attempt(sctx, i, p)
 		res.Queries += n
@@ -193,9 +172,9 @@ func (k *worker) emptyErr(s *Statement) error {
 }
 
 // exec runs statement j of transaction i; empty reports a statement with into: that
-// found no row. Statements run on the driver's connection (sql.Conn.Raw) with the
-// run's context, so the driver still cancels them on the server; database/sql's Rows
-// would add a goroutine and a context per query to watch that same context.
+// found no row. Statements run on the driver's connection (sql.Conn.Raw) under the
+// context stmtCtx gives, so they still stop on the server when the run ends;
+// database/sql's Rows would add a goroutine and a context per query to watch it.
 func (k *worker) exec(ctx context.Context, i, j int) (empty bool, err error) {
 	k.cur.ctx, k.cur.i, k.cur.j, k.cur.empty = ctx, i, j, false
 	err = k.conn.Raw(k.raw)

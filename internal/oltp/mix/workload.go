@@ -251,7 +251,7 @@ func (w *Workload) NewWorker(ctx context.Context, user int) (oltp.Worker, error)
 	if err != nil {
 		return nil, err
 	}
-	k := &worker{wl: w, s: s, conn: s.Conn(), r: newRNG(w.cfg.Seed, "user", user)}
+	k := &worker{wl: w, s: s, conn: s.Conn(), r: newRNG(w.cfg.Seed, "user", user), stmtCtx: engine.NewStmtContext(s)}
 	k.raw = k.runRaw
 	err = k.conn.Raw(func(dc any) error {
 		prep, canPrepare := dc.(driver.ConnPrepareContext)
