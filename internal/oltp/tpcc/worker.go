@@ -65,14 +65,18 @@ func (w *Workload) NewWorker(ctx context.Context, user int) (oltp.Worker, error)
 	}
 	r := newRNG(w.cfg.Seed, "user", user).Rand
 	return &worker{
-		wl: w, s: s, r: r, deck: NewDeck(w.cfg.Mix, r),
+		wl: w, s: s, stmtCtx: engine.NewStmtContext(s), r: r, deck: NewDeck(w.cfg.Mix, r),
 		wID: user%w.cfg.Warehouses + 1, dID: (user/w.cfg.Warehouses)%DistrictsPerWH + 1,
 	}, nil
 }
 
 type worker struct {
-	wl       *Workload
-	s        engine.Session
+	wl *Workload
+	s  engine.Session
+	// stmtCtx gives BEGIN and every statement their context: on a session that can
+	// cancel on the server, one that never ends, with Cancel armed once on the run's
+	// context, so the driver watches no context per statement.
+	stmtCtx  *engine.StmtContext
 	r        *rand.Rand
 	deck     *Deck
 	wID, dID int
@@ -88,7 +92,10 @@ func (k *worker) Next() oltp.Txn {
 	return t
 }
 
-func (k *worker) Close() error { return k.s.Close() }
+func (k *worker) Close() error {
+	k.stmtCtx.Stop()
+	return k.s.Close()
+}
 
 // body is one transaction's work inside BEGIN ... COMMIT.
 type body func(ctx context.Context, t *txn) error
@@ -121,6 +128,8 @@ func (k *worker) Run(ctx context.Context, op string) oltp.Result {
 			res.Rollback = true
 			return res
 		case ctx.Err() != nil:
+			// The run ended: the statement was cut short (on a Canceller session by
+			// Cancel, after which the session is only fit to be closed), not failed.
 			res.Err = err
 			return res
 		case oltp.Retryable(err) && attempt < maxAttempts:
@@ -134,14 +143,23 @@ func (k *worker) Run(ctx context.Context, op string) oltp.Result {
 	}
 }
 
-// attempt runs b in one transaction and returns the statements it sent.
+// attempt runs b in one transaction and returns the statements it sent. b gets the
+// run's context; txn runs each statement under the context stmtCtx gives for it. (The
+// driver then watches no context, but database/sql still starts a goroutine for each
+// Tx and each query in it to watch the Tx's own context, whatever BeginTx is given.)
 func (k *worker) attempt(ctx context.Context, b body) (int, error) {
-	tx, err := k.s.Conn().BeginTx(ctx, nil)
+	tx, err := k.s.Conn().BeginTx(k.stmtCtx.For(ctx), nil)
 	if err != nil {
 		return 1, err
 	}
-	t := &txn{tx: tx, n: 1}
-	if err := b(ctx, t); err != nil {
+	t := &txn{tx: tx, n: 1, stmtCtx: k.stmtCtx}
+	err = b(ctx, t)
+	if err == nil {
+		// Commit takes no context (pgx uses BEGIN's, which never ends on a
+		// Canceller session): like a statement, it is not sent once the run ended.
+		err = ctx.Err()
+	}
+	if err != nil {
 		tx.Rollback()
 		return t.n + 1, err
 	}
@@ -159,15 +177,18 @@ func (k *worker) alive(ctx context.Context) bool {
 	return k.s.Conn().PingContext(pctx) == nil
 }
 
-// txn counts the statements of one transaction.
+// txn counts the statements of one transaction. Each statement asks stmtCtx for its
+// context, so one that starts after the run ended fails at once, even where the
+// session's Cancel found no statement in flight.
 type txn struct {
-	tx *sql.Tx
-	n  int
+	tx      *sql.Tx
+	n       int
+	stmtCtx *engine.StmtContext
 }
 
 func (t *txn) exec(ctx context.Context, q string, args ...any) (int64, error) {
 	t.n++
-	res, err := t.tx.ExecContext(ctx, q, args...)
+	res, err := t.tx.ExecContext(t.stmtCtx.For(ctx), q, args...)
 	if err != nil {
 		return 0, err
 	}
@@ -176,12 +197,12 @@ func (t *txn) exec(ctx context.Context, q string, args ...any) (int64, error) {
 
 func (t *txn) row(ctx context.Context, q string, args ...any) *sql.Row {
 	t.n++
-	return t.tx.QueryRowContext(ctx, q, args...)
+	return t.tx.QueryRowContext(t.stmtCtx.For(ctx), q, args...)
 }
 
 func (t *txn) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
 	t.n++
-	return t.tx.QueryContext(ctx, q, args...)
+	return t.tx.QueryContext(t.stmtCtx.For(ctx), q, args...)
 }
 
 // otherWarehouse picks a warehouse other than home, uniformly (clause 2.4.1.5).
