@@ -93,9 +93,8 @@ func (k *worker) Run(ctx context.Context, op string) oltp.Result {
 		vals[j] = g.value(k.r)
 	}
 	var res oltp.Result
-	sctx := k.stmtCtx.For(ctx)
 	for attempt := 1; ; attempt++ {
-		n, rollback, err := k.attempt(sctx, i, p)
+		n, rollback, err := k.attempt(ctx, i, p)
 		res.Queries += n
 		switch {
 		case err == nil:
@@ -124,7 +123,9 @@ func (k *worker) Run(ctx context.Context, op string) oltp.Result {
 }
 
 // attempt runs transaction i once and returns the statements sent, whether it ended
-// in a rollback the mix asked for, and the error.
+// in a rollback the mix asked for, and the error. ctx is the run's: each statement
+// asks stmtCtx for its own, so once the run has ended the next one fails at once
+// (a Cancel between two statements finds nothing to stop on the server).
 func (k *worker) attempt(ctx context.Context, i int, p *txnPlan) (int, bool, error) {
 	if p.begin == "" {
 		empty, err := k.exec(ctx, i, 0)
@@ -136,7 +137,7 @@ func (k *worker) attempt(ctx context.Context, i int, p *txnPlan) (int, bool, err
 		}
 		return 1, false, nil
 	}
-	if err := k.control(ctx, p.begin); err != nil {
+	if err := k.control(k.stmtCtx.For(ctx), p.begin); err != nil {
 		return 1, false, fmt.Errorf("%s: %w", p.begin, err)
 	}
 	n := 1
@@ -157,7 +158,7 @@ func (k *worker) attempt(ctx context.Context, i int, p *txnPlan) (int, bool, err
 		}
 	}
 	n++
-	if err := k.control(ctx, "COMMIT"); err != nil {
+	if err := k.control(k.stmtCtx.For(ctx), "COMMIT"); err != nil {
 		k.rollback(ctx)
 		return n, false, fmt.Errorf("COMMIT: %w", err)
 	}
@@ -171,12 +172,12 @@ func (k *worker) emptyErr(s *Statement) error {
 	return nil
 }
 
-// exec runs statement j of transaction i; empty reports a statement with into: that
-// found no row. Statements run on the driver's connection (sql.Conn.Raw) under the
+// exec runs statement j of transaction i under the context stmtCtx gives for the
+// run's ctx; empty reports a statement with into: that found no row. Statements run on the driver's connection (sql.Conn.Raw) under the
 // context stmtCtx gives, so they still stop on the server when the run ends;
 // database/sql's Rows would add a goroutine and a context per query to watch it.
 func (k *worker) exec(ctx context.Context, i, j int) (empty bool, err error) {
-	k.cur.ctx, k.cur.i, k.cur.j, k.cur.empty = ctx, i, j, false
+	k.cur.ctx, k.cur.i, k.cur.j, k.cur.empty = k.stmtCtx.For(ctx), i, j, false
 	err = k.conn.Raw(k.raw)
 	k.cur.ctx = nil
 	if err != nil {
