@@ -3,7 +3,10 @@
 // from init(); per-engine SQL differences live in one Dialect value per engine.
 //
 // Optional interfaces, found by type assertion: a managed engine implements Server
-// (the server's pid for OS samplers, its data directory).
+// (the server's pid for OS samplers, its data directory); PostgreSQL and MariaDB
+// implement IOCounter (the bytes they say they read and wrote) and their sessions
+// Canceller (stop a statement from another goroutine), which StmtContext arms once
+// per run so that hot loops give their drivers contexts that never end.
 //
 // For engine implementations: ReadRows and CellText turn database/sql results into
 // Rows, NewConnSession is the Session of a driver whose context cancellation reaches
