@@ -1,8 +1,10 @@
 package oltp
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	mysqldrv "github.com/go-sql-driver/mysql"
@@ -29,5 +31,41 @@ func TestRetryable(t *testing.T) {
 		if got := Retryable(wrapped); got != tc.want {
 			t.Errorf("Retryable(%v) = %v, want %v", tc.err, got, tc.want)
 		}
+	}
+}
+
+func TestRetry(t *testing.T) {
+	deadlock := &pgconn.PgError{Code: "40P01"}
+	r := rand.New(rand.NewPCG(1, 2))
+	ctx := context.Background()
+	// Two deadlocks, then success: 3 attempts of 4 statements each.
+	calls := 0
+	q, retries, err := Retry(ctx, r, func() (int, error) {
+		calls++
+		if calls < 3 {
+			return 4, deadlock
+		}
+		return 4, nil
+	})
+	if q != 12 || retries != 2 || err != nil || calls != 3 {
+		t.Errorf("deadlock twice: queries %d retries %d err %v calls %d, want 12 2 nil 3", q, retries, err, calls)
+	}
+	// A failure that is not a conflict is not retried.
+	dup := &pgconn.PgError{Code: "23505"}
+	calls = 0
+	if q, retries, err = Retry(ctx, r, func() (int, error) { calls++; return 2, dup }); q != 2 || retries != 0 || err != dup || calls != 1 {
+		t.Errorf("duplicate key: queries %d retries %d err %v calls %d", q, retries, err, calls)
+	}
+	// Conflicts every time: MaxAttempts attempts, then the last error.
+	calls = 0
+	if q, retries, err = Retry(ctx, r, func() (int, error) { calls++; return 1, deadlock }); calls != MaxAttempts || q != MaxAttempts || retries != MaxAttempts-1 || err != deadlock {
+		t.Errorf("always deadlocked: %d calls, queries %d retries %d err %v", calls, q, retries, err)
+	}
+	// The run ended: no retry.
+	ended, cancel := context.WithCancel(ctx)
+	cancel()
+	calls = 0
+	if _, _, err = Retry(ended, r, func() (int, error) { calls++; return 1, deadlock }); calls != 1 || err != deadlock {
+		t.Errorf("after the end: %d calls, err %v", calls, err)
 	}
 }

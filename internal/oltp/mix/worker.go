@@ -14,10 +14,6 @@ import (
 	"tierbench/internal/oltp"
 )
 
-// maxAttempts bounds how often a transaction runs after deadlocks or serialization
-// failures before it counts as an error.
-const maxAttempts = 10
-
 // errNoRow ends a transaction whose statement with into: found nothing.
 var errNoRow = errors.New("found no row")
 
@@ -92,34 +88,32 @@ func (k *worker) Run(ctx context.Context, op string) oltp.Result {
 	for j, g := range p.params {
 		vals[j] = g.value(k.r)
 	}
-	var res oltp.Result
-	for attempt := 1; ; attempt++ {
-		n, rollback, err := k.attempt(ctx, i, p)
-		res.Queries += n
-		switch {
-		case err == nil:
-			res.Rollback = rollback
-			if !k.succeeded {
-				k.succeeded = true
-				k.wl.anyOK.Store(true)
-			}
-			return res
-		case ctx.Err() != nil:
-			res.Err = err
-			return res
-		case oltp.Retryable(err) && attempt < maxAttempts:
-			res.Retries++
-			time.Sleep(time.Duration(1+k.r.IntN(5*attempt)) * time.Millisecond)
-			continue
-		}
-		res.Err = fmt.Errorf("transaction %s, %w", op, err)
-		k.wl.noteError(op, res.Err)
-		res.Fatal = k.wl.hopeless() || !k.alive(ctx)
-		if res.Fatal && !k.wl.anyOK.Load() {
-			res.Err = fmt.Errorf("no transaction succeeded: %w", res.Err)
+	var rollback bool
+	queries, retries, err := oltp.Retry(ctx, k.r, func() (int, error) {
+		n, rb, err := k.attempt(ctx, i, p)
+		rollback = rb
+		return n, err
+	})
+	res := oltp.Result{Queries: queries, Retries: retries}
+	switch {
+	case err == nil:
+		res.Rollback = rollback
+		if !k.succeeded {
+			k.succeeded = true
+			k.wl.anyOK.Store(true)
 		}
 		return res
+	case ctx.Err() != nil:
+		res.Err = err
+		return res
 	}
+	res.Err = fmt.Errorf("transaction %s, %w", op, err)
+	k.wl.noteError(op, res.Err)
+	res.Fatal = k.wl.hopeless() || !k.alive(ctx)
+	if res.Fatal && !k.wl.anyOK.Load() {
+		res.Err = fmt.Errorf("no transaction succeeded: %w", res.Err)
+	}
+	return res
 }
 
 // attempt runs transaction i once and returns the statements sent, whether it ended

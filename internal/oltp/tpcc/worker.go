@@ -12,10 +12,6 @@ import (
 	"tierbench/internal/oltp"
 )
 
-// maxAttempts bounds how often a transaction runs after deadlocks or serialization
-// failures before it counts as an error.
-const maxAttempts = 10
-
 // WorkloadConfig configures the TPC-C transactions.
 type WorkloadConfig struct {
 	Warehouses int
@@ -117,30 +113,23 @@ func (k *worker) Run(ctx context.Context, op string) oltp.Result {
 	default:
 		return oltp.Result{Err: fmt.Errorf("tpcc: unknown transaction %q", op)}
 	}
-	var res oltp.Result
-	for attempt := 1; ; attempt++ {
-		n, err := k.attempt(ctx, b)
-		res.Queries += n
-		switch {
-		case err == nil:
-			return res
-		case errors.Is(err, errUnusedItem):
-			res.Rollback = true
-			return res
-		case ctx.Err() != nil:
-			// The run ended: the statement was cut short (on a Canceller session by
-			// Cancel, after which the session is only fit to be closed), not failed.
-			res.Err = err
-			return res
-		case oltp.Retryable(err) && attempt < maxAttempts:
-			res.Retries++
-			time.Sleep(time.Duration(1+k.r.IntN(5*attempt)) * time.Millisecond)
-			continue
-		}
+	queries, retries, err := oltp.Retry(ctx, k.r, func() (int, error) { return k.attempt(ctx, b) })
+	res := oltp.Result{Queries: queries, Retries: retries}
+	switch {
+	case err == nil:
+		return res
+	case errors.Is(err, errUnusedItem):
+		res.Rollback = true
+		return res
+	case ctx.Err() != nil:
+		// The run ended: the statement was cut short (on a Canceller session by
+		// Cancel, after which the session is only fit to be closed), not failed.
 		res.Err = err
-		res.Fatal = !k.alive(ctx)
 		return res
 	}
+	res.Err = err
+	res.Fatal = !k.alive(ctx)
+	return res
 }
 
 // attempt runs b in one transaction and returns the statements it sent. b gets the
