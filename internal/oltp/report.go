@@ -6,6 +6,10 @@ import (
 	"tierbench/internal/metrics"
 )
 
+// IODefinition says what the I/O rates (LevelReport.IO, the interval records' io)
+// count, for the definitions every result carries.
+const IODefinition = "MB/s (10^6 bytes a second): engine = what the engine counts it read from and wrote to its files, page cache hits included (PostgreSQL: blocks read, relation extensions included up to version 15, blocks written and WAL bytes; MariaDB: Innodb_data_read, Innodb_data_written + Innodb_os_log_written; SQLite counts nothing); devices = each emulated device's bytes and busy fraction"
+
 // LevelReport is what every workload reports for one concurrency level.
 type LevelReport struct {
 	Users   int     `json:"users"`

@@ -40,7 +40,7 @@ type RunConfig struct {
 var Definitions = map[string]string{
 	"tps": "transactions completed per second of the measured window: commits, plus rollbacks the mix asks for (on_empty: rollback); failed transactions and retried attempts are not counted",
 	"qps": "statements sent per second, BEGIN and COMMIT included (a one-statement transaction runs alone, in autocommit)",
-	"io":  "MB/s (10^6 bytes a second): engine = what the engine counts it read from and wrote to its files, page cache hits included (PostgreSQL: blocks read, relation extensions included up to version 15, blocks written and WAL bytes; MariaDB: Innodb_data_read, Innodb_data_written + Innodb_os_log_written; SQLite counts nothing); devices = each emulated device's bytes and busy fraction",
+	"io":  oltp.IODefinition,
 }
 
 // Result is result.json of `oltp run`.

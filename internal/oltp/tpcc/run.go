@@ -46,29 +46,17 @@ var Definitions = map[string]string{
 	"nopm_server": "the change of SUM(D_NEXT_O_ID) over the measured window per minute: HammerDB's own way of computing NOPM, on the server",
 	"tpm":         "transactions of all five types completed per minute of the measured window, counted by tierbench's users: commits plus the New-Orders rolled back on purpose (HammerDB reads TPM from the engine's commit + rollback counters, which count the same events on the server); failed transactions and retried attempts are not counted",
 	"tps":         "tpm / 60",
-	"io":          "MB/s (10^6 bytes a second): engine = what the engine counts it read from and wrote to its files, page cache hits included (PostgreSQL: blocks read, relation extensions included up to version 15, blocks written and WAL bytes; MariaDB: Innodb_data_read, Innodb_data_written + Innodb_os_log_written; SQLite counts nothing); devices = each emulated device's bytes and busy fraction",
+	"io":          oltp.IODefinition,
 	"qps":         "statements per second, BEGIN and COMMIT included",
 }
 
-// LevelResult is one concurrency level's measurements.
+// LevelResult is one concurrency level's measurements: what every workload reports
+// (its fields appear at the top level in JSON), TPS as TPM / 60, and TPC-C's own.
 type LevelResult struct {
-	Users      int     `json:"users"`
-	Status     string  `json:"status"`
-	Error      string  `json:"error,omitempty"`
-	Seconds    float64 `json:"measured_seconds"`
+	oltp.LevelReport
 	NOPM       float64 `json:"nopm"`
 	NOPMServer float64 `json:"nopm_server"`
 	TPM        float64 `json:"tpm"`
-	TPS        float64 `json:"tps"`
-	QPS        float64 `json:"qps"`
-	// Errors are failed transactions of all types; ErrorsPerMinute over the window.
-	Errors       int64                       `json:"errors"`
-	Latency      metrics.Latency             `json:"latency"`
-	Transactions map[string]metrics.OpReport `json:"transactions"`
-	// IO is the I/O rates over the window (see Definitions["io"]); IOError is why a
-	// reading of the counters failed.
-	IO      *metrics.IORates `json:"io,omitempty"`
-	IOError string           `json:"io_error,omitempty"`
 }
 
 // Result is result.json of `tpcc run`.
@@ -250,8 +238,7 @@ func runLevel(ctx context.Context, e engine.Engine, wl *Workload, cfg RunConfig,
 	}
 	m := sum.Measured
 	secs := m.Duration().Seconds()
-	lvl := &LevelResult{Users: users, Status: string(sum.Status), Error: sum.Cause, Seconds: round(secs),
-		Transactions: map[string]metrics.OpReport{}, Latency: m.Combined().Summary(), IO: sum.IO, IOError: sum.IOError}
+	lvl := &LevelResult{LevelReport: oltp.NewLevelReport(sum, TxnNames)}
 	perMin := func(n float64) float64 {
 		if secs <= 0 {
 			return 0
@@ -262,11 +249,6 @@ func runLevel(ctx context.Context, e engine.Engine, wl *Workload, cfg RunConfig,
 	lvl.NOPM = perMin(float64(no.Hist.Count() - no.Rollbacks))
 	lvl.TPM = perMin(float64(m.Count("")))
 	lvl.TPS = round(lvl.TPM / 60)
-	lvl.QPS = round(m.Rate(m.Total().Queries))
-	lvl.Errors = m.Total().Errors
-	for _, op := range TxnNames {
-		lvl.Transactions[op] = m.Report(op)
-	}
 	if nextStart > 0 && nextEnd > 0 && serverErr == nil {
 		if d := readEnd.Sub(readStart).Seconds(); d > 0 {
 			lvl.NOPMServer = round(float64(nextEnd-nextStart) * 60 / d)
