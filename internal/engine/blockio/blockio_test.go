@@ -74,6 +74,56 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+// TestReaderYields: a reader that keeps waiting in poll(2) gives the scheduler a turn
+// about every yieldEvery, never more often, and never much less often (by more than one
+// round trip), so the runtime's monitor does not take it for a goroutine that runs on.
+func TestReaderYields(t *testing.T) {
+	var yields []time.Time
+	yield = func() { yields = append(yields, time.Now()) } // called by this goroutine only
+	t.Cleanup(func() { yield = runtime.Gosched })
+	c, peer := pair(t)
+	go func() { // answers each request after 1 ms, so every read waits
+		buf := make([]byte, 64)
+		for {
+			n, err := peer.Read(buf)
+			if err != nil {
+				return
+			}
+			time.Sleep(time.Millisecond)
+			peer.Write(buf[:n])
+		}
+	}()
+	buf := make([]byte, 8)
+	var longest time.Duration
+	start := time.Now()
+	for time.Since(start) < 8*yieldEvery {
+		t0 := time.Now()
+		if _, err := c.Write([]byte("ping")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.ReadFull(c, buf[:4]); err != nil {
+			t.Fatal(err)
+		}
+		longest = max(longest, time.Since(t0))
+	}
+	elapsed := time.Since(start)
+	if len(yields) < 2 {
+		t.Fatalf("%d yields in %v of waiting reads, want one about every %v", len(yields), elapsed, yieldEvery)
+	}
+	if first := yields[0].Sub(start); first > longest {
+		t.Errorf("first yield %v after the start, want it in the first wait (round trips took at most %v)", first, longest)
+	}
+	for i := 1; i < len(yields); i++ {
+		gap := yields[i].Sub(yields[i-1])
+		if gap < yieldEvery || gap > yieldEvery+longest {
+			t.Errorf("yield %d came %v after the one before, want %v to %v (longest round trip)", i, gap, yieldEvery, yieldEvery+longest)
+		}
+	}
+	if last := elapsed - yields[len(yields)-1].Sub(start); last > yieldEvery+longest {
+		t.Errorf("no yield in the last %v of waiting reads, want one every %v", last, yieldEvery)
+	}
+}
+
 func TestPeerCloseIsEOF(t *testing.T) {
 	c, peer := pair(t)
 	peer.Write([]byte("last"))
