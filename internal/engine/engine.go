@@ -229,6 +229,9 @@ type Dialect struct {
 	Param func(n int) string
 	// Analyze returns the statements that collect optimizer statistics for a table.
 	Analyze func(table string) []string
+	// Begin starts a transaction that may write, BeginRead one that only reads; both
+	// run as plain statements, so no database/sql Tx (and its goroutine) is involved.
+	Begin, BeginRead string
 }
 
 // Opener opens an engine from a configuration.

@@ -28,6 +28,8 @@ var Dialect = &engine.Dialect{
 	DateType:    "DATE",
 	Param:       func(int) string { return "?" },
 	Analyze:     func(table string) []string { return []string{"ANALYZE TABLE " + table} },
+	Begin:       "BEGIN",
+	BeginRead:   "BEGIN",
 }
 
 type mysqlEngine struct {

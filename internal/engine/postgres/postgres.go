@@ -27,6 +27,8 @@ var Dialect = &engine.Dialect{
 	DateType:    "DATE",
 	Param:       func(n int) string { return "$" + strconv.Itoa(n) },
 	Analyze:     func(table string) []string { return []string{"ANALYZE " + table} },
+	Begin:       "BEGIN",
+	BeginRead:   "BEGIN",
 }
 
 type pgEngine struct {

@@ -29,6 +29,10 @@ var Dialect = &engine.Dialect{
 	DateType:    "TEXT",
 	Param:       func(int) string { return "?" },
 	Analyze:     func(string) []string { return []string{"ANALYZE"} },
+	// IMMEDIATE takes the write lock at once: two deferred transactions that both want
+	// to write would deadlock on the upgrade. A reader needs no lock until it reads.
+	Begin:     "BEGIN IMMEDIATE",
+	BeginRead: "BEGIN",
 }
 
 const (

@@ -80,8 +80,6 @@ func (t ColumnType) String() string {
 type sqlDialect struct {
 	// types maps portable type kinds to the engine's; %d takes the size (and scale).
 	types map[string]string
-	// begin starts a transaction that writes; beginRead one that only reads.
-	begin, beginRead string
 	// loaders caps parallel Engine.Load calls (SQLite has one writer).
 	loaders int
 	// tableSuffix ends CREATE TABLE.
@@ -93,19 +91,16 @@ var sqlDialects = map[string]sqlDialect{
 		// INTEGER, exactly, makes a one-column integer primary key the rowid.
 		types: map[string]string{"int": "INTEGER", "bigint": "INTEGER", "smallint": "INTEGER", "float": "REAL",
 			"decimal": "REAL", "varchar": "TEXT", "char": "TEXT", "text": "TEXT", "date": "TEXT", "timestamp": "TEXT"},
-		// IMMEDIATE takes the write lock at once: two deferred transactions that both
-		// want to write would deadlock on the upgrade.
-		begin: "BEGIN IMMEDIATE", beginRead: "BEGIN", loaders: 1,
+		loaders: 1,
 	},
 	"postgres": {
 		types: map[string]string{"int": "INTEGER", "bigint": "BIGINT", "smallint": "SMALLINT", "float": "DOUBLE PRECISION",
 			"decimal": "NUMERIC(%d,%d)", "varchar": "VARCHAR(%d)", "char": "CHAR(%d)", "text": "TEXT", "date": "DATE", "timestamp": "TIMESTAMP"},
-		begin: "BEGIN", beginRead: "BEGIN",
 	},
 	"mysql": {
 		types: map[string]string{"int": "INT", "bigint": "BIGINT", "smallint": "SMALLINT", "float": "DOUBLE",
 			"decimal": "DECIMAL(%d,%d)", "varchar": "VARCHAR(%d)", "char": "CHAR(%d)", "text": "TEXT", "date": "DATE", "timestamp": "DATETIME"},
-		begin: "BEGIN", beginRead: "BEGIN", tableSuffix: " ENGINE=InnoDB",
+		tableSuffix: " ENGINE=InnoDB",
 	},
 }
 

@@ -189,9 +189,13 @@ func (w *Workload) plan(t *Txn, ev env) (*txnPlan, error) {
 	}
 	p.slots = len(slot)
 	if len(p.stmts) > 1 {
-		p.begin = w.sd.begin
+		d := w.e.Dialect()
+		p.begin = d.Begin
 		if p.readOnly {
-			p.begin = w.sd.beginRead
+			p.begin = d.BeginRead
+		}
+		if p.begin == "" {
+			return nil, fmt.Errorf("mix %s: transaction %s: the %s dialect says no BEGIN statement", w.m.Name, t.Name, d.Name)
 		}
 	}
 	return p, nil
