@@ -72,4 +72,49 @@ func TestRunSQLite(t *testing.T) {
 	info := loadW1(t, e)
 	res := runAndCheck(t, e, info, []int{2})
 	t.Logf("sqlite 2 users: nopm %.0f (server %.0f), tpm %.0f", res.NOPM, res.NOPMServer, res.TPM)
+	readersPassWriter(t, e, info)
+}
+
+// readersPassWriter: while another session holds SQLite's write lock, Order-Status and
+// Stock-Level (read-only, begun with Dialect.BeginRead) run to the end, and Payment
+// (begun with Dialect.Begin, BEGIN IMMEDIATE) waits for the lock.
+func readersPassWriter(t *testing.T, e engine.Engine, info *LoadInfo) {
+	ctx := context.Background()
+	locker, err := e.Session(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer locker.Close()
+	if _, err := locker.Conn().ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	wl, err := NewWorkload(e, WorkloadConfig{Warehouses: 1, Seed: 3, Load: info.Constants})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := wl.NewWorker(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	for _, op := range []string{OrderStatus, StockLevel} {
+		opCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		start := time.Now()
+		r := k.Run(opCtx, op)
+		cancel()
+		if r.Err != nil || r.Queries < 3 {
+			t.Errorf("%s beside a writer: %d statements, error %v; want it done", op, r.Queries, r.Err)
+		}
+		t.Logf("%s beside a writer: %d statements in %v", op, r.Queries, time.Since(start).Round(time.Microsecond))
+	}
+	// Payment waits for the lock, which the locker lets go after 300 ms.
+	const hold = 300 * time.Millisecond
+	start := time.Now()
+	time.AfterFunc(hold, func() { locker.Conn().ExecContext(ctx, "ROLLBACK") })
+	r := k.Run(ctx, Payment)
+	took := time.Since(start)
+	if r.Err != nil || took < hold {
+		t.Errorf("Payment beside a writer: error %v after %v; want it to wait for the lock (%v), then succeed", r.Err, took, hold)
+	}
+	t.Logf("Payment beside a writer: done after %v", took.Round(time.Millisecond))
 }

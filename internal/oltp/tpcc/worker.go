@@ -96,6 +96,10 @@ func (k *worker) Close() error {
 // body is one transaction's work inside BEGIN ... COMMIT.
 type body func(ctx context.Context, t *txn) error
 
+// readOnly are the transactions that write nothing (clauses 2.6 and 2.8); they begin
+// with Dialect.BeginRead, which on SQLite takes no write lock.
+var readOnly = map[string]bool{OrderStatus: true, StockLevel: true}
+
 // Run draws the transaction's input, then runs it, again after a conflict.
 func (k *worker) Run(ctx context.Context, op string) oltp.Result {
 	var b body
@@ -113,7 +117,11 @@ func (k *worker) Run(ctx context.Context, op string) oltp.Result {
 	default:
 		return oltp.Result{Err: fmt.Errorf("tpcc: unknown transaction %q", op)}
 	}
-	queries, retries, err := oltp.Retry(ctx, k.r, func() (int, error) { return k.attempt(ctx, b) })
+	begin := k.wl.e.Dialect().Begin
+	if readOnly[op] {
+		begin = k.wl.e.Dialect().BeginRead
+	}
+	queries, retries, err := oltp.Retry(ctx, k.r, func() (int, error) { return k.attempt(ctx, begin, b) })
 	res := oltp.Result{Queries: queries, Retries: retries}
 	switch {
 	case err == nil:
@@ -132,30 +140,39 @@ func (k *worker) Run(ctx context.Context, op string) oltp.Result {
 	return res
 }
 
-// attempt runs b in one transaction and returns the statements it sent. b gets the
-// run's context; txn runs each statement under the context stmtCtx gives for it. (The
-// driver then watches no context, but database/sql still starts a goroutine for each
-// Tx and each query in it to watch the Tx's own context, whatever BeginTx is given.)
-func (k *worker) attempt(ctx context.Context, b body) (int, error) {
-	tx, err := k.s.Conn().BeginTx(k.stmtCtx.For(ctx), nil)
-	if err != nil {
-		return 1, err
+// attempt runs b in one transaction, opened with the statement begin, and returns
+// the statements it sent. b gets the run's context; txn runs each statement under the
+// context stmtCtx gives for it. BEGIN, COMMIT and ROLLBACK are plain statements on the
+// session's connection, not a database/sql Tx: a Tx, and each Rows in it, starts a
+// goroutine to watch the Tx's context (about 30 a New-Order), and their wake-ups cost
+// the client more scheduler time than the statements' own work.
+func (k *worker) attempt(ctx context.Context, begin string, b body) (int, error) {
+	conn := k.s.Conn()
+	if _, err := conn.ExecContext(k.stmtCtx.For(ctx), begin); err != nil {
+		return 1, fmt.Errorf("%s: %w", begin, err)
 	}
-	t := &txn{tx: tx, n: 1, stmtCtx: k.stmtCtx}
-	err = b(ctx, t)
+	t := &txn{conn: conn, n: 1, stmtCtx: k.stmtCtx}
+	err := b(ctx, t)
 	if err == nil {
-		// Commit takes no context (pgx uses BEGIN's, which never ends on a
-		// Canceller session): like a statement, it is not sent once the run ended.
-		err = ctx.Err()
+		// Like a statement, COMMIT is not sent once the run ended.
+		_, err = conn.ExecContext(k.stmtCtx.For(ctx), "COMMIT")
+		if err != nil {
+			err = fmt.Errorf("COMMIT: %w", err)
+		}
 	}
 	if err != nil {
-		tx.Rollback()
-		return t.n + 1, err
-	}
-	if err := tx.Commit(); err != nil {
+		k.rollback(ctx)
 		return t.n + 1, err
 	}
 	return t.n + 1, nil
+}
+
+// rollback ends the open transaction, also after the run ended (bounded in time: a
+// session cancelled on the server may not answer).
+func (k *worker) rollback(ctx context.Context) {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	_, _ = k.s.Conn().ExecContext(rctx, "ROLLBACK")
 }
 
 // alive reports whether the session's server still answers; a transaction error on a
@@ -170,14 +187,14 @@ func (k *worker) alive(ctx context.Context) bool {
 // context, so one that starts after the run ended fails at once, even where the
 // session's Cancel found no statement in flight.
 type txn struct {
-	tx      *sql.Tx
+	conn    *sql.Conn
 	n       int
 	stmtCtx *engine.StmtContext
 }
 
 func (t *txn) exec(ctx context.Context, q string, args ...any) (int64, error) {
 	t.n++
-	res, err := t.tx.ExecContext(t.stmtCtx.For(ctx), q, args...)
+	res, err := t.conn.ExecContext(t.stmtCtx.For(ctx), q, args...)
 	if err != nil {
 		return 0, err
 	}
@@ -186,12 +203,12 @@ func (t *txn) exec(ctx context.Context, q string, args ...any) (int64, error) {
 
 func (t *txn) row(ctx context.Context, q string, args ...any) *sql.Row {
 	t.n++
-	return t.tx.QueryRowContext(t.stmtCtx.For(ctx), q, args...)
+	return t.conn.QueryRowContext(t.stmtCtx.For(ctx), q, args...)
 }
 
 func (t *txn) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
 	t.n++
-	return t.tx.QueryContext(t.stmtCtx.For(ctx), q, args...)
+	return t.conn.QueryContext(t.stmtCtx.For(ctx), q, args...)
 }
 
 // otherWarehouse picks a warehouse other than home, uniformly (clause 2.4.1.5).
