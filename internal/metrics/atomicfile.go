@@ -81,3 +81,20 @@ func writeError(path string, err error) error {
 	}
 	return fmt.Errorf("write %s: %w (%s)", path, err, hint)
 }
+
+// ReadJSONFile decodes the JSON file at path, as WriteJSONFile wrote it, into a new T.
+// A missing file is (nil, nil); a file that does not decode is an error naming it.
+func ReadJSONFile[T any](path string) (*T, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	v := new(T)
+	if err := json.Unmarshal(data, v); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return v, nil
+}

@@ -2,12 +2,10 @@ package mix
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"runtime"
 	"time"
@@ -58,18 +56,7 @@ func WriteLoadInfo(dir string, info *LoadInfo) error {
 
 // ReadLoadInfo reads what WriteLoadInfo stored; a missing file is (nil, nil).
 func ReadLoadInfo(dir string) (*LoadInfo, error) {
-	data, err := os.ReadFile(filepath.Join(dir, LoadInfoFile))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var info LoadInfo
-	if err := json.Unmarshal(data, &info); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, LoadInfoFile), err)
-	}
-	return &info, nil
+	return metrics.ReadJSONFile[LoadInfo](filepath.Join(dir, LoadInfoFile))
 }
 
 // chunk is rows first..last (from 1) of one table.

@@ -2,11 +2,10 @@ package tpcc
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"path/filepath"
 	"runtime"
 	"time"
 
@@ -47,23 +46,12 @@ const LoadInfoFile = "load.json"
 
 // WriteLoadInfo stores info in dir atomically.
 func WriteLoadInfo(dir string, info *LoadInfo) error {
-	return metrics.WriteJSONFile(dir+"/"+LoadInfoFile, info)
+	return metrics.WriteJSONFile(filepath.Join(dir, LoadInfoFile), info)
 }
 
 // ReadLoadInfo reads what WriteLoadInfo stored; a missing file is (nil, nil).
 func ReadLoadInfo(dir string) (*LoadInfo, error) {
-	data, err := os.ReadFile(dir + "/" + LoadInfoFile)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var info LoadInfo
-	if err := json.Unmarshal(data, &info); err != nil {
-		return nil, fmt.Errorf("%s/%s: %w", dir, LoadInfoFile, err)
-	}
-	return &info, nil
+	return metrics.ReadJSONFile[LoadInfo](filepath.Join(dir, LoadInfoFile))
 }
 
 // Load drops any TPC-C tables, creates them, populates cfg.Warehouses warehouses as
