@@ -129,11 +129,7 @@ func Run(ctx context.Context, e engine.Engine, m *Mix, cfg RunConfig) (*Result, 
 	if cfg.Rate > 0 {
 		res.Loop = "open"
 	}
-	var runErr error
-	for _, users := range cfg.Users {
-		if cfg.Lines != nil && len(cfg.Users) > 1 {
-			fmt.Fprintf(cfg.Lines, "--- %d users: %s ramp-up, %s measured\n", users, cfg.Ramp, cfg.Duration)
-		}
+	runErr := oltp.Sweep(cfg.Users, cfg.Ramp, cfg.Duration, cfg.Lines, func(users int) error {
 		sum, err := oltp.Run(ctx, wl, oltp.Config{
 			Users: users, Ramp: cfg.Ramp, Duration: cfg.Duration, Rate: cfg.Rate, Interval: cfg.Interval,
 			Lines: cfg.Lines, JSON: jl, IO: cfg.IO,
@@ -147,16 +143,10 @@ func Run(ctx context.Context, e engine.Engine, m *Mix, cfg RunConfig) (*Result, 
 				res.Status = string(sum.Status)
 			}
 			res.Error = err.Error()
-			runErr = err
 		}
 		res.summarise(wl)
-		if werr := WriteResult(cfg.OutDir, res); werr != nil && runErr == nil {
-			runErr = werr
-		}
-		if runErr != nil {
-			break
-		}
-	}
+		return err
+	}, func() error { return WriteResult(cfg.OutDir, res) })
 	return res, runErr
 }
 

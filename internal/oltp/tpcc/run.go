@@ -151,33 +151,22 @@ func Run(ctx context.Context, e engine.Engine, cfg RunConfig) (*Result, error) {
 	if cfg.Rate > 0 {
 		res.Loop = "open"
 	}
-	var runErr error
-	for _, users := range cfg.Users {
+	runErr := oltp.Sweep(cfg.Users, cfg.Ramp, cfg.Duration, cfg.Lines, func(users int) error {
 		lvl, err := runLevel(ctx, e, wl, cfg, users, jl)
 		if lvl != nil {
 			res.Levels = append(res.Levels, *lvl)
 		}
 		if err != nil {
-			res.Status = lvlStatus(lvl)
+			res.Status = string(oltp.StatusFailed)
+			if lvl != nil {
+				res.Status = lvl.Status
+			}
 			res.Error = err.Error()
-			runErr = err
 		}
 		res.summarise()
-		if werr := WriteResult(cfg.OutDir, res); werr != nil && runErr == nil {
-			runErr = werr
-		}
-		if runErr != nil {
-			break
-		}
-	}
+		return err
+	}, func() error { return WriteResult(cfg.OutDir, res) })
 	return res, runErr
-}
-
-func lvlStatus(l *LevelResult) string {
-	if l == nil {
-		return string(oltp.StatusFailed)
-	}
-	return l.Status
 }
 
 // summarise fills the headline numbers and the sweep table from the levels.
@@ -194,11 +183,11 @@ func (r *Result) summarise() {
 		r.IO, r.IOError = b.IO, b.IOError
 	}
 	if len(r.Levels) > 1 {
-		r.Sweep = r.Sweep[:0]
-		for _, l := range r.Levels {
-			r.Sweep = append(r.Sweep, metrics.Level{Users: l.Users, TPS: l.TPS, P95: l.Latency.P95, P99: l.Latency.P99})
+		levels := make([]oltp.LevelReport, len(r.Levels))
+		for i, l := range r.Levels {
+			levels[i] = l.LevelReport
 		}
-		metrics.MarkSaturation(r.Sweep)
+		r.Sweep = oltp.SweepTable(levels)
 	}
 }
 
@@ -225,9 +214,6 @@ func runLevel(ctx context.Context, e engine.Engine, wl *Workload, cfg RunConfig,
 			nextEnd, readEnd = s, at
 		}
 		return nil
-	}
-	if cfg.Lines != nil && len(cfg.Users) > 1 {
-		fmt.Fprintf(cfg.Lines, "--- %d users: %s ramp-up, %s measured\n", users, cfg.Ramp, cfg.Duration)
 	}
 	sum, err := oltp.Run(ctx, wl, oltp.Config{
 		Users: users, Ramp: cfg.Ramp, Duration: cfg.Duration, Rate: cfg.Rate, Interval: cfg.Interval,

@@ -1,0 +1,61 @@
+package oltp
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSweep: levels run in order, the result is saved after each (also after the one
+// that failed), and the first error, of a level or of a save, ends the sweep.
+func TestSweep(t *testing.T) {
+	boom := errors.New("server gone")
+	full := errors.New("disk full")
+	for _, tc := range []struct {
+		name      string
+		users     []int
+		failLevel int // users of the level that fails (0: none)
+		failSave  int // which save fails, from 1 (0: none)
+		wantRun   []int
+		wantSaves int
+		wantErr   error
+		headers   int
+	}{
+		{"all levels", []int{1, 2, 4}, 0, 0, []int{1, 2, 4}, 3, nil, 3},
+		{"one level, no header", []int{8}, 0, 0, []int{8}, 1, nil, 0},
+		{"a level fails", []int{1, 2, 4}, 2, 0, []int{1, 2}, 2, boom, 2},
+		{"a save fails", []int{1, 2, 4}, 0, 1, []int{1}, 1, full, 1},
+		{"the level's error wins over the save's", []int{1, 2}, 1, 1, []int{1}, 1, boom, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var ran []int
+			saves := 0
+			var lines bytes.Buffer
+			err := Sweep(tc.users, time.Second, 2*time.Second, &lines, func(users int) error {
+				ran = append(ran, users)
+				if users == tc.failLevel {
+					return boom
+				}
+				return nil
+			}, func() error {
+				saves++
+				if saves == tc.failSave {
+					return full
+				}
+				return nil
+			})
+			if !reflect.DeepEqual(ran, tc.wantRun) || saves != tc.wantSaves || !errors.Is(err, tc.wantErr) || (tc.wantErr == nil && err != nil) {
+				t.Errorf("ran %v, %d saves, error %v; want %v, %d, %v", ran, saves, err, tc.wantRun, tc.wantSaves, tc.wantErr)
+			}
+			if n := strings.Count(lines.String(), "ramp-up"); n != tc.headers {
+				t.Errorf("%d level headers, want %d:\n%s", n, tc.headers, lines.String())
+			}
+			if tc.headers > 0 && !strings.HasPrefix(lines.String(), "--- 1 users: 1s ramp-up, 2s measured\n") {
+				t.Errorf("first header %q", lines.String())
+			}
+		})
+	}
+}
