@@ -103,7 +103,7 @@ func TestOLTPCommands(t *testing.T) {
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, run)
 	}
-	for _, want := range []string{"mix policy on sqlite", "read_policy", "concurrency sweep", "result: "} {
+	for _, want := range []string{"mix policy on sqlite", "read_policy", "concurrency sweep", "process CPU (tierbench and the embedded engine): ", "result: "} {
 		if !strings.Contains(run, want) {
 			t.Errorf("run output lacks %q:\n%s", want, run)
 		}
@@ -113,7 +113,11 @@ func TestOLTPCommands(t *testing.T) {
 		QPS    float64 `json:"qps"`
 		Mix    string  `json:"mix"`
 		Levels []struct {
-			Users int `json:"users"`
+			Users     int `json:"users"`
+			ClientCPU *struct {
+				Seconds  float64 `json:"seconds"`
+				USPerTxn float64 `json:"us_per_transaction"`
+			} `json:"client_cpu"`
 		} `json:"levels"`
 	}
 	if err := json.Unmarshal(mustRead(t, filepath.Join(dir, "result.json")), &res); err != nil {
@@ -121,6 +125,12 @@ func TestOLTPCommands(t *testing.T) {
 	}
 	if res.TPS <= 0 || res.QPS < res.TPS || res.Mix != "policy" || len(res.Levels) != 2 {
 		t.Errorf("result.json: %+v", res)
+	}
+	// SQLite runs in the process: each level's window cost it CPU, a transaction some.
+	for _, l := range res.Levels {
+		if l.ClientCPU == nil || l.ClientCPU.Seconds <= 0 || l.ClientCPU.USPerTxn <= 0 {
+			t.Errorf("level %d: client_cpu %+v, want the process's CPU over the window", l.Users, l.ClientCPU)
+		}
 	}
 	// Another mix on the same --out must be loaded first.
 	if _, err := runCLI(t, "oltp", "run", "--mix", "bbs", "--duration", "1s", "--out", dir); err == nil ||

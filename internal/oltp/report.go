@@ -32,6 +32,8 @@ type LevelReport struct {
 	// run read them; IOError is why a reading failed.
 	IO      *metrics.IORates `json:"io,omitempty"`
 	IOError string           `json:"io_error,omitempty"`
+	// ClientCPU is what tierbench itself spent over the window (ClientCPUDefinition).
+	ClientCPU *ClientCPU `json:"client_cpu,omitempty"`
 }
 
 // NewLevelReport summarises a run's measured window, one entry per operation in ops.
@@ -39,7 +41,7 @@ func NewLevelReport(sum *Summary, ops []string) LevelReport {
 	m := sum.Measured
 	l := LevelReport{Users: sum.Users, Status: string(sum.Status), Error: sum.Cause,
 		Seconds: round2(m.Duration().Seconds()), Transactions: map[string]metrics.OpReport{},
-		Latency: m.Combined().Summary(), IO: sum.IO, IOError: sum.IOError}
+		Latency: m.Combined().Summary(), IO: sum.IO, IOError: sum.IOError, ClientCPU: sum.ClientCPU}
 	l.TPS = round2(m.Rate(m.Count("")))
 	l.QPS = round2(m.Rate(m.Total().Queries))
 	l.Errors = m.Total().Errors

@@ -103,6 +103,9 @@ type Summary struct {
 	// reading at either end failed); IOError is the first reading that failed.
 	IO      *metrics.IORates
 	IOError string
+	// ClientCPU is what the process spent over the measured window (nil when the
+	// window did not begin, or the process's CPU time could not be read).
+	ClientCPU *ClientCPU
 }
 
 // Validate checks a configuration, with errors fit for a user.
@@ -176,10 +179,17 @@ func Run(parent context.Context, w Workload, cfg Config) (*Summary, error) {
 	measureStart := start.Add(cfg.Ramp)
 	end := measureStart.Add(cfg.Duration)
 	measuring := cfg.Ramp == 0
-	if measuring {
-		sum.MeasureStart = start
+	// The process's CPU time when the window began.
+	var cpu0 time.Duration
+	cpuOK := false
+	beginWindow := func(now time.Time) {
+		sum.MeasureStart = now
+		cpu0, cpuOK = readCPU()
 		r.window(parent, true)
 		windowIO, haveWindow = prevIO, havePrev
+	}
+	if measuring {
+		beginWindow(start)
 	}
 	var last *metrics.Snapshot
 	tick := func(now time.Time) {
@@ -235,9 +245,7 @@ loop:
 			tick(now)
 			reg.ResetCumulative(now)
 			measuring = true
-			sum.MeasureStart = now
-			r.window(parent, true)
-			windowIO, haveWindow = prevIO, havePrev
+			beginWindow(now)
 			next = now.Add(cfg.Interval)
 		case !now.Before(end):
 			tick(now)
@@ -248,6 +256,9 @@ loop:
 		}
 	}
 	sum.End = time.Now()
+	if cpu1, ok := readCPU(); measuring && cpuOK && ok && last != nil {
+		sum.ClientCPU = newClientCPU(cpu1-cpu0, sum.End.Sub(sum.MeasureStart), last.Count(""), numCPU())
+	}
 	if measuring {
 		// Also after an interrupt or a failure: the server may still answer.
 		wctx, cancel := context.WithTimeout(context.WithoutCancel(parent), 5*time.Second)
@@ -281,6 +292,12 @@ loop:
 		return sum, fmt.Errorf("run interrupted: %w", context.Cause(parent))
 	}
 	return sum, nil
+}
+
+// readCPU is processCPU, false when it fails (the figure is then left out).
+func readCPU() (time.Duration, bool) {
+	d, err := processCPU()
+	return d, err == nil
 }
 
 func emptySnapshot(reg *metrics.Registry, at, start time.Time) *metrics.Snapshot {

@@ -38,9 +38,10 @@ type RunConfig struct {
 
 // Definitions say what the metrics count; they are written into every result.
 var Definitions = map[string]string{
-	"tps": "transactions completed per second of the measured window: commits, plus rollbacks the mix asks for (on_empty: rollback); failed transactions and retried attempts are not counted",
-	"qps": "statements sent per second, BEGIN and COMMIT included (a one-statement transaction runs alone, in autocommit)",
-	"io":  oltp.IODefinition,
+	"tps":        "transactions completed per second of the measured window: commits, plus rollbacks the mix asks for (on_empty: rollback); failed transactions and retried attempts are not counted",
+	"qps":        "statements sent per second, BEGIN and COMMIT included (a one-statement transaction runs alone, in autocommit)",
+	"io":         oltp.IODefinition,
+	"client_cpu": oltp.ClientCPUDefinition,
 }
 
 // Result is result.json of `oltp run`.
@@ -70,6 +71,9 @@ type Result struct {
 	// IO is that level's I/O rates over its window (see Definitions["io"]).
 	IO      *metrics.IORates `json:"io,omitempty"`
 	IOError string           `json:"io_error,omitempty"`
+	// ClientCPU is what tierbench itself spent over that level's window (see
+	// Definitions["client_cpu"]).
+	ClientCPU *oltp.ClientCPU `json:"client_cpu,omitempty"`
 	// FirstErrors holds the first error of each transaction type that failed.
 	FirstErrors map[string]string  `json:"first_errors,omitempty"`
 	Levels      []oltp.LevelReport `json:"levels"`
@@ -155,7 +159,7 @@ func (r *Result) summarise(wl *Workload) {
 	if b := oltp.Best(r.Levels); b >= 0 {
 		l := r.Levels[b]
 		r.Users, r.TPS, r.QPS, r.Transactions = l.Users, l.TPS, l.QPS, l.Transactions
-		r.IO, r.IOError = l.IO, l.IOError
+		r.IO, r.IOError, r.ClientCPU = l.IO, l.IOError, l.ClientCPU
 	}
 	if len(r.Levels) > 1 {
 		r.Sweep = oltp.SweepTable(r.Levels)
@@ -175,6 +179,7 @@ func WriteSummary(w io.Writer, r *Result, order []string) {
 	}
 	fmt.Fprintf(w, "users %d: TPS %.1f  QPS %.1f\n", r.Users, r.TPS, r.QPS)
 	metrics.WriteIOLine(w, r.IO, r.IOError)
+	oltp.WriteClientCPULine(w, r.ClientCPU, r.Engine.Mode == engine.Embedded)
 	metrics.WriteOpTable(w, "transaction", order, r.Transactions)
 	for _, op := range order {
 		if e, ok := r.FirstErrors[op]; ok {

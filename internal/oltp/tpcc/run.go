@@ -47,6 +47,7 @@ var Definitions = map[string]string{
 	"tpm":         "transactions of all five types completed per minute of the measured window, counted by tierbench's users: commits plus the New-Orders rolled back on purpose (HammerDB reads TPM from the engine's commit + rollback counters, which count the same events on the server); failed transactions and retried attempts are not counted",
 	"tps":         "tpm / 60",
 	"io":          oltp.IODefinition,
+	"client_cpu":  oltp.ClientCPUDefinition,
 	"qps":         "statements per second, BEGIN and COMMIT included",
 }
 
@@ -89,6 +90,9 @@ type Result struct {
 	// IO is that level's I/O rates over its window (see Definitions["io"]).
 	IO      *metrics.IORates `json:"io,omitempty"`
 	IOError string           `json:"io_error,omitempty"`
+	// ClientCPU is what tierbench itself spent over that level's window (see
+	// Definitions["client_cpu"]).
+	ClientCPU *oltp.ClientCPU `json:"client_cpu,omitempty"`
 	// Sweep has one row per level with the saturation point marked (sweeps only).
 	Sweep []metrics.Level `json:"sweep,omitempty"`
 	// IntervalsFile holds one JSON line per report interval.
@@ -180,7 +184,7 @@ func (r *Result) summarise() {
 	if best >= 0 {
 		b := r.Levels[best]
 		r.Users, r.NOPM, r.NOPMServer, r.TPM, r.TPS, r.QPS, r.Transactions = b.Users, b.NOPM, b.NOPMServer, b.TPM, b.TPS, b.QPS, b.Transactions
-		r.IO, r.IOError = b.IO, b.IOError
+		r.IO, r.IOError, r.ClientCPU = b.IO, b.IOError, b.ClientCPU
 	}
 	if len(r.Levels) > 1 {
 		levels := make([]oltp.LevelReport, len(r.Levels))

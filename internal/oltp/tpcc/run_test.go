@@ -52,6 +52,19 @@ func runAndCheck(t *testing.T, e engine.Engine, info *LoadInfo, users []int) *Re
 			t.Errorf("%s: inconsistent latencies %+v", op, r.Latency)
 		}
 	}
+	// The process's CPU over the window, and the summary's line for it.
+	if c := res.ClientCPU; c == nil || c.Seconds <= 0 || c.USPerTxn <= 0 || c.Cores <= 0 {
+		t.Errorf("client_cpu %+v, want the process's CPU over the window", c)
+	}
+	var sum bytes.Buffer
+	WriteSummary(&sum, res)
+	who := "tierbench's own CPU: "
+	if res.Engine.Mode == engine.Embedded {
+		who = "process CPU (tierbench and the embedded engine): "
+	}
+	if !strings.Contains(sum.String(), who) {
+		t.Errorf("summary lacks %q:\n%s", who, sum.String())
+	}
 	// The server's count of new orders over the window tracks the users' count.
 	if res.NOPMServer < res.NOPM*0.8 || res.NOPMServer > res.NOPM*1.2+60 {
 		t.Errorf("nopm %v but the server counted %v", res.NOPM, res.NOPMServer)

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"io"
 
+	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
+	"tierbench/internal/oltp"
 	"tierbench/internal/placement"
 )
 
@@ -19,6 +21,7 @@ func WriteSummary(w io.Writer, r *Result) {
 	fmt.Fprintf(w, "users %d: NOPM %.0f (server: %.0f)  TPM %.0f  TPS %.1f  QPS %.1f\n", r.Users, r.NOPM, r.NOPMServer, r.TPM, r.TPS, r.QPS)
 	fmt.Fprintln(w, "NOPM and TPM as HammerDB defines them, counted by tierbench's users (see definitions in result.json)")
 	metrics.WriteIOLine(w, r.IO, r.IOError)
+	oltp.WriteClientCPULine(w, r.ClientCPU, r.Engine.Mode == engine.Embedded)
 	metrics.WriteOpTable(w, "transaction", TxnNames, r.Transactions)
 	if len(r.Sweep) > 1 {
 		fmt.Fprintln(w, "\nconcurrency sweep (saturation: the fewest users reaching 95% of the best throughput)")
