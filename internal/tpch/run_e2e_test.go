@@ -16,9 +16,7 @@ import (
 	"time"
 
 	"tierbench/internal/engine"
-	"tierbench/internal/engine/enginetest"
-	"tierbench/internal/engine/mysql"
-	"tierbench/internal/engine/postgres"
+	"tierbench/internal/engine/servertest"
 	"tierbench/internal/tpch/dbgen"
 )
 
@@ -277,27 +275,15 @@ func TestRunSQLite(t *testing.T) {
 
 func openManaged(name string) func(t *testing.T) engine.Engine {
 	return func(t *testing.T) engine.Engine {
-		if !slices.Contains(engine.Names(), name) {
-			t.Fatalf("engine %s is not registered (import its package in this test)", name)
-		}
-		e, err := engine.Open(context.Background(), engine.Config{
-			Name: name, Dir: enginetest.ServerDir(t), BufferBytes: 128 << 20,
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { e.Close() })
-		return e
+		return servertest.ByName(t, name).Open(t, engine.Config{BufferBytes: 128 << 20}, false)
 	}
 }
 
 func TestRunPostgres(t *testing.T) {
-	enginetest.RequireServer(t, postgres.Installed())
 	runE2E(t, openManaged("postgres"))
 }
 
 func TestRunMySQL(t *testing.T) {
-	enginetest.RequireServer(t, mysql.Installed())
 	runE2E(t, openManaged("mysql"))
 }
 
@@ -305,22 +291,16 @@ func TestRunMySQL(t *testing.T) {
 // with SQLite's (CHAR padding, DECIMAL against REAL and date rendering must all
 // compare equal), with seeded parameters.
 func TestRunValidateServersAgainstSQLite(t *testing.T) {
-	for _, tc := range []struct {
-		name      string
-		installed func() error
-	}{
-		{"postgres", postgres.Installed},
-		{"mysql", mysql.Installed},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			enginetest.RequireServer(t, tc.installed())
+	for _, srv := range servertest.Servers {
+		t.Run(srv.Name, func(t *testing.T) {
+			e := srv.Open(t, engine.Config{BufferBytes: 128 << 20}, false)
 			cfg := RunConfig{SF: e2eSF, Streams: 2, ValidateAgainst: openSQLite(t), Log: &testLog{t: t}}
-			res, err := Run(context.Background(), openManaged(tc.name)(t), cfg)
+			res, err := Run(context.Background(), e, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if v := res.Validation; v == nil || !v.Passed || v.Checked != 22 {
-				t.Errorf("%s against sqlite: %+v", tc.name, v)
+				t.Errorf("%s against sqlite: %+v", srv.Name, v)
 			}
 		})
 	}

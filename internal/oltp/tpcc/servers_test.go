@@ -10,42 +10,29 @@ import (
 	"time"
 
 	"tierbench/internal/engine"
-	"tierbench/internal/engine/enginetest"
-	"tierbench/internal/engine/mysql"
-	"tierbench/internal/engine/postgres"
+	"tierbench/internal/engine/servertest"
 )
 
 // TestManagedServers loads W=1, checks, runs 2 users for 5 s and checks again on
 // managed PostgreSQL and MariaDB/MySQL, then interrupts a run in a lock wait and kills
 // the server under one. CI=true turns a missing server into a failure.
 func TestManagedServers(t *testing.T) {
-	for _, tc := range []struct {
-		name      string
-		installed func() error
-		set       map[string]string
-		// lockWaits counts the sessions waiting for a lock.
-		lockWaits string
-	}{
-		{"postgres", postgres.Installed, map[string]string{"fsync": "off", "synchronous_commit": "off"},
-			"SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"},
-		{"mysql", mysql.Installed, map[string]string{"innodb_flush_log_at_trx_commit": "0"},
-			"SELECT COUNT(*) FROM information_schema.innodb_trx WHERE trx_state = 'LOCK WAIT'"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
+	// lockWaits counts the sessions waiting for a lock.
+	lockWaits := map[string]string{
+		"postgres": "SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'",
+		"mysql":    "SELECT COUNT(*) FROM information_schema.innodb_trx WHERE trx_state = 'LOCK WAIT'",
+	}
+	for _, srv := range servertest.Servers {
+		t.Run(srv.Name, func(t *testing.T) {
 			t.Parallel()
-			enginetest.RequireServer(t, tc.installed())
-			e, err := engine.Open(context.Background(), engine.Config{Name: tc.name, Dir: enginetest.ServerDir(t), Settings: tc.set})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer e.Close()
+			e := srv.Open(t, engine.Config{}, true)
 			info := loadW1(t, e)
 			checkCardinalities(t, e, info)
 			checkLoadedData(t, e, 1, 42)
 			checkAll(t, e)
 			res := runAndCheck(t, e, info, []int{2})
-			t.Logf("%s 2 users: nopm %.0f (server %.0f), tpm %.0f", tc.name, res.NOPM, res.NOPMServer, res.TPM)
-			interruptInLockWait(t, e, tc.lockWaits)
+			t.Logf("%s 2 users: nopm %.0f (server %.0f), tpm %.0f", srv.Name, res.NOPM, res.NOPMServer, res.TPM)
+			interruptInLockWait(t, e, lockWaits[srv.Name])
 			serverCrash(t, e)
 		})
 	}
