@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"tierbench/internal/engine"
+	"tierbench/internal/metrics"
 	"time"
 )
 
@@ -57,5 +59,34 @@ func TestSweep(t *testing.T) {
 				t.Errorf("first header %q", lines.String())
 			}
 		})
+	}
+}
+
+func TestRunResult(t *testing.T) {
+	r := NewRunResult("x", engine.Info{Name: "sqlite"}, Config{Ramp: 2 * time.Second, Duration: time.Minute}, 7, map[string]string{"tps": "d"})
+	if r.Status != "ok" || r.Loop != "closed" || r.RampS != 2 || r.DurationS != 60 || r.Seed != 7 || r.IntervalsFile != IntervalsFile || r.Started.IsZero() {
+		t.Errorf("closed loop: %+v", r)
+	}
+	if o := NewRunResult("x", engine.Info{}, Config{Rate: 50, Duration: time.Second}, 1, nil); o.Loop != "open" || o.Rate != 50 {
+		t.Errorf("open loop: loop %q rate %v", o.Loop, o.Rate)
+	}
+	r.LevelFailed("", errors.New("no answer"))
+	if r.Status != "failed" || r.Error != "no answer" {
+		t.Errorf("a level that measured nothing: status %q error %q", r.Status, r.Error)
+	}
+	r.LevelFailed(StatusInterrupted, errors.New("interrupt"))
+	if r.Status != "interrupted" {
+		t.Errorf("an interrupted level: status %q", r.Status)
+	}
+	cpu := &ClientCPU{Seconds: 1}
+	one := LevelReport{Users: 4, TPS: 100, QPS: 300, ClientCPU: cpu, Latency: metrics.Latency{P95: 2, P99: 3}}
+	r.Headline(one, []LevelReport{one})
+	if r.Users != 4 || r.TPS != 100 || r.QPS != 300 || r.ClientCPU != cpu || r.Sweep != nil {
+		t.Errorf("one level: %+v", r)
+	}
+	two := LevelReport{Users: 8, TPS: 101, Latency: metrics.Latency{P95: 9, P99: 12}}
+	r.Headline(one, []LevelReport{one, two})
+	if len(r.Sweep) != 2 || r.Sweep[1].Users != 8 || !r.Sweep[0].Saturated {
+		t.Errorf("sweep %+v: want two rows, saturation at 4 users (101 TPS is within 5%%)", r.Sweep)
 	}
 }

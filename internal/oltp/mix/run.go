@@ -44,63 +44,35 @@ var Definitions = map[string]string{
 	"client_cpu": oltp.ClientCPUDefinition,
 }
 
-// Result is result.json of `oltp run`.
+// Result is result.json of `oltp run`: what every run reports (oltp.RunResult; the
+// headline level is the one with the highest TPS), the mix, and each level's report.
 type Result struct {
-	Benchmark   string             `json:"benchmark"`
-	Mix         string             `json:"mix"`
-	MixFile     string             `json:"mix_file"`
-	MixSHA256   string             `json:"mix_sha256"`
-	Status      string             `json:"status"`
-	Error       string             `json:"error,omitempty"`
-	Started     time.Time          `json:"started"`
-	Engine      engine.Info        `json:"engine"`
-	RampS       float64            `json:"ramp_s"`
-	DurationS   float64            `json:"duration_s"`
-	Loop        string             `json:"loop"`
-	Rate        float64            `json:"rate,omitempty"`
-	ThinkS      float64            `json:"think_s"`
-	Seed        int64              `json:"seed"`
-	Weights     map[string]float64 `json:"weights"`
-	Definitions map[string]string  `json:"definitions"`
-	// The headline numbers are those of the level with the highest TPS (the only
-	// level of a plain run).
-	Users        int                         `json:"users"`
-	TPS          float64                     `json:"tps"`
-	QPS          float64                     `json:"qps"`
-	Transactions map[string]metrics.OpReport `json:"transactions"`
-	// IO is that level's I/O rates over its window (see Definitions["io"]).
-	IO      *metrics.IORates `json:"io,omitempty"`
-	IOError string           `json:"io_error,omitempty"`
-	// ClientCPU is what tierbench itself spent over that level's window (see
-	// Definitions["client_cpu"]).
-	ClientCPU *oltp.ClientCPU `json:"client_cpu,omitempty"`
+	oltp.RunResult
+	Mix       string             `json:"mix"`
+	MixFile   string             `json:"mix_file"`
+	MixSHA256 string             `json:"mix_sha256"`
+	ThinkS    float64            `json:"think_s"`
+	Weights   map[string]float64 `json:"weights"`
 	// FirstErrors holds the first error of each transaction type that failed.
 	FirstErrors map[string]string  `json:"first_errors,omitempty"`
 	Levels      []oltp.LevelReport `json:"levels"`
-	// Sweep has one row per level with the saturation point marked (sweeps only).
-	Sweep         []metrics.Level `json:"sweep,omitempty"`
-	IntervalsFile string          `json:"intervals_file"`
-	// Storage says where the files were and what the devices did and used over the
-	// run (only when files were placed on tiers).
-	Storage *placement.Storage `json:"storage,omitempty"`
 }
 
 // WriteResult writes r to dir/result.json atomically.
-func WriteResult(dir string, r *Result) error {
-	return metrics.WriteJSONFile(filepath.Join(dir, ResultFile), r)
-}
+func WriteResult(dir string, r *Result) error { return oltp.WriteResultFile(dir, r) }
 
 // ResultFile and IntervalsFile are the names of the files Run writes in OutDir.
 const (
-	ResultFile    = "result.json"
-	IntervalsFile = "intervals.jsonl"
+	ResultFile    = oltp.ResultFile
+	IntervalsFile = oltp.IntervalsFile
 )
 
 // Run runs every concurrency level and writes result.json after each, so that an
 // interrupted or failed run keeps what it measured. It returns the result also with
 // an error.
 func Run(ctx context.Context, e engine.Engine, m *Mix, cfg RunConfig) (*Result, error) {
-	if err := (oltp.Config{Ramp: cfg.Ramp, Duration: cfg.Duration, Rate: cfg.Rate}).ValidateLevels(cfg.Users); err != nil {
+	levels := oltp.Config{Ramp: cfg.Ramp, Duration: cfg.Duration, Rate: cfg.Rate}
+	if err := levels.ValidateLevels(cfg.Users); err != nil {
 		return nil, fmt.Errorf("mix: %w", err)
 	}
 	if cfg.Think < 0 {
@@ -122,16 +94,11 @@ func Run(ctx context.Context, e engine.Engine, m *Mix, cfg RunConfig) (*Result, 
 	jl := metrics.NewJSONLines(jf)
 
 	res := &Result{
-		Benchmark: "oltp-mix", Mix: m.Name, MixFile: m.File, MixSHA256: m.SHA256, Status: string(oltp.StatusOK),
-		Started: time.Now().UTC(), Engine: info, RampS: cfg.Ramp.Seconds(), DurationS: cfg.Duration.Seconds(),
-		Loop: "closed", Rate: cfg.Rate, ThinkS: cfg.Think.Seconds(), Seed: cfg.Seed, Weights: map[string]float64{},
-		Definitions: Definitions, IntervalsFile: IntervalsFile,
+		RunResult: oltp.NewRunResult("oltp-mix", info, levels, cfg.Seed, Definitions),
+		Mix:       m.Name, MixFile: m.File, MixSHA256: m.SHA256, ThinkS: cfg.Think.Seconds(), Weights: map[string]float64{},
 	}
 	for _, t := range m.Transactions {
 		res.Weights[t.Name] = t.Weight
-	}
-	if cfg.Rate > 0 {
-		res.Loop = "open"
 	}
 	runErr := oltp.Sweep(cfg.Users, cfg.Ramp, cfg.Duration, cfg.Lines, func(users int) error {
 		sum, err := oltp.Run(ctx, wl, oltp.Config{
@@ -142,31 +109,21 @@ func Run(ctx context.Context, e engine.Engine, m *Mix, cfg RunConfig) (*Result, 
 			res.Levels = append(res.Levels, oltp.NewLevelReport(sum, wl.Ops()))
 		}
 		if err != nil {
-			res.Status = string(oltp.StatusFailed)
+			var status oltp.Status
 			if sum != nil {
-				res.Status = string(sum.Status)
+				status = sum.Status
 			}
-			res.Error = err.Error()
+			res.LevelFailed(status, err)
 		}
-		res.summarise(wl)
+		if b := oltp.Best(res.Levels); b >= 0 {
+			res.Headline(res.Levels[b], res.Levels)
+		}
+		if errs := wl.FirstErrors(); len(errs) > 0 {
+			res.FirstErrors = errs
+		}
 		return err
 	}, func() error { return WriteResult(cfg.OutDir, res) })
 	return res, runErr
-}
-
-// summarise fills the headline numbers and the sweep table from the levels.
-func (r *Result) summarise(wl *Workload) {
-	if b := oltp.Best(r.Levels); b >= 0 {
-		l := r.Levels[b]
-		r.Users, r.TPS, r.QPS, r.Transactions = l.Users, l.TPS, l.QPS, l.Transactions
-		r.IO, r.IOError, r.ClientCPU = l.IO, l.IOError, l.ClientCPU
-	}
-	if len(r.Levels) > 1 {
-		r.Sweep = oltp.SweepTable(r.Levels)
-	}
-	if errs := wl.FirstErrors(); len(errs) > 0 {
-		r.FirstErrors = errs
-	}
 }
 
 // WriteSummary prints a run's result for people: the headline numbers, one row per

@@ -11,7 +11,6 @@ import (
 	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
 	"tierbench/internal/oltp"
-	"tierbench/internal/placement"
 )
 
 // RunConfig describes `tpcc run`.
@@ -60,64 +59,37 @@ type LevelResult struct {
 	TPM        float64 `json:"tpm"`
 }
 
-// Result is result.json of `tpcc run`.
+// Result is result.json of `tpcc run`: what every run reports (oltp.RunResult; the
+// headline level is the one with the highest NOPM), TPC-C's own headline numbers, and
+// each level's result.
 type Result struct {
-	Benchmark   string            `json:"benchmark"`
-	Spec        string            `json:"spec"`
-	Status      string            `json:"status"`
-	Error       string            `json:"error,omitempty"`
-	Started     time.Time         `json:"started"`
-	Engine      engine.Info       `json:"engine"`
-	Warehouses  int               `json:"warehouses"`
-	RampS       float64           `json:"ramp_s"`
-	DurationS   float64           `json:"duration_s"`
-	Loop        string            `json:"loop"`
-	Rate        float64           `json:"rate,omitempty"`
-	ThinkTimes  bool              `json:"keying_and_think_times"`
-	Mix         Mix               `json:"mix"`
-	Seed        int64             `json:"seed"`
-	Definitions map[string]string `json:"definitions"`
-	// The headline numbers are those of the level with the highest NOPM (the only
-	// level of a plain run).
-	Users        int                         `json:"users"`
-	NOPM         float64                     `json:"nopm"`
-	NOPMServer   float64                     `json:"nopm_server"`
-	TPM          float64                     `json:"tpm"`
-	TPS          float64                     `json:"tps"`
-	QPS          float64                     `json:"qps"`
-	Transactions map[string]metrics.OpReport `json:"transactions"`
-	Levels       []LevelResult               `json:"levels"`
-	// IO is that level's I/O rates over its window (see Definitions["io"]).
-	IO      *metrics.IORates `json:"io,omitempty"`
-	IOError string           `json:"io_error,omitempty"`
-	// ClientCPU is what tierbench itself spent over that level's window (see
-	// Definitions["client_cpu"]).
-	ClientCPU *oltp.ClientCPU `json:"client_cpu,omitempty"`
-	// Sweep has one row per level with the saturation point marked (sweeps only).
-	Sweep []metrics.Level `json:"sweep,omitempty"`
-	// IntervalsFile holds one JSON line per report interval.
-	IntervalsFile string `json:"intervals_file"`
-	// Storage says where the files were and what the devices did and used over the
-	// whole command (engine start to stop); absent when nothing was placed.
-	Storage *placement.Storage `json:"storage,omitempty"`
+	oltp.RunResult
+	Spec       string `json:"spec"`
+	Warehouses int    `json:"warehouses"`
+	ThinkTimes bool   `json:"keying_and_think_times"`
+	Mix        Mix    `json:"mix"`
+	// NOPM, NOPMServer and TPM are the headline level's.
+	NOPM       float64       `json:"nopm"`
+	NOPMServer float64       `json:"nopm_server"`
+	TPM        float64       `json:"tpm"`
+	Levels     []LevelResult `json:"levels"`
 }
 
 // WriteResult writes r to dir/result.json atomically.
-func WriteResult(dir string, r *Result) error {
-	return metrics.WriteJSONFile(filepath.Join(dir, ResultFile), r)
-}
+func WriteResult(dir string, r *Result) error { return oltp.WriteResultFile(dir, r) }
 
 // ResultFile and IntervalsFile are the names of the files Run writes in OutDir.
 const (
-	ResultFile    = "result.json"
-	IntervalsFile = "intervals.jsonl"
+	ResultFile    = oltp.ResultFile
+	IntervalsFile = oltp.IntervalsFile
 )
 
 // Run runs every concurrency level and writes result.json after each, so that an
 // interrupted or failed run keeps what it measured. It returns the result also with
 // an error.
 func Run(ctx context.Context, e engine.Engine, cfg RunConfig) (*Result, error) {
-	if err := (oltp.Config{Ramp: cfg.Ramp, Duration: cfg.Duration, Rate: cfg.Rate}).ValidateLevels(cfg.Users); err != nil {
+	levels := oltp.Config{Ramp: cfg.Ramp, Duration: cfg.Duration, Rate: cfg.Rate}
+	if err := levels.ValidateLevels(cfg.Users); err != nil {
 		return nil, fmt.Errorf("tpcc: %w", err)
 	}
 	if cfg.Warehouses == 0 {
@@ -147,13 +119,9 @@ func Run(ctx context.Context, e engine.Engine, cfg RunConfig) (*Result, error) {
 	jl := metrics.NewJSONLines(jf)
 
 	res := &Result{
-		Benchmark: "tpcc", Spec: "TPC-C revision 5.11 (not audited; see package tpcc)", Status: string(oltp.StatusOK),
-		Started: time.Now().UTC(), Engine: info, Warehouses: cfg.Warehouses,
-		RampS: cfg.Ramp.Seconds(), DurationS: cfg.Duration.Seconds(), Loop: "closed", Rate: cfg.Rate,
-		ThinkTimes: cfg.Think, Mix: cfg.Mix, Seed: cfg.Seed, Definitions: Definitions, IntervalsFile: IntervalsFile,
-	}
-	if cfg.Rate > 0 {
-		res.Loop = "open"
+		RunResult: oltp.NewRunResult("tpcc", info, levels, cfg.Seed, Definitions),
+		Spec:      "TPC-C revision 5.11 (not audited; see package tpcc)", Warehouses: cfg.Warehouses,
+		ThinkTimes: cfg.Think, Mix: cfg.Mix,
 	}
 	runErr := oltp.Sweep(cfg.Users, cfg.Ramp, cfg.Duration, cfg.Lines, func(users int) error {
 		lvl, err := runLevel(ctx, e, wl, cfg, users, jl)
@@ -161,11 +129,11 @@ func Run(ctx context.Context, e engine.Engine, cfg RunConfig) (*Result, error) {
 			res.Levels = append(res.Levels, *lvl)
 		}
 		if err != nil {
-			res.Status = string(oltp.StatusFailed)
+			var status oltp.Status
 			if lvl != nil {
-				res.Status = lvl.Status
+				status = oltp.Status(lvl.Status)
 			}
-			res.Error = err.Error()
+			res.LevelFailed(status, err)
 		}
 		res.summarise()
 		return err
@@ -173,25 +141,20 @@ func Run(ctx context.Context, e engine.Engine, cfg RunConfig) (*Result, error) {
 	return res, runErr
 }
 
-// summarise fills the headline numbers and the sweep table from the levels.
+// summarise makes the level with the highest NOPM the headline.
 func (r *Result) summarise() {
 	best := -1
+	levels := make([]oltp.LevelReport, len(r.Levels))
 	for i, l := range r.Levels {
+		levels[i] = l.LevelReport
 		if best < 0 || l.NOPM > r.Levels[best].NOPM {
 			best = i
 		}
 	}
 	if best >= 0 {
 		b := r.Levels[best]
-		r.Users, r.NOPM, r.NOPMServer, r.TPM, r.TPS, r.QPS, r.Transactions = b.Users, b.NOPM, b.NOPMServer, b.TPM, b.TPS, b.QPS, b.Transactions
-		r.IO, r.IOError, r.ClientCPU = b.IO, b.IOError, b.ClientCPU
-	}
-	if len(r.Levels) > 1 {
-		levels := make([]oltp.LevelReport, len(r.Levels))
-		for i, l := range r.Levels {
-			levels[i] = l.LevelReport
-		}
-		r.Sweep = oltp.SweepTable(levels)
+		r.Headline(b.LevelReport, levels)
+		r.NOPM, r.NOPMServer, r.TPM = b.NOPM, b.NOPMServer, b.TPM
 	}
 }
 
