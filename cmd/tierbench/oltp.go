@@ -149,8 +149,7 @@ func newOLTPRunCommand() *cobra.Command {
 				return err
 			}
 			defer opened.Finish()
-			rc := mix.RunConfig{Users: lf.users, Ramp: lf.ramp, Duration: lf.duration, Rate: lf.rate, Interval: lf.interval,
-				Think: think, Seed: lf.seed, OutDir: out, Lines: cmd.OutOrStdout(), IO: opened.IOSampler()}
+			rc := mix.RunConfig{Plan: lf.plan(out, cmd.OutOrStdout(), opened), Think: think}
 			res, err := mix.Run(ctx, opened.Engine(), m, rc)
 			return finishRun(opened, filepath.Join(out, mix.ResultFile), res != nil, err,
 				func(st *placement.Storage) error { res.Storage = st; return mix.WriteResult(out, res) },

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"tierbench/internal/metrics"
+	"tierbench/internal/oltp"
 	"tierbench/internal/oltp/tpcc"
 	"tierbench/internal/placement"
 	"tierbench/internal/progress"
@@ -169,6 +171,13 @@ func (lf *loadFlags) parse() error {
 	return nil
 }
 
+// plan is the run's plan: the flags, results in out, interval lines on lines, I/O
+// counters from opened.
+func (lf *loadFlags) plan(out string, lines io.Writer, opened *openedEngine) oltp.Plan {
+	return oltp.Plan{Users: lf.users, Ramp: lf.ramp, Duration: lf.duration, Rate: lf.rate, Interval: lf.interval,
+		Seed: lf.seed, OutDir: out, Lines: lines, IO: opened.IOSampler()}
+}
+
 // open opens the engine for a run of tpcc or oltp (openKept), telling --client-io auto
 // the most users the run will hold at once.
 func (lf *loadFlags) open(ctx context.Context, ef *engineFlags, out string) (*openedEngine, error) {
@@ -234,9 +243,7 @@ func newTPCCRunCommand() *cobra.Command {
 				return err
 			}
 			defer opened.Finish()
-			rc := tpcc.RunConfig{Users: lf.users, Ramp: lf.ramp, Duration: lf.duration, Rate: lf.rate, Interval: lf.interval,
-				Think: think, Mix: mix, Seed: lf.seed, OutDir: out, Lines: cmd.OutOrStdout(),
-				IO: opened.IOSampler()}
+			rc := tpcc.RunConfig{Plan: lf.plan(out, cmd.OutOrStdout(), opened), Think: think, Mix: mix}
 			if li, err := tpcc.ReadLoadInfo(out); err != nil {
 				return err
 			} else if li != nil {

@@ -1,10 +1,7 @@
 package oltp
 
 import (
-	"fmt"
-	"io"
 	"math"
-	"time"
 
 	"tierbench/internal/metrics"
 )
@@ -59,26 +56,6 @@ func SweepTable(levels []LevelReport) []metrics.Level {
 	}
 	metrics.MarkSaturation(out)
 	return out
-}
-
-// Sweep runs a sweep's levels in order: level(users) runs and records one level; after
-// each, save writes the result, so an interrupted or failed sweep keeps what it
-// measured. With more than one level, lines (when set) gets a header before each. The
-// first error, of a level or of save, ends the sweep and is returned.
-func Sweep(users []int, ramp, duration time.Duration, lines io.Writer, level func(users int) error, save func() error) error {
-	for _, u := range users {
-		if lines != nil && len(users) > 1 {
-			fmt.Fprintf(lines, "--- %d users: %s ramp-up, %s measured\n", u, ramp, duration)
-		}
-		err := level(u)
-		if werr := save(); err == nil {
-			err = werr
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // Best is the index of the level with the highest TPS (-1 for none).

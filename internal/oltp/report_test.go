@@ -36,7 +36,8 @@ func TestSweep(t *testing.T) {
 			var ran []int
 			saves := 0
 			var lines bytes.Buffer
-			err := Sweep(tc.users, time.Second, 2*time.Second, &lines, func(users int) error {
+			p := Plan{Users: tc.users, Ramp: time.Second, Duration: 2 * time.Second, Lines: &lines}
+			err := p.Sweep(func(users int) error {
 				ran = append(ran, users)
 				if users == tc.failLevel {
 					return boom
@@ -63,11 +64,11 @@ func TestSweep(t *testing.T) {
 }
 
 func TestRunResult(t *testing.T) {
-	r := NewRunResult("x", engine.Info{Name: "sqlite"}, Config{Ramp: 2 * time.Second, Duration: time.Minute}, 7, map[string]string{"tps": "d"})
+	r := NewRunResult("x", engine.Info{Name: "sqlite"}, Plan{Ramp: 2 * time.Second, Duration: time.Minute, Seed: 7}, map[string]string{"tps": "d"})
 	if r.Status != "ok" || r.Loop != "closed" || r.RampS != 2 || r.DurationS != 60 || r.Seed != 7 || r.IntervalsFile != IntervalsFile || r.Started.IsZero() {
 		t.Errorf("closed loop: %+v", r)
 	}
-	if o := NewRunResult("x", engine.Info{}, Config{Rate: 50, Duration: time.Second}, 1, nil); o.Loop != "open" || o.Rate != 50 {
+	if o := NewRunResult("x", engine.Info{}, Plan{Rate: 50, Duration: time.Second}, nil); o.Loop != "open" || o.Rate != 50 {
 		t.Errorf("open loop: loop %q rate %v", o.Loop, o.Rate)
 	}
 	r.LevelFailed("", errors.New("no answer"))
@@ -88,5 +89,23 @@ func TestRunResult(t *testing.T) {
 	r.Headline(one, []LevelReport{one, two})
 	if len(r.Sweep) != 2 || r.Sweep[1].Users != 8 || !r.Sweep[0].Saturated {
 		t.Errorf("sweep %+v: want two rows, saturation at 4 users (101 TPS is within 5%%)", r.Sweep)
+	}
+}
+
+func TestPlanLevelAndValidate(t *testing.T) {
+	var lines bytes.Buffer
+	jl := metrics.NewJSONLines(&lines)
+	p := Plan{Users: []int{1, 4}, Ramp: time.Second, Duration: time.Minute, Rate: 20, Interval: 5 * time.Second, Lines: &lines}
+	c := p.Level(4, jl)
+	if c.Users != 4 || c.Ramp != time.Second || c.Duration != time.Minute || c.Rate != 20 || c.Interval != 5*time.Second || c.JSON != jl || c.Lines != &lines {
+		t.Errorf("level config %+v", c)
+	}
+	if err := p.Validate(); err != nil {
+		t.Errorf("valid plan: %v", err)
+	}
+	for _, bad := range []Plan{{Duration: time.Second}, {Users: []int{2, 0}, Duration: time.Second}, {Users: []int{1}}} {
+		if err := bad.Validate(); err == nil {
+			t.Errorf("plan %+v passed", bad)
+		}
 	}
 }

@@ -1,6 +1,9 @@
 package oltp
 
 import (
+	"context"
+	"fmt"
+	"io"
 	"path/filepath"
 	"time"
 
@@ -15,6 +18,59 @@ const (
 	ResultFile    = "result.json"
 	IntervalsFile = "intervals.jsonl"
 )
+
+// Plan is how a run of virtual users goes, whatever the workload: its levels, their
+// ramp-up and window, the loop, the reports, and where the results go.
+type Plan struct {
+	// Users are the concurrency levels: one level is a plain run, more are a sweep,
+	// each level with its own ramp-up and window.
+	Users    []int
+	Ramp     time.Duration
+	Duration time.Duration
+	// Rate > 0 runs open-loop at Rate transactions per second in total.
+	Rate     float64
+	Interval time.Duration
+	Seed     int64
+	// OutDir receives result.json and intervals.jsonl.
+	OutDir string
+	// Lines receives the per-interval lines (nil: none).
+	Lines io.Writer
+	// IO, if set, reads I/O counters for each interval's and each level's MB/s
+	// (Config.IO).
+	IO func(ctx context.Context) (metrics.IOSample, error)
+}
+
+// Validate checks the plan before its first level runs.
+func (p Plan) Validate() error {
+	return Config{Ramp: p.Ramp, Duration: p.Duration, Rate: p.Rate}.ValidateLevels(p.Users)
+}
+
+// Level is the runner's configuration for the level of users users; its interval
+// records go to jl.
+func (p Plan) Level(users int, jl *metrics.JSONLines) Config {
+	return Config{Users: users, Ramp: p.Ramp, Duration: p.Duration, Rate: p.Rate, Interval: p.Interval,
+		Lines: p.Lines, JSON: jl, IO: p.IO}
+}
+
+// Sweep runs the plan's levels in order: level(users) runs and records one level;
+// after each, save writes the result, so an interrupted or failed sweep keeps what it
+// measured. With more than one level, Lines (when set) gets a header before each. The
+// first error, of a level or of save, ends the sweep and is returned.
+func (p Plan) Sweep(level func(users int) error, save func() error) error {
+	for _, u := range p.Users {
+		if p.Lines != nil && len(p.Users) > 1 {
+			fmt.Fprintf(p.Lines, "--- %d users: %s ramp-up, %s measured\n", u, p.Ramp, p.Duration)
+		}
+		err := level(u)
+		if werr := save(); err == nil {
+			err = werr
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // RunResult is what the result.json of every run of virtual users holds (`oltp run`,
 // `tpcc run`); each workload's result embeds it, so its fields appear at the top
@@ -53,14 +109,14 @@ type RunResult struct {
 }
 
 // NewRunResult begins the result of a run of benchmark on the engine info describes:
-// status ok, started now, a closed loop unless c.Rate asks for an open one.
-func NewRunResult(benchmark string, info engine.Info, c Config, seed int64, definitions map[string]string) RunResult {
+// status ok, started now, a closed loop unless p.Rate asks for an open one.
+func NewRunResult(benchmark string, info engine.Info, p Plan, definitions map[string]string) RunResult {
 	r := RunResult{
 		Benchmark: benchmark, Status: string(StatusOK), Started: time.Now().UTC(), Engine: info,
-		RampS: c.Ramp.Seconds(), DurationS: c.Duration.Seconds(), Loop: "closed", Rate: c.Rate, Seed: seed,
+		RampS: p.Ramp.Seconds(), DurationS: p.Duration.Seconds(), Loop: "closed", Rate: p.Rate, Seed: p.Seed,
 		Definitions: definitions, IntervalsFile: IntervalsFile,
 	}
-	if c.Rate > 0 {
+	if p.Rate > 0 {
 		r.Loop = "open"
 	}
 	return r

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"tierbench/internal/oltp"
 	"time"
 )
 
@@ -27,7 +28,7 @@ func tinyWith(t *testing.T, txns string) *Mix {
 
 func TestRunNeedsLoad(t *testing.T) {
 	e := openSQLite(t)
-	_, err := Run(context.Background(), e, mustOpen(t, "testdata/tiny.yaml"), RunConfig{Users: []int{1}, Duration: time.Second, OutDir: t.TempDir()})
+	_, err := Run(context.Background(), e, mustOpen(t, "testdata/tiny.yaml"), RunConfig{Plan: oltp.Plan{Users: []int{1}, Duration: time.Second, OutDir: t.TempDir()}})
 	if err == nil || !strings.Contains(err.Error(), "no table kv here: run `tierbench oltp load --mix tiny` first") {
 		t.Fatalf("error = %v", err)
 	}
@@ -45,7 +46,7 @@ func TestStatementTheEngineRefuses(t *testing.T) {
 	if _, err := Load(context.Background(), e, m, LoadConfig{Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Run(context.Background(), e, m, RunConfig{Users: []int{1}, Duration: time.Second, OutDir: t.TempDir()})
+	_, err := Run(context.Background(), e, m, RunConfig{Plan: oltp.Plan{Users: []int{1}, Duration: time.Second, OutDir: t.TempDir()}})
 	if err == nil || !strings.Contains(err.Error(), "transaction broken, statement no_column: the engine refuses it") || !strings.Contains(err.Error(), "no such column: nope") {
 		t.Fatalf("error = %v", err)
 	}
@@ -67,7 +68,7 @@ func TestEveryTransactionFails(t *testing.T) {
 	}
 	out := t.TempDir()
 	start := time.Now()
-	res, err := Run(context.Background(), e, m, RunConfig{Users: []int{2}, Duration: time.Minute, Interval: time.Second, OutDir: out})
+	res, err := Run(context.Background(), e, m, RunConfig{Plan: oltp.Plan{Users: []int{2}, Duration: time.Minute, Interval: time.Second, OutDir: out}})
 	if err == nil || res == nil {
 		t.Fatalf("a run where everything fails succeeded: %v", err)
 	}
@@ -120,7 +121,7 @@ func TestOneTransactionFails(t *testing.T) {
 	if _, err := Load(context.Background(), e, m, LoadConfig{Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), e, m, RunConfig{Users: []int{2}, Duration: time.Second, Interval: time.Second, OutDir: t.TempDir()})
+	res, err := Run(context.Background(), e, m, RunConfig{Plan: oltp.Plan{Users: []int{2}, Duration: time.Second, Interval: time.Second, OutDir: t.TempDir()}})
 	if err != nil {
 		t.Fatalf("the run stopped although one transaction type works: %v", err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"tierbench/internal/engine"
 	_ "tierbench/internal/engine/sqlite"
+	"tierbench/internal/oltp"
 	"tierbench/internal/progress"
 )
 
@@ -153,7 +154,7 @@ func loadAndRun(t *testing.T, e engine.Engine, m *Mix, scale float64, users int,
 	t.Logf("%s: loaded %s at scale %g in %v: %v", e.Dialect().Name, m.Name, scale, time.Since(start).Round(time.Millisecond), info.Rows)
 	out := t.TempDir()
 	var lines bytes.Buffer
-	res, err := Run(ctx, e, m, RunConfig{Users: []int{users}, Ramp: 500 * time.Millisecond, Duration: d, Interval: time.Second, Seed: 1, OutDir: out, Lines: &lines})
+	res, err := Run(ctx, e, m, RunConfig{Plan: oltp.Plan{Users: []int{users}, Ramp: 500 * time.Millisecond, Duration: d, Interval: time.Second, Seed: 1, OutDir: out, Lines: &lines}})
 	if err != nil {
 		t.Fatalf("run %s: %v\n%s", m.Name, err, lines.String())
 	}
@@ -209,7 +210,7 @@ func TestSweepOnSQLite(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
-	res, err := Run(context.Background(), e, m, RunConfig{Users: []int{1, 2}, Duration: time.Second, Interval: time.Second, OutDir: out})
+	res, err := Run(context.Background(), e, m, RunConfig{Plan: oltp.Plan{Users: []int{1, 2}, Duration: time.Second, Interval: time.Second, OutDir: out}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,26 +14,11 @@ import (
 	"tierbench/internal/placement"
 )
 
-// RunConfig describes `oltp run`.
+// RunConfig describes `oltp run`: the plan of every run, and the think time.
 type RunConfig struct {
-	// Users are the concurrency levels: one level is a plain run, more are a sweep,
-	// each level with its own ramp-up and window.
-	Users    []int
-	Ramp     time.Duration
-	Duration time.Duration
-	// Rate > 0 runs open-loop at Rate transactions per second in total.
-	Rate     float64
-	Interval time.Duration
+	oltp.Plan
 	// Think is the pause after each transaction (closed loop).
 	Think time.Duration
-	Seed  int64
-	// OutDir receives result.json and intervals.jsonl.
-	OutDir string
-	// Lines receives the per-interval lines (nil: none).
-	Lines io.Writer
-	// IO, if set, reads I/O counters for each interval's and each level's MB/s
-	// (oltp.Config.IO).
-	IO func(ctx context.Context) (metrics.IOSample, error)
 }
 
 // Definitions say what the metrics count; they are written into every result.
@@ -71,8 +56,7 @@ const (
 // interrupted or failed run keeps what it measured. It returns the result also with
 // an error.
 func Run(ctx context.Context, e engine.Engine, m *Mix, cfg RunConfig) (*Result, error) {
-	levels := oltp.Config{Ramp: cfg.Ramp, Duration: cfg.Duration, Rate: cfg.Rate}
-	if err := levels.ValidateLevels(cfg.Users); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("mix: %w", err)
 	}
 	if cfg.Think < 0 {
@@ -94,17 +78,14 @@ func Run(ctx context.Context, e engine.Engine, m *Mix, cfg RunConfig) (*Result, 
 	jl := metrics.NewJSONLines(jf)
 
 	res := &Result{
-		RunResult: oltp.NewRunResult("oltp-mix", info, levels, cfg.Seed, Definitions),
+		RunResult: oltp.NewRunResult("oltp-mix", info, cfg.Plan, Definitions),
 		Mix:       m.Name, MixFile: m.File, MixSHA256: m.SHA256, ThinkS: cfg.Think.Seconds(), Weights: map[string]float64{},
 	}
 	for _, t := range m.Transactions {
 		res.Weights[t.Name] = t.Weight
 	}
-	runErr := oltp.Sweep(cfg.Users, cfg.Ramp, cfg.Duration, cfg.Lines, func(users int) error {
-		sum, err := oltp.Run(ctx, wl, oltp.Config{
-			Users: users, Ramp: cfg.Ramp, Duration: cfg.Duration, Rate: cfg.Rate, Interval: cfg.Interval,
-			Lines: cfg.Lines, JSON: jl, IO: cfg.IO,
-		})
+	runErr := cfg.Sweep(func(users int) error {
+		sum, err := oltp.Run(ctx, wl, cfg.Level(users, jl))
 		if sum != nil {
 			res.Levels = append(res.Levels, oltp.NewLevelReport(sum, wl.Ops()))
 		}

@@ -3,7 +3,6 @@ package tpcc
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -13,30 +12,15 @@ import (
 	"tierbench/internal/oltp"
 )
 
-// RunConfig describes `tpcc run`.
+// RunConfig describes `tpcc run`: the plan of every run, and TPC-C's own settings.
 type RunConfig struct {
+	oltp.Plan
 	// Warehouses is the population's size; 0 counts the WAREHOUSE table.
 	Warehouses int
-	// Users are the concurrency levels: one level is a plain run, more are a sweep,
-	// each level with its own ramp-up and window.
-	Users    []int
-	Ramp     time.Duration
-	Duration time.Duration
-	// Rate > 0 runs open-loop at Rate transactions per second in total.
-	Rate     float64
-	Interval time.Duration
-	Think    bool
-	Mix      Mix
-	Seed     int64
+	Think      bool
+	Mix        Mix
 	// Load are the population's constants C (from load.json); zero when unknown.
 	Load Constants
-	// OutDir receives result.json and intervals.jsonl.
-	OutDir string
-	// Lines receives the per-interval lines (nil: none).
-	Lines io.Writer
-	// IO, if set, reads I/O counters for each interval's and each level's MB/s
-	// (oltp.Config.IO).
-	IO func(ctx context.Context) (metrics.IOSample, error)
 }
 
 // Definitions say what the metrics count; they are written into every result.
@@ -88,8 +72,7 @@ const (
 // interrupted or failed run keeps what it measured. It returns the result also with
 // an error.
 func Run(ctx context.Context, e engine.Engine, cfg RunConfig) (*Result, error) {
-	levels := oltp.Config{Ramp: cfg.Ramp, Duration: cfg.Duration, Rate: cfg.Rate}
-	if err := levels.ValidateLevels(cfg.Users); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("tpcc: %w", err)
 	}
 	if cfg.Warehouses == 0 {
@@ -119,11 +102,11 @@ func Run(ctx context.Context, e engine.Engine, cfg RunConfig) (*Result, error) {
 	jl := metrics.NewJSONLines(jf)
 
 	res := &Result{
-		RunResult: oltp.NewRunResult("tpcc", info, levels, cfg.Seed, Definitions),
+		RunResult: oltp.NewRunResult("tpcc", info, cfg.Plan, Definitions),
 		Spec:      "TPC-C revision 5.11 (not audited; see package tpcc)", Warehouses: cfg.Warehouses,
 		ThinkTimes: cfg.Think, Mix: cfg.Mix,
 	}
-	runErr := oltp.Sweep(cfg.Users, cfg.Ramp, cfg.Duration, cfg.Lines, func(users int) error {
+	runErr := cfg.Sweep(func(users int) error {
 		lvl, err := runLevel(ctx, e, wl, cfg, users, jl)
 		if lvl != nil {
 			res.Levels = append(res.Levels, *lvl)
@@ -182,10 +165,9 @@ func runLevel(ctx context.Context, e engine.Engine, wl *Workload, cfg RunConfig,
 		}
 		return nil
 	}
-	sum, err := oltp.Run(ctx, wl, oltp.Config{
-		Users: users, Ramp: cfg.Ramp, Duration: cfg.Duration, Rate: cfg.Rate, Interval: cfg.Interval,
-		Lines: cfg.Lines, JSON: jl, Window: window, IO: cfg.IO,
-	})
+	rc := cfg.Level(users, jl)
+	rc.Window = window
+	sum, err := oltp.Run(ctx, wl, rc)
 	if sum == nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"tierbench/internal/engine"
+	"tierbench/internal/oltp"
 )
 
 // runAndCheck runs users for a short window on a loaded W=1 database, then checks the
@@ -20,8 +21,9 @@ func runAndCheck(t *testing.T, e engine.Engine, info *LoadInfo, users []int) *Re
 	out := t.TempDir()
 	var lines bytes.Buffer
 	res, err := Run(context.Background(), e, RunConfig{
-		Users: users, Ramp: time.Second, Duration: 5 * time.Second, Interval: 2 * time.Second,
-		Seed: 1, Load: info.Constants, OutDir: out, Lines: &lines,
+		Plan: oltp.Plan{Users: users, Ramp: time.Second, Duration: 5 * time.Second, Interval: 2 * time.Second,
+			Seed: 1, OutDir: out, Lines: &lines},
+		Load: info.Constants,
 	})
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, lines.String())

@@ -11,6 +11,7 @@ import (
 
 	"tierbench/internal/engine"
 	"tierbench/internal/engine/servertest"
+	"tierbench/internal/oltp"
 )
 
 // TestManagedServers loads W=1, checks, runs 2 users for 5 s and checks again on
@@ -50,7 +51,7 @@ func serverCrash(t *testing.T, e engine.Engine) {
 	kill := time.AfterFunc(3*time.Second, func() { syscall.Kill(pid, syscall.SIGKILL) })
 	defer kill.Stop()
 	start := time.Now()
-	res, err := Run(context.Background(), e, RunConfig{Users: []int{2}, Duration: time.Minute, Interval: time.Second, OutDir: out})
+	res, err := Run(context.Background(), e, RunConfig{Plan: oltp.Plan{Users: []int{2}, Duration: time.Minute, Interval: time.Second, OutDir: out}})
 	took := time.Since(start)
 	if err == nil || res == nil {
 		t.Fatalf("run survived the server's death: err %v", err)

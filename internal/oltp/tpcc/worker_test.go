@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"tierbench/internal/engine"
+	"tierbench/internal/oltp"
 )
 
 // interruptInLockWait interrupts a run while its users wait for row locks another
@@ -55,7 +56,7 @@ func interruptInLockWait(t *testing.T, e engine.Engine, lockWaits string) {
 		interrupted <- time.Now()
 		interrupt()
 	}()
-	res, err := Run(runCtx, e, RunConfig{Users: []int{2}, Duration: time.Minute, Interval: time.Second, OutDir: t.TempDir()})
+	res, err := Run(runCtx, e, RunConfig{Plan: oltp.Plan{Users: []int{2}, Duration: time.Minute, Interval: time.Second, OutDir: t.TempDir()}})
 	took := time.Since(<-interrupted)
 	t.Logf("interrupted in a lock wait: run ended %v later: %v", took.Round(time.Millisecond), err)
 	if took > 4*time.Second {
