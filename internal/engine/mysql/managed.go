@@ -34,14 +34,7 @@ var (
 )
 
 // instanceDir is a managed server and everything it created.
-type instanceDir struct {
-	user    instance.User
-	dataDir string
-	runDir  string // socket, pid file, error log
-	proc    *instance.Process
-	// removeOnStop lists what this run created and Close removes (empty with Keep).
-	removeOnStop []string
-}
+type instanceDir struct{ instance.Instance }
 
 // Installed reports whether a MariaDB or MySQL server binary for a managed instance
 // is on this machine; the error names the package to install.
@@ -74,7 +67,7 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 		return nil, fmt.Errorf("mysql: %w", err)
 	}
 
-	m := &instanceDir{user: user, dataDir: filepath.Join(cfg.Dir, "mysql")}
+	m := &instanceDir{instance.Instance{User: user, DataDir: filepath.Join(cfg.Dir, "mysql")}}
 	defer func() {
 		if err != nil {
 			m.stop()
@@ -86,10 +79,10 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 	if err := user.CheckReachable(cfg.Dir); err != nil {
 		return nil, fmt.Errorf("mysql: %w", err)
 	}
-	if m.runDir, err = user.RunDir("tierbench-mysql-"); err != nil {
+	if m.RunDir, err = user.RunDir("tierbench-mysql-"); err != nil {
 		return nil, fmt.Errorf("mysql: %w", err)
 	}
-	_, statErr := os.Stat(filepath.Join(m.dataDir, "mysql"))
+	_, statErr := os.Stat(filepath.Join(m.DataDir, "mysql"))
 	reuse := statErr == nil
 	owned := func(dir string) error {
 		if _, err := os.Stat(dir); err == nil && reuse {
@@ -99,13 +92,13 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 			return err
 		}
 		if !cfg.Keep && !reuse {
-			m.removeOnStop = append(m.removeOnStop, dir)
+			m.RemoveOnStop = append(m.RemoveOnStop, dir)
 		}
 		return nil
 	}
 
 	// Options both the install and the server need.
-	common := []string{"--no-defaults", "--datadir=" + m.dataDir}
+	common := []string{"--no-defaults", "--datadir=" + m.DataDir}
 	if os.Geteuid() == 0 && !user.Switch {
 		common = append(common, "--user=root") // no mysql user: MariaDB runs as root only when told so
 	}
@@ -128,7 +121,7 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 	}
 	common = append(common, "--tmpdir="+tmp)
 	if !reuse {
-		if err := owned(m.dataDir); err != nil {
+		if err := owned(m.DataDir); err != nil {
 			return nil, fmt.Errorf("mysql: %w", err)
 		}
 		var install *exec.Cmd
@@ -144,10 +137,10 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 		}
 	}
 
-	socket := filepath.Join(m.runDir, "mysqld.sock")
+	socket := filepath.Join(m.RunDir, "mysqld.sock")
 	args := append(append([]string{}, common...),
 		"--socket="+socket, "--skip-networking", "--local-infile=1",
-		"--pid-file="+filepath.Join(m.runDir, "mysqld.pid"))
+		"--pid-file="+filepath.Join(m.RunDir, "mysqld.pid"))
 	if cfg.BufferBytes > 0 {
 		args = append(args, fmt.Sprintf("--innodb-buffer-pool-size=%d", cfg.BufferBytes))
 	}
@@ -160,7 +153,7 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 		args = append(args, "--"+k+"="+cfg.Settings[k])
 	}
 	// Without --log-error the server logs to stderr, which goes to the log file.
-	m.proc, err = instance.Start(user.Command(syscall.SIGKILL, server, args...), filepath.Join(m.runDir, "error.log"))
+	m.Proc, err = instance.Start(user.Command(syscall.SIGKILL, server, args...), filepath.Join(m.RunDir, "error.log"))
 	if err != nil {
 		return nil, fmt.Errorf("mysql: %w", err)
 	}
@@ -173,7 +166,7 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 	}
 	adminDB := sql.OpenDB(admin)
 	defer adminDB.Close()
-	err = m.proc.WaitReady(ctx, startTimeout, func(ctx context.Context) error { return adminDB.PingContext(ctx) })
+	err = m.Proc.WaitReady(ctx, startTimeout, func(ctx context.Context) error { return adminDB.PingContext(ctx) })
 	if err != nil {
 		return nil, fmt.Errorf("mysql: start the server: %w", err)
 	}
@@ -194,35 +187,11 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 	return managedEngine{e}, nil
 }
 
-// removesData reports whether stop removes the instance, so it need not shut down cleanly.
-func (m *instanceDir) removesData() bool {
-	for _, dir := range m.removeOnStop {
-		if dir == m.dataDir {
-			return true
-		}
-	}
-	return false
-}
-
 // stop stops the server and removes what this run created; it is safe on an instance
 // that only partly started.
 func (m *instanceDir) stop() error {
-	var err error
-	if m.proc != nil {
-		if m.removesData() {
-			err = m.proc.Stop(syscall.SIGKILL, removeTimeout)
-		} else {
-			err = m.proc.Stop(syscall.SIGTERM, stopTimeout) // shutdown
-		}
-	}
-	for _, dir := range append(m.removeOnStop, m.runDir) {
-		if dir == "" {
-			continue
-		}
-		if rmErr := os.RemoveAll(dir); rmErr != nil && err == nil {
-			err = rmErr
-		}
-	}
-	m.removeOnStop, m.runDir = nil, ""
-	return err
+	return m.Stop(instance.Stopping{
+		Discard: syscall.SIGKILL, DiscardTimeout: removeTimeout, // killed: the data goes anyway
+		Clean: syscall.SIGTERM, CleanTimeout: stopTimeout, // shutdown
+	})
 }

@@ -245,7 +245,7 @@ func (e *mysqlEngine) Info(ctx context.Context) (engine.Info, error) {
 	}
 	info.Settings["client_io"] = string(engine.ClientIOOf(e.db, e.sessions))
 	if e.managed != nil {
-		info.Settings["server_user"] = e.managed.user.Name
+		info.Settings["server_user"] = e.managed.User.Name
 	}
 	return info, nil
 }
@@ -267,11 +267,6 @@ func (e *mysqlEngine) Close() error {
 // managedEngine is a mysqlEngine with a server of its own: an engine.Server.
 type managedEngine struct{ *mysqlEngine }
 
-func (e managedEngine) ServerPID() int {
-	if e.managed.proc == nil {
-		return 0
-	}
-	return e.managed.proc.PID()
-}
+func (e managedEngine) ServerPID() int { return e.managed.ServerPID() }
 
-func (e managedEngine) DataDir() string { return e.managed.dataDir }
+func (e managedEngine) DataDir() string { return e.managed.DataDir }

@@ -57,7 +57,7 @@ func TestManaged(t *testing.T) {
 // socketDSN reaches the managed instance m as an external server would, through its
 // socket.
 func socketDSN(m engine.Engine) string {
-	return "root@unix(" + filepath.Join(m.(managedEngine).managed.runDir, "mysqld.sock") + ")/tierbench"
+	return "root@unix(" + filepath.Join(m.(managedEngine).managed.RunDir, "mysqld.sock") + ")/tierbench"
 }
 
 // TestExternal runs the suite in external mode against TIERBENCH_MYSQL_DSN, or when

@@ -34,14 +34,7 @@ const (
 var binGlobs = []string{"/usr/lib/postgresql/*/bin", "/usr/local/pgsql/bin", "/usr/pgsql-*/bin"}
 
 // cluster is a managed server and everything it created.
-type cluster struct {
-	user    instance.User
-	dataDir string
-	runDir  string // socket and server log
-	proc    *instance.Process
-	// removeOnStop lists what this run created and Close removes (empty with Keep).
-	removeOnStop []string
-}
+type cluster struct{ instance.Instance }
 
 // Installed reports whether the PostgreSQL server binaries a managed instance needs
 // are on this machine; the error names the package to install.
@@ -95,7 +88,7 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 		return nil, errors.New("postgres: PostgreSQL refuses to run as root and neither a postgres nor a nobody user exists: create one (useradd --system postgres)")
 	}
 
-	c := &cluster{user: user, dataDir: filepath.Join(cfg.Dir, "postgres")}
+	c := &cluster{instance.Instance{User: user, DataDir: filepath.Join(cfg.Dir, "postgres")}}
 	defer func() {
 		if err != nil {
 			c.stop()
@@ -107,11 +100,11 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 	if err := user.CheckReachable(cfg.Dir); err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	if c.runDir, err = user.RunDir("tierbench-pg-"); err != nil {
+	if c.RunDir, err = user.RunDir("tierbench-pg-"); err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
 
-	_, statErr := os.Stat(filepath.Join(c.dataDir, "PG_VERSION"))
+	_, statErr := os.Stat(filepath.Join(c.DataDir, "PG_VERSION"))
 	reuse := statErr == nil
 	owned := func(dir string) error { // create dir for the server; remove it at the end unless Keep
 		if _, err := os.Stat(dir); err == nil && reuse {
@@ -121,15 +114,15 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 			return err
 		}
 		if !cfg.Keep && !reuse {
-			c.removeOnStop = append(c.removeOnStop, dir)
+			c.RemoveOnStop = append(c.RemoveOnStop, dir)
 		}
 		return nil
 	}
 	if !reuse {
-		if err := owned(c.dataDir); err != nil {
+		if err := owned(c.DataDir); err != nil {
 			return nil, fmt.Errorf("postgres: %w", err)
 		}
-		args := []string{"-D", c.dataDir, "-U", superuser, "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"}
+		args := []string{"-D", c.DataDir, "-U", superuser, "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"}
 		if cfg.WALDir != "" {
 			if err := user.CheckReachable(cfg.WALDir); err != nil {
 				return nil, fmt.Errorf("postgres: WAL directory: %w", err)
@@ -155,7 +148,7 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 		}
 	}
 
-	args := []string{"-D", c.dataDir, "-k", c.runDir, "-c", "listen_addresses=", "-c", "logging_collector=off"}
+	args := []string{"-D", c.DataDir, "-k", c.RunDir, "-c", "listen_addresses=", "-c", "logging_collector=off"}
 	if cfg.BufferBytes > 0 {
 		args = append(args, "-c", fmt.Sprintf("shared_buffers=%dkB", cfg.BufferBytes/1024))
 	}
@@ -173,15 +166,15 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 	}
 	// SIGQUIT on tierbench's death: immediate shutdown, the postmaster takes its
 	// backends down with it.
-	c.proc, err = instance.Start(user.Command(syscall.SIGQUIT, server, args...), filepath.Join(c.runDir, "server.log"))
+	c.Proc, err = instance.Start(user.Command(syscall.SIGQUIT, server, args...), filepath.Join(c.RunDir, "server.log"))
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	admin, err := pgx.ParseConfig(fmt.Sprintf("host=%s user=%s dbname=postgres", c.runDir, superuser))
+	admin, err := pgx.ParseConfig(fmt.Sprintf("host=%s user=%s dbname=postgres", c.RunDir, superuser))
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	err = c.proc.WaitReady(ctx, startTimeout, func(ctx context.Context) error {
+	err = c.Proc.WaitReady(ctx, startTimeout, func(ctx context.Context) error {
 		conn, err := pgx.ConnectConfig(ctx, admin)
 		if err != nil {
 			return err
@@ -194,7 +187,7 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 	if err := c.prepare(ctx, admin, cfg.DatabaseName(), tempDir); err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	connCfg, err := pgx.ParseConfig(fmt.Sprintf("host=%s user=%s", c.runDir, superuser))
+	connCfg, err := pgx.ParseConfig(fmt.Sprintf("host=%s user=%s", c.RunDir, superuser))
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
@@ -238,35 +231,11 @@ func (c *cluster) prepare(ctx context.Context, admin *pgx.ConnConfig, database, 
 	return nil
 }
 
-// removesData reports whether stop removes the cluster, so it need not shut down cleanly.
-func (c *cluster) removesData() bool {
-	for _, dir := range c.removeOnStop {
-		if dir == c.dataDir {
-			return true
-		}
-	}
-	return false
-}
-
 // stop stops the server and removes what this run created; it is safe on a cluster
 // that only partly started.
 func (c *cluster) stop() error {
-	var err error
-	if c.proc != nil {
-		if c.removesData() {
-			err = c.proc.Stop(syscall.SIGQUIT, removeTimeout) // immediate shutdown
-		} else {
-			err = c.proc.Stop(syscall.SIGINT, stopTimeout) // fast shutdown
-		}
-	}
-	for _, dir := range append(c.removeOnStop, c.runDir) {
-		if dir == "" {
-			continue
-		}
-		if rmErr := os.RemoveAll(dir); rmErr != nil && err == nil {
-			err = rmErr
-		}
-	}
-	c.removeOnStop, c.runDir = nil, ""
-	return err
+	return c.Stop(instance.Stopping{
+		Discard: syscall.SIGQUIT, DiscardTimeout: removeTimeout, // immediate shutdown: the data goes anyway
+		Clean: syscall.SIGINT, CleanTimeout: stopTimeout, // fast shutdown
+	})
 }

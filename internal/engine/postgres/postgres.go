@@ -157,8 +157,8 @@ func (e *pgEngine) Info(ctx context.Context) (engine.Info, error) {
 	}
 	info.Settings["client_io"] = string(engine.ClientIOOf(e.db, e.sessions))
 	if e.managed != nil {
-		info.Settings["data_directory"] = e.managed.dataDir
-		info.Settings["server_user"] = e.managed.user.Name
+		info.Settings["data_directory"] = e.managed.DataDir
+		info.Settings["server_user"] = e.managed.User.Name
 	}
 	return info, nil
 }
@@ -180,11 +180,6 @@ func (e *pgEngine) Close() error {
 // managedEngine is a pgEngine with a server of its own: an engine.Server.
 type managedEngine struct{ *pgEngine }
 
-func (e managedEngine) ServerPID() int {
-	if e.managed.proc == nil {
-		return 0
-	}
-	return e.managed.proc.PID()
-}
+func (e managedEngine) ServerPID() int { return e.managed.ServerPID() }
 
-func (e managedEngine) DataDir() string { return e.managed.dataDir }
+func (e managedEngine) DataDir() string { return e.managed.DataDir }

@@ -69,7 +69,7 @@ func TestExternal(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer m.Close()
-		dsn = fmt.Sprintf("host=%s user=%s dbname=tierbench", m.(managedEngine).managed.runDir, superuser)
+		dsn = fmt.Sprintf("host=%s user=%s dbname=tierbench", m.(managedEngine).managed.RunDir, superuser)
 	}
 	h := harness
 	h.Open = func(t *testing.T) engine.Engine {
@@ -218,7 +218,7 @@ func TestServerDiesWithTierbench(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fmt.Printf("PID %d %s\n", e.(engine.Server).ServerPID(), e.(managedEngine).managed.runDir)
+		fmt.Printf("PID %d %s\n", e.(engine.Server).ServerPID(), e.(managedEngine).managed.RunDir)
 		select {}
 	}
 	enginetest.RequireServer(t, Installed())
