@@ -5,7 +5,31 @@ import (
 	"database/sql"
 	"fmt"
 	"sync"
+	"tierbench/internal/engine"
+	"time"
 )
+
+// LoadReport is what every load reports (`oltp load`, `tpcc load`); each workload's
+// load file embeds it, so its fields appear at the top level, and adds its own.
+type LoadReport struct {
+	Seed     int64            `json:"seed"`
+	Rows     map[string]int64 `json:"rows"`
+	Loaders  int              `json:"loaders"`
+	Seconds  float64          `json:"seconds"`
+	Engine   engine.Info      `json:"engine"`
+	Finished time.Time        `json:"finished"`
+}
+
+// FinishLoad is the report of a load that began at begin and is done now: rows
+// loaded by loaders loaders from seed, on the engine e describes.
+func FinishLoad(ctx context.Context, e engine.Engine, seed int64, rows map[string]int64, loaders int, begin time.Time) (LoadReport, error) {
+	info, err := e.Info(ctx)
+	if err != nil {
+		return LoadReport{}, err
+	}
+	return LoadReport{Seed: seed, Rows: rows, Loaders: loaders, Seconds: time.Since(begin).Seconds(), Engine: info,
+		Finished: time.Now().UTC()}, nil
+}
 
 // LoadParallel runs load on every job with loaders goroutines, stopping at the first
 // error, and returns the rows loaded, summed by the table load names. The jobs are

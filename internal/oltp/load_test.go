@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"tierbench/internal/engine"
 	"time"
 )
 
@@ -65,5 +66,31 @@ func TestValidateLevels(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v %v: error %v, want one naming %q", tc.cfg, tc.users, err, tc.want)
 		}
+	}
+}
+
+// infoEngine is an engine.Engine that only answers Info.
+type infoEngine struct {
+	engine.Engine
+	info engine.Info
+	err  error
+}
+
+func (e infoEngine) Info(context.Context) (engine.Info, error) { return e.info, e.err }
+
+func TestFinishLoad(t *testing.T) {
+	begin := time.Now().Add(-1500 * time.Millisecond)
+	rows := map[string]int64{"a": 10}
+	e := infoEngine{info: engine.Info{Name: "sqlite", Version: "3.x"}}
+	r, err := FinishLoad(context.Background(), e, 42, rows, 3, begin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Seed != 42 || r.Rows["a"] != 10 || r.Loaders != 3 || r.Engine.Name != "sqlite" ||
+		r.Seconds < 1.5 || r.Seconds > 10 || r.Finished.Location() != time.UTC || time.Since(r.Finished) > time.Minute {
+		t.Errorf("report %+v: want seed 42, the rows, 3 loaders, about 1.5 s, finished now in UTC", r)
+	}
+	if _, err := FinishLoad(context.Background(), infoEngine{err: errors.New("gone")}, 1, rows, 1, begin); err == nil {
+		t.Error("an engine that cannot describe itself gave no error")
 	}
 }

@@ -34,16 +34,11 @@ type LoadConfig struct {
 
 // LoadInfo describes a population; `oltp load` writes it next to the results.
 type LoadInfo struct {
-	Mix       string           `json:"mix"`
-	MixFile   string           `json:"mix_file"`
-	MixSHA256 string           `json:"mix_sha256"`
-	Scale     float64          `json:"scale"`
-	Seed      int64            `json:"seed"`
-	Rows      map[string]int64 `json:"rows"`
-	Loaders   int              `json:"loaders"`
-	Seconds   float64          `json:"seconds"`
-	Engine    engine.Info      `json:"engine"`
-	Finished  time.Time        `json:"finished"`
+	oltp.LoadReport
+	Mix       string  `json:"mix"`
+	MixFile   string  `json:"mix_file"`
+	MixSHA256 string  `json:"mix_sha256"`
+	Scale     float64 `json:"scale"`
 }
 
 // LoadInfoFile is the name of the file that holds LoadInfo.
@@ -147,12 +142,11 @@ func Load(ctx context.Context, e engine.Engine, m *Mix, cfg LoadConfig) (*LoadIn
 	if err := oltp.ExecEach(ctx, db, after); err != nil {
 		return nil, fmt.Errorf("mix %s: %w", m.Name, err)
 	}
-	info, err := e.Info(ctx)
+	rep, err := oltp.FinishLoad(ctx, e, cfg.Seed, rows, loaders, begin)
 	if err != nil {
 		return nil, err
 	}
-	return &LoadInfo{Mix: m.Name, MixFile: m.File, MixSHA256: m.SHA256, Scale: cfg.Scale, Seed: cfg.Seed, Rows: rows,
-		Loaders: loaders, Seconds: time.Since(begin).Seconds(), Engine: info, Finished: time.Now().UTC()}, nil
+	return &LoadInfo{LoadReport: rep, Mix: m.Name, MixFile: m.File, MixSHA256: m.SHA256, Scale: cfg.Scale}, nil
 }
 
 // loadChunk streams one chunk from its generator into Engine.Load.

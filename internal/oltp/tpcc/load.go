@@ -31,14 +31,9 @@ type LoadConfig struct {
 // LoadInfo describes a population; `tpcc load` writes it next to the result so that
 // run and check know the size and the load's constants.
 type LoadInfo struct {
-	Warehouses int              `json:"warehouses"`
-	Seed       int64            `json:"seed"`
-	Constants  Constants        `json:"c_load"`
-	Rows       map[string]int64 `json:"rows"`
-	Loaders    int              `json:"loaders"`
-	Seconds    float64          `json:"seconds"`
-	Engine     engine.Info      `json:"engine"`
-	Finished   time.Time        `json:"finished"`
+	oltp.LoadReport
+	Warehouses int       `json:"warehouses"`
+	Constants  Constants `json:"c_load"`
 }
 
 // LoadInfoFile is the name of the file that holds LoadInfo.
@@ -117,12 +112,11 @@ func Load(ctx context.Context, e engine.Engine, cfg LoadConfig) (*LoadInfo, erro
 	if err := oltp.ExecEach(ctx, db, after); err != nil {
 		return nil, fmt.Errorf("tpcc: %w", err)
 	}
-	info, err := e.Info(ctx)
+	rep, err := oltp.FinishLoad(ctx, e, cfg.Seed, rows, loaders, begin)
 	if err != nil {
 		return nil, err
 	}
-	return &LoadInfo{Warehouses: cfg.Warehouses, Seed: cfg.Seed, Constants: g.cLoad, Rows: rows,
-		Loaders: loaders, Seconds: time.Since(begin).Seconds(), Engine: info, Finished: time.Now()}, nil
+	return &LoadInfo{LoadReport: rep, Warehouses: cfg.Warehouses, Constants: g.cLoad}, nil
 }
 
 // loadUnit streams one unit from the generator into Engine.Load.
