@@ -106,3 +106,23 @@ func TestPools(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestCloseServer: the pools close before the managed instance stops, a stop error is
+// returned naming the engine, and an external server (no stop) closes cleanly.
+func TestCloseServer(t *testing.T) {
+	db := sql.OpenDB(nopConnector{})
+	poolsClosed := false
+	err := CloseServer("postgres", db, db, func() error {
+		poolsClosed = db.Ping() != nil && strings.Contains(db.Ping().Error(), "closed")
+		return errors.New("server did not stop")
+	})
+	if !poolsClosed {
+		t.Error("stop ran before the pools were closed")
+	}
+	if err == nil || err.Error() != "postgres: close: server did not stop" {
+		t.Errorf("error %v, want it to name the engine and the cause", err)
+	}
+	if err := CloseServer("mysql", sql.OpenDB(nopConnector{}), nil, nil); err != nil {
+		t.Errorf("external server: %v", err)
+	}
+}

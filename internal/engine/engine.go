@@ -135,6 +135,22 @@ func ClosePools(db, sessions *sql.DB) error {
 	return err
 }
 
+// CloseServer closes a server engine: its pools (ClosePools), then, for a managed
+// instance, stop (nil for an external server). The last error is returned, naming
+// the engine.
+func CloseServer(name string, db, sessions *sql.DB, stop func() error) error {
+	err := ClosePools(db, sessions)
+	if stop != nil {
+		if stopErr := stop(); stopErr != nil {
+			err = stopErr
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("%s: close: %w", name, err)
+	}
+	return nil
+}
+
 // DatabaseName is cfg.Database or its default, "tierbench".
 func (cfg Config) DatabaseName() string {
 	if cfg.Database == "" {

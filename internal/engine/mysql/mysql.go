@@ -251,17 +251,13 @@ func (e *mysqlEngine) Info(ctx context.Context) (engine.Info, error) {
 }
 
 func (e *mysqlEngine) Close() error {
-	err := engine.ClosePools(e.db, e.sessions)
-	e.db, e.sessions = nil, nil
+	var stop func() error
 	if e.managed != nil {
-		if stopErr := e.managed.stop(); stopErr != nil {
-			err = stopErr
-		}
+		stop = e.managed.stop
 	}
-	if err != nil {
-		return fmt.Errorf("mysql: close: %w", err)
-	}
-	return nil
+	db, sessions := e.db, e.sessions
+	e.db, e.sessions = nil, nil
+	return engine.CloseServer("mysql", db, sessions, stop)
 }
 
 // managedEngine is a mysqlEngine with a server of its own: an engine.Server.

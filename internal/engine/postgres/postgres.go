@@ -164,17 +164,13 @@ func (e *pgEngine) Info(ctx context.Context) (engine.Info, error) {
 }
 
 func (e *pgEngine) Close() error {
-	err := engine.ClosePools(e.db, e.sessions)
-	e.db, e.sessions = nil, nil
+	var stop func() error
 	if e.managed != nil {
-		if stopErr := e.managed.stop(); stopErr != nil {
-			err = stopErr
-		}
+		stop = e.managed.stop
 	}
-	if err != nil {
-		return fmt.Errorf("postgres: close: %w", err)
-	}
-	return nil
+	db, sessions := e.db, e.sessions
+	e.db, e.sessions = nil, nil
+	return engine.CloseServer("postgres", db, sessions, stop)
 }
 
 // managedEngine is a pgEngine with a server of its own: an engine.Server.
