@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"tierbench/internal/engine"
+	"tierbench/internal/engine/blockio"
 )
 
 // Harness tells the suite how to drive one engine.
@@ -394,5 +395,47 @@ func checkRows(t *testing.T, got, want [][]string) {
 			}
 			t.Errorf("row %d column %d: got %q, want %q", i, j, got[i][j], want[i][j])
 		}
+	}
+}
+
+// SessionCancel checks engine.Canceller on a session of each client-I/O mode (open
+// opens the engine with that mode; the check closes it): a session gets a blockio
+// connection exactly with ClientIOThread, its Cancel stops longSQL within seconds,
+// whatever the statement then returns (a killed MariaDB SLEEP returns 1, PostgreSQL
+// reports an error), and the session still answers afterwards. No blockio connection
+// is left open at the end.
+func SessionCancel(t *testing.T, open func(t *testing.T, io engine.ClientIO) engine.Engine, longSQL string) {
+	for _, io := range []engine.ClientIO{engine.ClientIOThread, engine.ClientIOPoller} {
+		t.Run(string(io), func(t *testing.T) {
+			e := open(t, io)
+			defer e.Close()
+			before := blockio.Open()
+			s, err := e.Session(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if wantThreads, got := io == engine.ClientIOThread, blockio.Open() > before; got != wantThreads {
+				t.Errorf("--client-io %s: session on a blockio connection %v, want %v", io, got, wantThreads)
+			}
+			c, ok := s.(engine.Canceller)
+			if !ok {
+				t.Fatalf("the %s session does not implement engine.Canceller", e.Dialect().Name)
+			}
+			time.AfterFunc(300*time.Millisecond, c.Cancel)
+			start := time.Now()
+			_, err = s.Conn().ExecContext(context.Background(), longSQL)
+			if took := time.Since(start); took > 10*time.Second {
+				t.Fatalf("%s after Cancel: took %s (error %v); want it stopped within seconds", longSQL, took, err)
+			}
+			time.Sleep(200 * time.Millisecond) // a cancel request may arrive late (pgconn's warning)
+			var one int
+			if err := s.Conn().QueryRowContext(context.Background(), "SELECT 1").Scan(&one); err != nil || one != 1 {
+				t.Fatalf("SELECT 1 after the cancel: %d, %v", one, err)
+			}
+		})
+	}
+	if n := blockio.Open(); n != 0 {
+		t.Errorf("%d blockio connections open after every session and engine closed", n)
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"tierbench/internal/engine"
-	"tierbench/internal/engine/blockio"
 	"tierbench/internal/engine/enginetest"
 )
 
@@ -199,50 +198,19 @@ func TestInstallFailureCleansUp(t *testing.T) {
 // waits on a thread or in the poller; a thread session's socket is a blockio one.
 func TestSessionCancel(t *testing.T) {
 	enginetest.RequireServer(t, Installed())
-	e, err := engine.Open(context.Background(), engine.Config{Name: "mysql", Dir: enginetest.ServerDir(t)})
+	m, err := engine.Open(context.Background(), engine.Config{Name: "mysql", Dir: enginetest.ServerDir(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer e.Close()
-	dsn := socketDSN(e)
-	for _, io := range []engine.ClientIO{engine.ClientIOThread, engine.ClientIOPoller} {
-		t.Run(string(io), func(t *testing.T) {
-			ext, err := engine.Open(context.Background(), engine.Config{Name: "mysql", DSN: dsn, ClientIO: io})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ext.Close()
-			open := blockio.Open()
-			s, err := ext.Session(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			if wantThreads, got := io == engine.ClientIOThread, blockio.Open() > open; got != wantThreads {
-				t.Errorf("--client-io %s: session on a blockio connection %v, want %v", io, got, wantThreads)
-			}
-			c, ok := s.(engine.Canceller)
-			if !ok {
-				t.Fatal("the mysql session does not implement engine.Canceller")
-			}
-			time.AfterFunc(300*time.Millisecond, c.Cancel)
-			start := time.Now()
-			var slept int
-			err = s.Conn().QueryRowContext(context.Background(), "SELECT SLEEP(30)").Scan(&slept)
-			// A killed SLEEP returns 1 (or the statement fails with "interrupted").
-			if took := time.Since(start); took > 10*time.Second || (err == nil && slept != 1) {
-				t.Fatalf("SELECT SLEEP(30) after Cancel: took %s, result %d, error %v; want it stopped within seconds", took, slept, err)
-			}
-			// The session still works.
-			var one int
-			if err := s.Conn().QueryRowContext(context.Background(), "SELECT 1").Scan(&one); err != nil || one != 1 {
-				t.Fatalf("SELECT 1 after the kill: %d, %v", one, err)
-			}
-		})
-	}
-	if n := blockio.Open(); n != 0 {
-		t.Errorf("%d blockio connections open after every session and engine closed", n)
-	}
+	defer m.Close()
+	// External engines on the managed instance's socket, in each client-I/O mode.
+	enginetest.SessionCancel(t, func(t *testing.T, io engine.ClientIO) engine.Engine {
+		e, err := engine.Open(context.Background(), engine.Config{Name: "mysql", DSN: socketDSN(m), ClientIO: io})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}, harness.LongSQL)
 }
 
 // TestThreadSessionReadTimeout: a DSN's readTimeout holds on a session that waits on

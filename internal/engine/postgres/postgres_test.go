@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"tierbench/internal/engine"
-	"tierbench/internal/engine/blockio"
 	"tierbench/internal/engine/enginetest"
 )
 
@@ -90,39 +89,13 @@ func TestExternal(t *testing.T) {
 // and on the poller, and the session works afterwards.
 func TestSessionCancel(t *testing.T) {
 	enginetest.RequireServer(t, Installed())
-	for _, io := range []engine.ClientIO{engine.ClientIOThread, engine.ClientIOPoller} {
-		t.Run(string(io), func(t *testing.T) {
-			e, err := engine.Open(context.Background(), engine.Config{Name: "postgres", Dir: enginetest.ServerDir(t), ClientIO: io})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer e.Close()
-			open := blockio.Open()
-			s, err := e.Session(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			if wantThreads, got := io == engine.ClientIOThread, blockio.Open() > open; got != wantThreads {
-				t.Errorf("--client-io %s: session on a blockio connection %v, want %v", io, got, wantThreads)
-			}
-			c, ok := s.(engine.Canceller)
-			if !ok {
-				t.Fatal("the postgres session does not implement engine.Canceller")
-			}
-			time.AfterFunc(300*time.Millisecond, c.Cancel)
-			start := time.Now()
-			_, err = s.Conn().ExecContext(context.Background(), "SELECT pg_sleep(30)")
-			if took := time.Since(start); err == nil || took > 10*time.Second {
-				t.Fatalf("SELECT pg_sleep(30) after Cancel: took %s, error %v; want it cancelled within seconds", took, err)
-			}
-			time.Sleep(200 * time.Millisecond) // a cancel request may arrive late (pgconn's warning)
-			var one int
-			if err := s.Conn().QueryRowContext(context.Background(), "SELECT 1").Scan(&one); err != nil || one != 1 {
-				t.Fatalf("SELECT 1 after the cancel: %d, %v", one, err)
-			}
-		})
-	}
+	enginetest.SessionCancel(t, func(t *testing.T, io engine.ClientIO) engine.Engine {
+		e, err := engine.Open(context.Background(), engine.Config{Name: "postgres", Dir: enginetest.ServerDir(t), ClientIO: io})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}, harness.LongSQL)
 }
 
 func TestUnreachableDSNHidesPassword(t *testing.T) {
