@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"time"
 
 	"tierbench/internal/engine"
 	"tierbench/internal/oltp"
@@ -109,7 +108,7 @@ func (k *worker) Run(ctx context.Context, op string) oltp.Result {
 	}
 	res.Err = fmt.Errorf("transaction %s, %w", op, err)
 	k.wl.noteError(op, res.Err)
-	res.Fatal = k.wl.hopeless() || !k.alive(ctx)
+	res.Fatal = k.wl.hopeless() || !oltp.Alive(ctx, k.conn)
 	if res.Fatal && !k.wl.anyOK.Load() {
 		res.Err = fmt.Errorf("no transaction succeeded: %w", res.Err)
 	}
@@ -143,17 +142,17 @@ func (k *worker) attempt(ctx context.Context, i int, p *txnPlan) (int, bool, err
 			if s.OnEmpty == EmptySkip {
 				break
 			}
-			k.rollback(ctx)
+			oltp.Rollback(ctx, k.conn)
 			return n + 1, s.OnEmpty == EmptyRollback, k.emptyErr(s)
 		}
 		if err != nil {
-			k.rollback(ctx)
+			oltp.Rollback(ctx, k.conn)
 			return n + 1, false, err
 		}
 	}
 	n++
 	if err := k.control(k.stmtCtx.For(ctx), "COMMIT"); err != nil {
-		k.rollback(ctx)
+		oltp.Rollback(ctx, k.conn)
 		return n, false, fmt.Errorf("COMMIT: %w", err)
 	}
 	return n, false, nil
@@ -250,24 +249,11 @@ func own(v driver.Value) any {
 	return v
 }
 
-// begin, commit and rollback run a transaction's control statements on the driver.
+// control runs BEGIN or COMMIT on the driver connection, without database/sql's work
+// per statement (ROLLBACK, off the hot path, is oltp.Rollback).
 func (k *worker) control(ctx context.Context, q string) error {
 	return k.conn.Raw(func(dc any) error {
 		_, err := dc.(driver.ExecerContext).ExecContext(ctx, q, nil)
 		return err
 	})
-}
-
-func (k *worker) rollback(ctx context.Context) {
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	_ = k.control(rctx, "ROLLBACK")
-}
-
-// alive reports whether the session's server still answers; a transaction error on a
-// dead connection ends the run.
-func (k *worker) alive(ctx context.Context) bool {
-	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	return k.conn.PingContext(pctx) == nil
 }

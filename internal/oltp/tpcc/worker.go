@@ -136,7 +136,7 @@ func (k *worker) Run(ctx context.Context, op string) oltp.Result {
 		return res
 	}
 	res.Err = err
-	res.Fatal = !k.alive(ctx)
+	res.Fatal = !oltp.Alive(ctx, k.s.Conn())
 	return res
 }
 
@@ -161,26 +161,10 @@ func (k *worker) attempt(ctx context.Context, begin string, b body) (int, error)
 		}
 	}
 	if err != nil {
-		k.rollback(ctx)
+		oltp.Rollback(ctx, conn)
 		return t.n + 1, err
 	}
 	return t.n + 1, nil
-}
-
-// rollback ends the open transaction, also after the run ended (bounded in time: a
-// session cancelled on the server may not answer).
-func (k *worker) rollback(ctx context.Context) {
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	_, _ = k.s.Conn().ExecContext(rctx, "ROLLBACK")
-}
-
-// alive reports whether the session's server still answers; a transaction error on a
-// dead connection ends the run.
-func (k *worker) alive(ctx context.Context) bool {
-	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	return k.s.Conn().PingContext(pctx) == nil
 }
 
 // txn counts the statements of one transaction. Each statement asks stmtCtx for its

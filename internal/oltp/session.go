@@ -1,0 +1,27 @@
+package oltp
+
+import (
+	"context"
+	"database/sql"
+	"time"
+)
+
+// endTimeout bounds ROLLBACK after a failed attempt and the liveness check after an
+// error: a session cancelled on the server, or a dead one, may never answer.
+const endTimeout = 5 * time.Second
+
+// Rollback ends the transaction open on a worker's connection after a failed attempt,
+// also when the run has ended (ctx done): the transaction must not stay open.
+func Rollback(ctx context.Context, conn *sql.Conn) {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), endTimeout)
+	defer cancel()
+	_, _ = conn.ExecContext(rctx, "ROLLBACK")
+}
+
+// Alive reports whether the server behind a worker's connection still answers; a
+// transaction error on a dead connection ends the run (Result.Fatal).
+func Alive(ctx context.Context, conn *sql.Conn) bool {
+	pctx, cancel := context.WithTimeout(ctx, endTimeout)
+	defer cancel()
+	return conn.PingContext(pctx) == nil
+}
