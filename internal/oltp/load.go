@@ -5,8 +5,9 @@ import (
 	"database/sql"
 	"fmt"
 	"sync"
-	"tierbench/internal/engine"
 	"time"
+
+	"tierbench/internal/engine"
 )
 
 // LoadReport is what every load reports (`oltp load`, `tpcc load`); each workload's

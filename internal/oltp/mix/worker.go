@@ -165,10 +165,10 @@ func (k *worker) emptyErr(s *Statement) error {
 	return nil
 }
 
-// exec runs statement j of transaction i under the context stmtCtx gives for the
-// run's ctx; empty reports a statement with into: that found no row. Statements run on the driver's connection (sql.Conn.Raw) under the
-// context stmtCtx gives, so they still stop on the server when the run ends;
-// database/sql's Rows would add a goroutine and a context per query to watch it.
+// exec runs statement j of transaction i on the driver's connection (sql.Conn.Raw)
+// under the context stmtCtx gives for the run's ctx, so it still stops on the server
+// when the run ends, while database/sql's Rows would add a goroutine and a context per
+// query to watch it. empty reports a statement with into: that found no row.
 func (k *worker) exec(ctx context.Context, i, j int) (empty bool, err error) {
 	k.cur.ctx, k.cur.i, k.cur.j, k.cur.empty = k.stmtCtx.For(ctx), i, j, false
 	err = k.conn.Raw(k.raw)
