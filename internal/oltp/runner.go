@@ -256,8 +256,10 @@ loop:
 		}
 	}
 	sum.End = time.Now()
-	if cpu1, ok := readCPU(); measuring && cpuOK && ok && last != nil {
-		sum.ClientCPU = newClientCPU(cpu1-cpu0, sum.End.Sub(sum.MeasureStart), last.Count(""), numCPU())
+	if measuring && cpuOK && last != nil {
+		if cpu1, ok := readCPU(); ok {
+			sum.ClientCPU = newClientCPU(cpu1-cpu0, sum.End.Sub(sum.MeasureStart), last.Count(""), numCPU())
+		}
 	}
 	if measuring {
 		// Also after an interrupt or a failure: the server may still answer.
