@@ -101,6 +101,34 @@ func (cfg Config) ThreadSessions() bool {
 	return cfg.Sessions > 0 && cfg.Sessions <= ThreadSessionsPerCPU*runtime.NumCPU()
 }
 
+// SpareConnections is how many connections a managed server allows beyond a run's
+// sessions: tierbench's own pool (setup, I/O counter readings, MariaDB's KILL QUERY)
+// and a margin.
+const SpareConnections = 10
+
+// MaxConnections is the connection limit a managed server must start with so that
+// cfg.Sessions sessions fit (a run of 2000 users on a server that allows 100 would fail
+// at user 98), or 0 when the server's default limit def is enough or the user set the
+// limit (--set max_connections=N, in either engine's spelling).
+func (cfg Config) MaxConnections(def int) int {
+	need := cfg.Sessions + SpareConnections
+	if cfg.Sessions <= 0 || need <= def {
+		return 0
+	}
+	for k := range cfg.Settings {
+		if strings.ReplaceAll(strings.ToLower(strings.TrimSpace(k)), "-", "_") == "max_connections" {
+			return 0
+		}
+	}
+	return need
+}
+
+// TooManyConnections adds to err, a server's refusal of one more connection, what to
+// do about it; engines call it for PostgreSQL's SQLSTATE 53300 and MySQL's error 1040.
+func TooManyConnections(err error) error {
+	return fmt.Errorf("%w: the server allows fewer connections than this run opens; raise its max_connections (a managed instance sizes it to --users unless --set max_connections=N says otherwise) or run fewer users", err)
+}
+
 // Describe is how summaries name the engine's mode: "managed", or with the session
 // I/O a server engine chose, "managed, client io thread".
 func (i Info) Describe() string {

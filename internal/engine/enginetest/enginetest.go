@@ -439,3 +439,47 @@ func SessionCancel(t *testing.T, open func(t *testing.T, io engine.ClientIO) eng
 		t.Errorf("%d blockio connections open after every session and engine closed", n)
 	}
 }
+
+// ConnectionLimit checks how a managed server is sized for a run's sessions: open
+// starts an instance with cfg (closed by the check) and limitSQL reads its connection
+// limit as one value. For 150 sessions, more than either server allows by default, the
+// limit is 150 + engine.SpareConnections. With --set max_connections=20 the user's
+// limit stands, and the session that no longer fits fails with an error that says to
+// raise max_connections or run fewer users.
+func ConnectionLimit(t *testing.T, open func(t *testing.T, cfg engine.Config) engine.Engine, limitSQL string) {
+	limit := func(t *testing.T, e engine.Engine) string {
+		t.Helper()
+		rows, err := engineQuery(e, limitSQL)
+		if err != nil || len(rows.Data) != 1 || len(rows.Data[0]) != 1 {
+			t.Fatalf("%s: %v, %v", limitSQL, rows, err)
+		}
+		return rows.Data[0][0]
+	}
+	t.Run("sized", func(t *testing.T) {
+		e := open(t, engine.Config{Sessions: 150})
+		defer e.Close()
+		if got, want := limit(t, e), fmt.Sprint(150+engine.SpareConnections); got != want {
+			t.Errorf("max_connections %s for 150 sessions, want %s", got, want)
+		}
+	})
+	t.Run("set", func(t *testing.T) {
+		e := open(t, engine.Config{Sessions: 150, Settings: map[string]string{"max_connections": "20"}})
+		defer e.Close()
+		if got := limit(t, e); got != "20" {
+			t.Errorf("max_connections %s, want the 20 the user set", got)
+		}
+		var err error
+		for i := 0; i < 40 && err == nil; i++ {
+			var s engine.Session
+			if s, err = e.Session(context.Background()); err == nil {
+				defer s.Close()
+			}
+		}
+		if err == nil {
+			t.Fatal("40 sessions opened on a server that allows 20")
+		}
+		if msg := err.Error(); !strings.Contains(msg, "raise its max_connections") || !strings.Contains(msg, "fewer users") {
+			t.Errorf("refused session: %q does not say what to do", msg)
+		}
+	})
+}

@@ -25,6 +25,9 @@ const (
 	// minutes; an instance about to be removed is killed instead.
 	stopTimeout   = 10 * time.Minute
 	removeTimeout = 10 * time.Second
+	// defaultMaxConnections is MariaDB's and MySQL's max_connections unless set; a run
+	// with more sessions raises it (engine.Config.MaxConnections).
+	defaultMaxConnections = 151
 )
 
 var (
@@ -143,6 +146,9 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 		"--pid-file="+filepath.Join(m.RunDir, "mysqld.pid"))
 	if cfg.BufferBytes > 0 {
 		args = append(args, fmt.Sprintf("--innodb-buffer-pool-size=%d", cfg.BufferBytes))
+	}
+	if n := cfg.MaxConnections(defaultMaxConnections); n > 0 {
+		args = append(args, fmt.Sprintf("--max-connections=%d", n))
 	}
 	names := make([]string, 0, len(cfg.Settings))
 	for k := range cfg.Settings {

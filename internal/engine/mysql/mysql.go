@@ -133,6 +133,9 @@ func (e *mysqlEngine) DB() *sql.DB              { return e.db }
 func (e *mysqlEngine) Session(ctx context.Context) (engine.Session, error) {
 	s, err := newSession(ctx, e.sessions, e.db)
 	if err != nil {
+		if myErr := (*mysqldrv.MySQLError)(nil); errors.As(err, &myErr) && myErr.Number == errTooManyConnections {
+			err = engine.TooManyConnections(err)
+		}
 		return nil, fmt.Errorf("mysql: %w", err)
 	}
 	return s, nil

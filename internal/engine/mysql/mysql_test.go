@@ -258,3 +258,19 @@ func TestIOBytesSum(t *testing.T) {
 		t.Errorf("a value that is not a number: err = %v", err)
 	}
 }
+
+// TestConnectionLimit: a managed instance's max_connections follows the run's sessions
+// (MariaDB's default, 151, is just above the check's 150, not above 150 plus tierbench's
+// own) unless the user set it.
+func TestConnectionLimit(t *testing.T) {
+	t.Parallel()
+	enginetest.RequireServer(t, Installed())
+	enginetest.ConnectionLimit(t, func(t *testing.T, cfg engine.Config) engine.Engine {
+		cfg.Name, cfg.Dir = "mysql", enginetest.ServerDir(t)
+		e, err := engine.Open(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}, "SELECT @@max_connections")
+}

@@ -19,6 +19,8 @@ const (
 	killGrace = 5 * time.Second
 	// errInterrupted is MySQL's "Query execution was interrupted" (ER_QUERY_INTERRUPTED).
 	errInterrupted = 1317
+	// errTooManyConnections is "Too many connections" (ER_CON_COUNT_ERROR).
+	errTooManyConnections = 1040
 )
 
 // session pins a connection and stops its statements on the server with KILL QUERY.

@@ -28,6 +28,9 @@ const (
 	// minutes; a cluster about to be removed is stopped at once instead.
 	stopTimeout   = 10 * time.Minute
 	removeTimeout = 10 * time.Second
+	// defaultMaxConnections is PostgreSQL's max_connections unless set; a run with
+	// more sessions raises it (engine.Config.MaxConnections).
+	defaultMaxConnections = 100
 )
 
 // binGlobs are where Debian, Ubuntu and source builds put the server binaries.
@@ -151,6 +154,9 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 	args := []string{"-D", c.DataDir, "-k", c.RunDir, "-c", "listen_addresses=", "-c", "logging_collector=off"}
 	if cfg.BufferBytes > 0 {
 		args = append(args, "-c", fmt.Sprintf("shared_buffers=%dkB", cfg.BufferBytes/1024))
+	}
+	if n := cfg.MaxConnections(defaultMaxConnections); n > 0 {
+		args = append(args, "-c", fmt.Sprintf("max_connections=%d", n))
 	}
 	if tempDir != "" {
 		// Not checked at startup; the tablespace is created below.

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -19,6 +20,9 @@ import (
 )
 
 func init() { engine.Register("postgres", Open) }
+
+// sqlstateTooManyConnections is too_many_connections: no connection slot is left.
+const sqlstateTooManyConnections = "53300"
 
 // Dialect is PostgreSQL's SQL.
 var Dialect = &engine.Dialect{
@@ -103,6 +107,9 @@ func (e *pgEngine) DB() *sql.DB              { return e.db }
 func (e *pgEngine) Session(ctx context.Context) (engine.Session, error) {
 	s, err := newSession(ctx, e.sessions)
 	if err != nil {
+		if pgErr := (*pgconn.PgError)(nil); errors.As(err, &pgErr) && pgErr.Code == sqlstateTooManyConnections {
+			err = engine.TooManyConnections(err)
+		}
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
 	return s, nil

@@ -264,3 +264,18 @@ func TestInitdbFailureCleansUp(t *testing.T) {
 		}
 	}
 }
+
+// TestConnectionLimit: a managed cluster's max_connections follows the run's sessions
+// (PostgreSQL's default, 100, is below the check's 150) unless the user set it.
+func TestConnectionLimit(t *testing.T) {
+	t.Parallel()
+	enginetest.RequireServer(t, Installed())
+	enginetest.ConnectionLimit(t, func(t *testing.T, cfg engine.Config) engine.Engine {
+		cfg.Name, cfg.Dir = "postgres", enginetest.ServerDir(t)
+		e, err := engine.Open(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}, "SHOW max_connections")
+}
