@@ -16,6 +16,9 @@ type LevelReport struct {
 	Status  string  `json:"status"`
 	Error   string  `json:"error,omitempty"`
 	Seconds float64 `json:"measured_seconds"`
+	// ConnectSeconds is how long the users took to open their sessions, all of them
+	// before the ramp began: neither part of the ramp nor of the window.
+	ConnectSeconds float64 `json:"connect_seconds"`
 	// TPS counts completed transactions (commits and rollbacks the workload asked
 	// for) per second of the window, QPS the statements they sent, BEGIN and COMMIT
 	// included.
@@ -37,7 +40,7 @@ type LevelReport struct {
 func NewLevelReport(sum *Summary, ops []string) LevelReport {
 	m := sum.Measured
 	l := LevelReport{Users: sum.Users, Status: string(sum.Status), Error: sum.Cause,
-		Seconds: round2(m.Duration().Seconds()), Transactions: map[string]metrics.OpReport{},
+		Seconds: round2(m.Duration().Seconds()), ConnectSeconds: round3(sum.Connect.Seconds()), Transactions: map[string]metrics.OpReport{},
 		Latency: m.Combined().Summary(), IO: sum.IO, IOError: sum.IOError, ClientCPU: sum.ClientCPU}
 	l.TPS = round2(m.Rate(m.Count("")))
 	l.QPS = round2(m.Rate(m.Total().Queries))
@@ -67,6 +70,13 @@ func Best(levels []LevelReport) int {
 		}
 	}
 	return best
+}
+
+func round3(v float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return math.Round(v*1000) / 1000
 }
 
 func round2(v float64) float64 {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -15,6 +16,8 @@ import (
 
 // fakeWorkload's workers take delay per transaction; failAfter > 0 makes the run's
 // failAfter-th transaction report a lost connection.
+// NewWorker takes login, and fails with newErr for every user or, when failUser > 0,
+// only for user failUser (1-based). lastLogin and firstRun are UnixNano times.
 type fakeWorkload struct {
 	delay     time.Duration
 	failAfter int64
@@ -22,15 +25,27 @@ type fakeWorkload struct {
 	closed    atomic.Int64
 	ran       atomic.Int64
 	newErr    error
+	failUser  int
+	login     time.Duration
+	lastLogin atomic.Int64
+	firstRun  atomic.Int64
 }
 
 func (f *fakeWorkload) Ops() []string { return []string{"t"} }
 
 func (f *fakeWorkload) NewWorker(ctx context.Context, user int) (Worker, error) {
-	if f.newErr != nil {
+	if f.login > 0 {
+		select {
+		case <-time.After(f.login):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	if f.newErr != nil && (f.failUser == 0 || f.failUser == user+1) {
 		return nil, f.newErr
 	}
 	f.started.Add(1)
+	f.lastLogin.Store(time.Now().UnixNano())
 	return &fakeWorker{f: f}, nil
 }
 
@@ -39,6 +54,7 @@ type fakeWorker struct{ f *fakeWorkload }
 func (w *fakeWorker) Next() Txn { return Txn{Op: "t"} }
 
 func (w *fakeWorker) Run(ctx context.Context, op string) Result {
+	w.f.firstRun.CompareAndSwap(0, time.Now().UnixNano())
 	n := w.f.ran.Add(1)
 	if w.f.failAfter > 0 && n >= w.f.failAfter {
 		return Result{Err: errors.New("connection refused"), Fatal: true}
@@ -244,5 +260,69 @@ func TestIORates(t *testing.T) {
 				t.Errorf("level report IO %+v %q", l.IO, l.IOError)
 			}
 		})
+	}
+}
+
+func TestUsersConnectBeforeTheClockStarts(t *testing.T) {
+	// 40 logins of 20 ms, 16 at a time: at least 3 rounds, 60 ms.
+	f := &fakeWorkload{delay: time.Millisecond, login: 20 * time.Millisecond}
+	sum, err := Run(context.Background(), f, Config{Users: 40, Ramp: 200 * time.Millisecond, Duration: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.started.Load() != 40 || f.closed.Load() != 40 {
+		t.Errorf("%d workers opened, %d closed; want 40 and 40", f.started.Load(), f.closed.Load())
+	}
+	if first, last := f.firstRun.Load(), f.lastLogin.Load(); first < last {
+		t.Errorf("a transaction ran %v before the last user had logged in", time.Duration(last-first))
+	}
+	if sum.Connect < 60*time.Millisecond || sum.Connect > 2*time.Second {
+		t.Errorf("Connect %v, want about 60 ms (3 rounds of 16 parallel 20 ms logins)", sum.Connect)
+	}
+	if got := NewLevelReport(sum, f.Ops()).ConnectSeconds; math.Abs(got-sum.Connect.Seconds()) > 0.0006 {
+		t.Errorf("connect_seconds %v, want %v to the millisecond", got, sum.Connect.Seconds())
+	}
+	if got := sum.MeasureStart.Sub(sum.Start); got < 200*time.Millisecond {
+		t.Errorf("window began %v after the start: the logins ate into the 200 ms ramp", got)
+	}
+	if n := time.Unix(0, f.lastLogin.Load()); n.After(sum.Start) {
+		t.Errorf("last login at %v, after the run's start %v", n, sum.Start)
+	}
+}
+
+func TestLoginFailureClosesTheOthers(t *testing.T) {
+	f := &fakeWorkload{login: time.Millisecond, failUser: 30, newErr: errors.New("too many clients already")}
+	sum, err := Run(context.Background(), f, Config{Users: 50, Duration: time.Minute})
+	if err == nil || sum == nil || sum.Status != StatusFailed {
+		t.Fatalf("err %v, summary %+v", err, sum)
+	}
+	if !strings.Contains(err.Error(), "user 30: too many clients already") {
+		t.Errorf("error %q does not name user 30 and the cause", err)
+	}
+	if f.ran.Load() != 0 {
+		t.Errorf("%d transactions ran although a user could not log in", f.ran.Load())
+	}
+	if f.started.Load() == 0 || f.closed.Load() != f.started.Load() {
+		t.Errorf("%d workers opened, %d closed", f.started.Load(), f.closed.Load())
+	}
+	if sum.Measured == nil || sum.Measured.Count("t") != 0 {
+		t.Errorf("measured %+v, want an empty snapshot", sum.Measured)
+	}
+}
+
+func TestInterruptDuringLogins(t *testing.T) {
+	f := &fakeWorkload{login: 50 * time.Millisecond}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(80*time.Millisecond, cancel)
+	start := time.Now()
+	sum, err := Run(ctx, f, Config{Users: 200, Duration: time.Minute})
+	if !errors.Is(err, context.Canceled) || sum == nil || sum.Status != StatusInterrupted {
+		t.Fatalf("err %v, summary %+v", err, sum)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("stopping took %v", d)
+	}
+	if f.closed.Load() != f.started.Load() || f.ran.Load() != 0 {
+		t.Errorf("%d opened, %d closed, %d transactions", f.started.Load(), f.closed.Load(), f.ran.Load())
 	}
 }
