@@ -49,7 +49,8 @@ type Config struct {
 	// does not apply to the embedded SQLite.
 	ClientIO ClientIO
 	// Sessions is the most sessions the run holds at once (users, streams); 0 when
-	// not known. ClientIOAuto decides by it.
+	// not known. ClientIOAuto decides by it, and a managed server's connection limit
+	// follows it (MaxConnections).
 	Sessions int
 	// Keep leaves the SQLite file or the managed instance's data in place after Close
 	// (the server is stopped all the same), so a later run can reuse the loaded data.
