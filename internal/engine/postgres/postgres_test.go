@@ -3,6 +3,7 @@ package postgres
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"tierbench/internal/engine"
 	"tierbench/internal/engine/enginetest"
@@ -278,4 +281,123 @@ func TestConnectionLimit(t *testing.T) {
 		}
 		return e
 	}, "SHOW max_connections")
+}
+
+// TestPrepared: the session's own prepared statements (engine.Preparer) encode every
+// kind of argument as pgx does, tell NULL from an empty string both ways, return the
+// first row as text that reads back as the same value, report no row and the server's
+// errors (SQLSTATE kept for the retry logic), and are dropped on the server by Close.
+func TestPrepared(t *testing.T) {
+	t.Parallel()
+	enginetest.RequireServer(t, Installed())
+	ctx := context.Background()
+	e, err := engine.Open(ctx, engine.Config{Name: "postgres", Dir: enginetest.ServerDir(t), ClientIO: engine.ClientIOThread, Sessions: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	s, err := e.Session(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	pr, ok := s.(engine.Preparer)
+	if !ok {
+		t.Fatal("the postgres session does not implement engine.Preparer")
+	}
+	prepare := func(q string) engine.Prepared {
+		t.Helper()
+		p, err := pr.Prepare(ctx, q)
+		if err != nil {
+			t.Fatalf("Prepare(%s): %v", q, err)
+		}
+		return p
+	}
+	texts := func(row [][]byte) []string {
+		out := make([]string, len(row))
+		for i, v := range row {
+			if v == nil {
+				out[i] = "NULL"
+			} else {
+				out[i] = "'" + string(v) + "'"
+			}
+		}
+		return out
+	}
+
+	p := prepare(`SELECT $1::text IS NULL, $2::text IS NULL, $2::text, $3::int8 + 1, $4::float8 * 2,
+		$5::bool, $6::date + 1, $7::timestamptz AT TIME ZONE 'UTC', $8::numeric(15,2) * 2, $9::bytea, NULL::text, ''::text`)
+	ts := time.Date(2024, 2, 29, 23, 59, 58, 500_000_000, time.UTC)
+	row, found, err := p.Run(ctx, []any{nil, "", int64(41), 1.25, true, time.Date(1998, 12, 31, 0, 0, 0, 0, time.UTC), ts, "12.50", []byte{0xde, 0xad}})
+	if err != nil || !found {
+		t.Fatalf("Run: found %v, %v", found, err)
+	}
+	want := []string{"'t'", "'f'", "''", "'42'", "'2.5'", "'t'", "'1999-01-01'", "'2024-02-29 23:59:58.5'", "'25.00'", `'\xdead'`, "NULL", "''"}
+	if got := texts(row); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("first row\n got %v\nwant %v", got, want)
+	}
+
+	// Alone in its statement, an empty string is still not NULL, either way.
+	echo := prepare(`SELECT $1::text`)
+	if row, _, err := echo.Run(ctx, []any{""}); err != nil || strings.Join(texts(row), " ") != "''" {
+		t.Errorf(`SELECT $1::text with "": %v, %v; want ''`, texts(row), err)
+	}
+	if row, _, err := echo.Run(ctx, []any{nil}); err != nil || strings.Join(texts(row), " ") != "NULL" {
+		t.Errorf("SELECT $1::text with nil: %v, %v; want NULL", texts(row), err)
+	}
+
+	// Text the server printed reads back as the same value of the parameter's type.
+	back := prepare(`SELECT $1::timestamptz = '2024-02-29 23:59:58.5+00', $2::bytea = '\xdead'::bytea, $3::numeric = 25`)
+	now := prepare(`SELECT '2024-02-29 23:59:58.5+00'::timestamptz, '\xdead'::bytea, 25.00::numeric(15,2)`)
+	src, _, err := now.Run(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []any{string(src[0]), string(src[1]), string(src[2])}
+	row, _, err = back.Run(ctx, args)
+	if err != nil || strings.Join(texts(row), " ") != "'t' 't' 't'" {
+		t.Errorf("captured text passed back: %v, %v", texts(row), err)
+	}
+
+	// Several rows: the first one is kept; none: found is false.
+	many := prepare(`SELECT g FROM generate_series(7, 9) g WHERE g >= $1 ORDER BY g`)
+	if row, found, err := many.Run(ctx, []any{int64(8)}); err != nil || !found || string(row[0]) != "8" {
+		t.Errorf("generate_series from 8: %v %v %v", texts(row), found, err)
+	}
+	if row, found, err := many.Run(ctx, []any{int64(10)}); err != nil || found || row != nil {
+		t.Errorf("no row: %v %v %v", texts(row), found, err)
+	}
+	if _, _, err := many.Run(ctx, nil); err == nil || !strings.Contains(err.Error(), "0 arguments for 1 parameters") {
+		t.Errorf("missing argument: %v", err)
+	}
+
+	// A statement without rows, and the server's error with its SQLSTATE.
+	ddl := prepare(`CREATE TEMP TABLE t (k int PRIMARY KEY)`)
+	if _, found, err := ddl.Run(ctx, nil); err != nil || found {
+		t.Fatalf("CREATE: %v %v", found, err)
+	}
+	ins := prepare(`INSERT INTO t VALUES ($1)`)
+	if _, _, err := ins.Run(ctx, []any{int64(1)}); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = ins.Run(ctx, []any{int64(1)})
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) || pgErr.Code != "23505" {
+		t.Errorf("duplicate key: %v, want SQLSTATE 23505", err)
+	}
+
+	count := func() int {
+		var n int
+		if err := s.Conn().QueryRowContext(ctx, "SELECT count(*) FROM pg_prepared_statements WHERE name LIKE 'tierbench_%'").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	before := count()
+	if err := many.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if after := count(); after != before-1 {
+		t.Errorf("%d statements before Close, %d after; want one fewer", before, after)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"tierbench/internal/engine"
@@ -23,6 +24,7 @@ const cancelGrace = 5 * time.Second
 type session struct {
 	*engine.ConnSession
 	pc     *pgconn.PgConn
+	types  *pgtype.Map
 	closed atomic.Bool
 }
 
@@ -37,7 +39,7 @@ func newSession(ctx context.Context, db *sql.DB) (*session, error) {
 		if !ok {
 			return fmt.Errorf("open session: driver connection %T is not pgx's", dc)
 		}
-		s.pc = c.Conn().PgConn()
+		s.pc, s.types = c.Conn().PgConn(), c.Conn().TypeMap()
 		return nil
 	}); err != nil {
 		cs.Close()
@@ -63,4 +65,121 @@ func (s *session) Cancel() {
 			_ = s.pc.Conn().Close()
 		}
 	})
+}
+
+// preparedSeq numbers the statements Prepare names, unique in the process, so that
+// they never meet pgx's own (stmtcache_...) on a connection.
+var preparedSeq atomic.Int64
+
+// Prepare implements engine.Preparer with a named statement on pgconn.
+func (s *session) Prepare(ctx context.Context, query string) (engine.Prepared, error) {
+	name := fmt.Sprintf("tierbench_%d", preparedSeq.Add(1))
+	sd, err := s.pc.Prepare(ctx, name, query, nil)
+	if err != nil {
+		return nil, err
+	}
+	n := len(sd.ParamOIDs)
+	return &prepared{pc: s.pc, types: s.types, name: name, oids: sd.ParamOIDs,
+		params: make([][]byte, n), formats: make([]int16, n), ends: make([]int, n),
+		// Never nil, so that an empty value slices to an empty value and not to NULL.
+		buf: make([]byte, 0, 64), row: make([]byte, 0, 256)}, nil
+}
+
+// prepared runs a named statement with ExecPrepared, encoding arguments as pgx does
+// (strings as text, anything else in the format pgx's type map gives the parameter's
+// type) and asking for every column as text. Its buffers are reused from one Run to
+// the next.
+type prepared struct {
+	pc      *pgconn.PgConn
+	types   *pgtype.Map
+	name    string
+	oids    []uint32
+	params  [][]byte
+	formats []int16
+	ends    []int // where each encoded parameter ends in buf; -1 for NULL
+	buf     []byte
+	row     []byte
+	first   [][]byte
+}
+
+func (p *prepared) Run(ctx context.Context, args []any) ([][]byte, bool, error) {
+	if len(args) != len(p.oids) {
+		return nil, false, fmt.Errorf("%d arguments for %d parameters", len(args), len(p.oids))
+	}
+	p.buf = p.buf[:0]
+	for i, a := range args {
+		switch v := a.(type) {
+		case nil:
+			p.formats[i], p.ends[i] = pgtype.TextFormatCode, -1
+			continue
+		case string:
+			p.formats[i] = pgtype.TextFormatCode
+			p.buf = append(p.buf, v...)
+		default:
+			p.formats[i] = p.types.FormatCodeForOID(p.oids[i])
+			out, err := p.types.Encode(p.oids[i], p.formats[i], v, p.buf)
+			if err != nil {
+				return nil, false, fmt.Errorf("argument %d: %w", i+1, err)
+			}
+			if out == nil { // the value encodes as NULL
+				p.ends[i] = -1
+				continue
+			}
+			p.buf = out
+		}
+		p.ends[i] = len(p.buf)
+	}
+	// Slice only now: appending may have moved buf.
+	start := 0
+	for i, end := range p.ends {
+		if end < 0 {
+			p.params[i] = nil
+			continue
+		}
+		p.params[i] = p.buf[start:end:end]
+		start = end
+	}
+	rr := p.pc.ExecPrepared(ctx, p.name, p.params, p.formats, nil)
+	found := false
+	for rr.NextRow() {
+		if !found {
+			found = true
+			p.keep(rr.Values())
+		}
+	}
+	if _, err := rr.Close(); err != nil {
+		return nil, false, err
+	}
+	if !found {
+		return nil, false, nil
+	}
+	return p.first, true, nil
+}
+
+// keep copies a row out of pgconn's buffer, which the next message overwrites.
+func (p *prepared) keep(values [][]byte) {
+	p.row = p.row[:0]
+	for _, v := range values {
+		p.row = append(p.row, v...)
+	}
+	p.first = p.first[:0]
+	at := 0
+	for _, v := range values {
+		if v == nil {
+			p.first = append(p.first, nil)
+			continue
+		}
+		p.first = append(p.first, p.row[at:at+len(v):at+len(v)])
+		at += len(v)
+	}
+}
+
+// deallocateTimeout bounds Close: a session whose server does not answer at once is
+// about to be closed anyway, and its statements go with it.
+const deallocateTimeout = time.Second
+
+func (p *prepared) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), deallocateTimeout)
+	defer cancel()
+	return p.pc.Deallocate(ctx, p.name)
 }

@@ -1,6 +1,7 @@
 package mix
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -20,6 +21,30 @@ func TestManagedServers(t *testing.T) {
 					scale = 0.02
 				}
 				loadAndRun(t, e, mustOpen(t, name), scale, 2, 2*time.Second)
+			}
+			// PostgreSQL sessions run every statement on their own prepared statements
+			// (engine.Preparer: pgconn beneath database/sql), the others through the driver.
+			ctx := context.Background()
+			wl, err := NewWorkload(ctx, e, mustOpen(t, "bbs"), WorkloadConfig{Seed: 1}) // the mix loaded last
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := wl.NewWorker(ctx, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			own, all := 0, 0
+			for _, ps := range w.(*worker).fast {
+				for _, p := range ps {
+					all++
+					if p != nil {
+						own++
+					}
+				}
+			}
+			if want := map[bool]int{true: all, false: 0}[srv.Name == "postgres"]; own != want {
+				t.Errorf("%d of %d statements on the session's own prepared statements, want %d", own, all, want)
 			}
 		})
 	}

@@ -24,11 +24,14 @@ type worker struct {
 	s    engine.Session
 	conn *sql.Conn
 	r    *rand.Rand
-	// Per transaction type, per statement: the driver's prepared statement (nil: run
-	// unprepared), its arguments and the row buffer.
-	stmts [][]driver.Stmt
-	args  [][][]driver.NamedValue
-	dest  [][][]driver.Value
+	// Per transaction type, per statement: the session's own prepared statement
+	// (engine.Preparer; nil where it has none) and its arguments, else the driver's
+	// prepared statement (nil: run unprepared), its arguments and the row buffer.
+	fast     [][]engine.Prepared
+	fastArgs [][][]any
+	stmts    [][]driver.Stmt
+	args     [][][]driver.NamedValue
+	dest     [][][]driver.Value
 	// Per transaction type: parameters, then captured values.
 	vals [][]any
 	// The statement raw runs: set by exec; raw is k.runRaw, bound once so that a
@@ -59,6 +62,15 @@ func (k *worker) Next() oltp.Txn {
 }
 
 func (k *worker) Close() error {
+	// After one statement fails to close, the session is broken: the others go with it.
+	closed := true
+	for _, ps := range k.fast {
+		for _, p := range ps {
+			if p != nil && closed {
+				closed = p.Close() == nil
+			}
+		}
+	}
 	_ = k.conn.Raw(func(any) error {
 		for _, ss := range k.stmts {
 			for _, st := range ss {
@@ -170,6 +182,9 @@ func (k *worker) emptyErr(s *Statement) error {
 // when the run ends, while database/sql's Rows would add a goroutine and a context per
 // query to watch it. empty reports a statement with into: that found no row.
 func (k *worker) exec(ctx context.Context, i, j int) (empty bool, err error) {
+	if p := k.fast[i][j]; p != nil {
+		return k.execFast(k.stmtCtx.For(ctx), p, i, j)
+	}
 	k.cur.ctx, k.cur.i, k.cur.j, k.cur.empty = k.stmtCtx.For(ctx), i, j, false
 	err = k.conn.Raw(k.raw)
 	k.cur.ctx = nil
@@ -177,6 +192,35 @@ func (k *worker) exec(ctx context.Context, i, j int) (empty bool, err error) {
 		return false, fmt.Errorf("statement %s: %w", k.wl.plans[i].stmts[j].s.Name, err)
 	}
 	return k.cur.empty, nil
+}
+
+// execFast runs statement j of transaction i as p, the session's own prepared
+// statement; values it captures are kept in the server's text form, which p reads
+// back as the parameter's type.
+func (k *worker) execFast(ctx context.Context, p engine.Prepared, i, j int) (empty bool, err error) {
+	sp := &k.wl.plans[i].stmts[j]
+	args := k.fastArgs[i][j]
+	vals := k.vals[i]
+	for a, slot := range sp.args {
+		args[a] = vals[slot]
+	}
+	first, found, err := p.Run(ctx, args)
+	if err == nil && found && len(sp.into) > len(first) {
+		err = fmt.Errorf("into: names %d values but the statement returns %d columns", len(sp.into), len(first))
+	}
+	if err != nil {
+		return false, fmt.Errorf("statement %s: %w", sp.s.Name, err)
+	}
+	if found {
+		for c, slot := range sp.into {
+			if first[c] == nil {
+				vals[slot] = nil
+			} else {
+				vals[slot] = string(first[c])
+			}
+		}
+	}
+	return len(sp.into) > 0 && !found, nil
 }
 
 // runRaw runs k.cur's statement on the driver connection dc.

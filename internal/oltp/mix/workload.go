@@ -257,12 +257,23 @@ func (w *Workload) NewWorker(ctx context.Context, user int) (oltp.Worker, error)
 	}
 	k := &worker{wl: w, s: s, conn: s.Conn(), r: newRNG(w.cfg.Seed, "user", user), stmtCtx: engine.NewStmtContext(s)}
 	k.raw = k.runRaw
+	own, hasOwn := s.(engine.Preparer)
 	err = k.conn.Raw(func(dc any) error {
 		prep, canPrepare := dc.(driver.ConnPrepareContext)
 		for _, p := range w.plans {
+			fast := make([]engine.Prepared, len(p.stmts))
+			fastArgs := make([][]any, len(p.stmts))
 			stmts := make([]driver.Stmt, len(p.stmts))
 			args := make([][]driver.NamedValue, len(p.stmts))
 			for j, sp := range p.stmts {
+				if hasOwn {
+					if fp, err := own.Prepare(ctx, sp.sql); err == nil {
+						fast[j], fastArgs[j] = fp, make([]any, len(sp.args))
+						continue
+					} else if ctx.Err() != nil {
+						return ctx.Err()
+					}
+				}
 				// A statement the server will not prepare again (MySQL caps prepared
 				// statements per server) runs unprepared on this session.
 				if canPrepare {
@@ -277,6 +288,8 @@ func (w *Workload) NewWorker(ctx context.Context, user int) (oltp.Worker, error)
 					args[j][a].Ordinal = a + 1
 				}
 			}
+			k.fast = append(k.fast, fast)
+			k.fastArgs = append(k.fastArgs, fastArgs)
 			k.stmts = append(k.stmts, stmts)
 			k.args = append(k.args, args)
 			k.dest = append(k.dest, make([][]driver.Value, len(p.stmts)))
