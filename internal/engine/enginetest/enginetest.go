@@ -440,13 +440,21 @@ func SessionCancel(t *testing.T, open func(t *testing.T, io engine.ClientIO) eng
 	}
 }
 
-// ConnectionLimit checks how a managed server is sized for a run's sessions: open
-// starts an instance with cfg (closed by the check) and limitSQL reads its connection
-// limit as one value. For 150 sessions, more than either server allows by default, the
-// limit is 150 + engine.SpareConnections. With --set max_connections=20 the user's
-// limit stands, and the session that no longer fits fails with an error that says to
-// raise max_connections or run fewer users.
-func ConnectionLimit(t *testing.T, open func(t *testing.T, cfg engine.Config) engine.Engine, limitSQL string) {
+// ConnectionLimit checks how a managed instance of the server engine name is sized
+// for a run's sessions; limitSQL reads its connection limit as one value. For 150
+// sessions, more than either server allows by default, the limit is 150 +
+// engine.SpareConnections. With --set max_connections=20 the user's limit stands, and
+// the session that no longer fits fails with an error that says to raise
+// max_connections or run fewer users.
+func ConnectionLimit(t *testing.T, name, limitSQL string) {
+	open := func(t *testing.T, cfg engine.Config) engine.Engine {
+		cfg.Name, cfg.Dir = name, ServerDir(t)
+		e, err := engine.Open(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
 	limit := func(t *testing.T, e engine.Engine) string {
 		t.Helper()
 		rows, err := engineQuery(e, limitSQL)

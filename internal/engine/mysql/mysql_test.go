@@ -265,12 +265,5 @@ func TestIOBytesSum(t *testing.T) {
 func TestConnectionLimit(t *testing.T) {
 	t.Parallel()
 	enginetest.RequireServer(t, Installed())
-	enginetest.ConnectionLimit(t, func(t *testing.T, cfg engine.Config) engine.Engine {
-		cfg.Name, cfg.Dir = "mysql", enginetest.ServerDir(t)
-		e, err := engine.Open(context.Background(), cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return e
-	}, "SELECT @@max_connections")
+	enginetest.ConnectionLimit(t, "mysql", "SELECT @@max_connections")
 }

@@ -273,14 +273,7 @@ func TestInitdbFailureCleansUp(t *testing.T) {
 func TestConnectionLimit(t *testing.T) {
 	t.Parallel()
 	enginetest.RequireServer(t, Installed())
-	enginetest.ConnectionLimit(t, func(t *testing.T, cfg engine.Config) engine.Engine {
-		cfg.Name, cfg.Dir = "postgres", enginetest.ServerDir(t)
-		e, err := engine.Open(context.Background(), cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return e
-	}, "SHOW max_connections")
+	enginetest.ConnectionLimit(t, "postgres", "SHOW max_connections")
 }
 
 // TestPrepared: the session's own prepared statements (engine.Preparer) encode every
