@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"tierbench/internal/engine"
 	"tierbench/internal/oltp/mix"
 	"tierbench/internal/placement"
 	"tierbench/internal/progress"
@@ -136,9 +137,18 @@ func newOLTPRunCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if li, err := mix.ReadLoadInfo(out); err != nil {
+			li, err := mix.ReadLoadInfo(out)
+			if err != nil {
 				return err
-			} else if li != nil && li.Mix != m.Name && ef.dsn == "" {
+			}
+			var loaded *engine.Info
+			if li != nil {
+				loaded = &li.Engine
+			}
+			if err := ef.matchLoaded(cmd, out, mix.LoadInfoFile, loaded); err != nil {
+				return err
+			}
+			if li != nil && li.Mix != m.Name && ef.dsn == "" {
 				return fmt.Errorf("--mix %s: %s holds the %s mix's data: run `tierbench oltp load --mix %s --out %s` first", mixName, out, li.Mix, mixName, out)
 			} else if li != nil && li.MixSHA256 != m.SHA256 {
 				fmt.Fprintf(cmd.ErrOrStderr(), "note: the mix file changed since it was loaded (%s)\n", li.MixFile)

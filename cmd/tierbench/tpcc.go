@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
 	"tierbench/internal/oltp"
 	"tierbench/internal/oltp/tpcc"
@@ -237,6 +238,13 @@ func newTPCCRunCommand() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("--%w", err)
 			}
+			li, err := tpcc.ReadLoadInfo(out)
+			if err != nil {
+				return err
+			}
+			if err := ef.matchLoaded(cmd, out, tpcc.LoadInfoFile, loadedEngine(li)); err != nil {
+				return err
+			}
 			ctx := cmd.Context()
 			opened, err := lf.open(ctx, &ef, out)
 			if err != nil {
@@ -244,9 +252,7 @@ func newTPCCRunCommand() *cobra.Command {
 			}
 			defer opened.Finish()
 			rc := tpcc.RunConfig{Plan: lf.plan(out, cmd.OutOrStdout(), opened), Think: think, Mix: mix}
-			if li, err := tpcc.ReadLoadInfo(out); err != nil {
-				return err
-			} else if li != nil {
+			if li != nil {
 				rc.Load = li.Constants // the warehouses are counted in the database
 			}
 			res, err := tpcc.Run(ctx, opened.Engine(), rc)
@@ -276,6 +282,13 @@ func newTPCCCheckCommand() *cobra.Command {
 		Short: "Check the twelve consistency conditions of clause 3.3.2 (exit status 3 when one fails)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			li, err := tpcc.ReadLoadInfo(out)
+			if err != nil {
+				return err
+			}
+			if err := ef.matchLoaded(cmd, out, tpcc.LoadInfoFile, loadedEngine(li)); err != nil {
+				return err
+			}
 			ctx := cmd.Context()
 			opened, err := openKept(ctx, &ef, out)
 			if err != nil {
@@ -317,4 +330,36 @@ func finishWithStorage(cmd *cobra.Command, opened *openedEngine, out, file strin
 		}
 	}
 	return err
+}
+
+// matchLoaded makes run and check open the engine that out's data was loaded into
+// (loaded, from loadFile; nil when out has no load): without --engine they use it,
+// with a note; a different --engine is an error, not a new, empty database beside the
+// loaded one. A load on an external server needs --dsn again (tierbench keeps no
+// DSN). Nothing is checked with --dsn or --db, which name the database themselves.
+func (ef *engineFlags) matchLoaded(cmd *cobra.Command, out, loadFile string, loaded *engine.Info) error {
+	if loaded == nil || ef.dsn != "" || ef.dbDir != "" {
+		return nil
+	}
+	where := filepath.Join(out, loadFile)
+	if loaded.Mode == engine.External {
+		return fmt.Errorf("%s: the data was loaded into an external %s server: give --engine %s --dsn DSN (tierbench keeps no DSN)", where, loaded.Name, loaded.Name)
+	}
+	if strings.EqualFold(ef.name, loaded.Name) {
+		return nil
+	}
+	if cmd.Flags().Changed("engine") {
+		return fmt.Errorf("--engine %s: %s holds data loaded into %s (%s): give --engine %s, or load again with --engine %s", ef.name, out, loaded.Name, where, loaded.Name, ef.name)
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "note: using --engine %s, which %s was loaded into (%s)\n", loaded.Name, out, where)
+	ef.name = loaded.Name
+	return nil
+}
+
+// loadedEngine is the engine of a TPC-C load, nil for none.
+func loadedEngine(li *tpcc.LoadInfo) *engine.Info {
+	if li == nil {
+		return nil
+	}
+	return &li.Engine
 }
