@@ -21,6 +21,16 @@ type Prepared interface {
 	// server as text, which it reads as the parameter's type, so a value captured from
 	// first can be passed back in as string(first[c]).
 	Run(ctx context.Context, args []any) (first [][]byte, found bool, err error)
+	// Query executes the statement with args as Run does and returns every row, and
+	// the rows it changed, valid until the next Run or Query.
+	Query(ctx context.Context, args []any) (*TextRows, error)
 	// Close drops the statement on the server.
 	Close() error
+}
+
+// TextRows are a statement's rows in the server's text form (nil for NULL) and the
+// rows it inserted, updated or deleted.
+type TextRows struct {
+	Rows     [][][]byte
+	Affected int64
 }

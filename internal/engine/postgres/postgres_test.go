@@ -278,8 +278,9 @@ func TestConnectionLimit(t *testing.T) {
 
 // TestPrepared: the session's own prepared statements (engine.Preparer) encode every
 // kind of argument as pgx does, tell NULL from an empty string both ways, return the
-// first row as text that reads back as the same value, report no row and the server's
-// errors (SQLSTATE kept for the retry logic), and are dropped on the server by Close.
+// first row (Run) or every row and the rows changed (Query) as text that reads back as
+// the same value, report no row and the server's errors (SQLSTATE kept for the retry
+// logic), and are dropped on the server by Close.
 func TestPrepared(t *testing.T) {
 	t.Parallel()
 	enginetest.RequireServer(t, Installed())
@@ -377,6 +378,24 @@ func TestPrepared(t *testing.T) {
 	var pgErr *pgconn.PgError
 	if !errors.As(err, &pgErr) || pgErr.Code != "23505" {
 		t.Errorf("duplicate key: %v, want SQLSTATE 23505", err)
+	}
+
+	// Query: every row, NULLs and empty strings kept apart, and the rows changed.
+	all := prepare(`SELECT g, CASE WHEN g = 8 THEN NULL ELSE '' END FROM generate_series(7, $1::int) g ORDER BY g`)
+	rows, err := all.Query(ctx, []any{9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rows.Rows {
+		got = append(got, strings.Join(texts(r), ","))
+	}
+	if strings.Join(got, " ") != "'7','' '8',NULL '9',''" || rows.Affected != 3 {
+		t.Errorf("Query rows %v, affected %d; want '7','' '8',NULL '9','' and 3", got, rows.Affected)
+	}
+	upd := prepare(`UPDATE t SET k = k + $1 WHERE k >= 1`)
+	if rows, err := upd.Query(ctx, []any{10}); err != nil || rows.Affected != 1 || len(rows.Rows) != 0 {
+		t.Errorf("UPDATE: %+v, %v; want 1 row changed, none returned", rows, err)
 	}
 
 	count := func() int {

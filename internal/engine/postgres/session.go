@@ -100,11 +100,83 @@ type prepared struct {
 	buf     []byte
 	row     []byte
 	first   [][]byte
+	// Query's: where each value ends in row (-1 for NULL), the values per row, the
+	// values sliced, and the result.
+	cells  []int
+	widths []int
+	flat   [][]byte
+	all    engine.TextRows
 }
 
 func (p *prepared) Run(ctx context.Context, args []any) ([][]byte, bool, error) {
+	if err := p.bind(args); err != nil {
+		return nil, false, err
+	}
+	rr := p.pc.ExecPrepared(ctx, p.name, p.params, p.formats, nil)
+	found := false
+	for rr.NextRow() {
+		if !found {
+			found = true
+			p.keep(rr.Values())
+		}
+	}
+	if _, err := rr.Close(); err != nil {
+		return nil, false, err
+	}
+	if !found {
+		return nil, false, nil
+	}
+	return p.first, true, nil
+}
+
+func (p *prepared) Query(ctx context.Context, args []any) (*engine.TextRows, error) {
+	if err := p.bind(args); err != nil {
+		return nil, err
+	}
+	rr := p.pc.ExecPrepared(ctx, p.name, p.params, p.formats, nil)
+	// Copy every value into one buffer, noting where each lies; slice it only once
+	// the rows are read, since appending may move it.
+	p.row, p.cells, p.widths = p.row[:0], p.cells[:0], p.widths[:0]
+	for rr.NextRow() {
+		values := rr.Values()
+		for _, v := range values {
+			if v == nil {
+				p.cells = append(p.cells, -1)
+				continue
+			}
+			p.row = append(p.row, v...)
+			p.cells = append(p.cells, len(p.row))
+		}
+		p.widths = append(p.widths, len(values))
+	}
+	tag, err := rr.Close()
+	if err != nil {
+		return nil, err
+	}
+	p.all.Affected = tag.RowsAffected()
+	p.all.Rows = p.all.Rows[:0]
+	p.flat = p.flat[:0]
+	start := 0
+	for _, end := range p.cells {
+		if end < 0 {
+			p.flat = append(p.flat, nil)
+			continue
+		}
+		p.flat = append(p.flat, p.row[start:end:end])
+		start = end
+	}
+	at := 0
+	for _, w := range p.widths {
+		p.all.Rows = append(p.all.Rows, p.flat[at:at+w:at+w])
+		at += w
+	}
+	return &p.all, nil
+}
+
+// bind encodes args into p.params and p.formats.
+func (p *prepared) bind(args []any) error {
 	if len(args) != len(p.oids) {
-		return nil, false, fmt.Errorf("%d arguments for %d parameters", len(args), len(p.oids))
+		return fmt.Errorf("%d arguments for %d parameters", len(args), len(p.oids))
 	}
 	p.buf = p.buf[:0]
 	for i, a := range args {
@@ -119,7 +191,7 @@ func (p *prepared) Run(ctx context.Context, args []any) ([][]byte, bool, error) 
 			p.formats[i] = p.types.FormatCodeForOID(p.oids[i])
 			out, err := p.types.Encode(p.oids[i], p.formats[i], v, p.buf)
 			if err != nil {
-				return nil, false, fmt.Errorf("argument %d: %w", i+1, err)
+				return fmt.Errorf("argument %d: %w", i+1, err)
 			}
 			if out == nil { // the value encodes as NULL
 				p.ends[i] = -1
@@ -139,21 +211,7 @@ func (p *prepared) Run(ctx context.Context, args []any) ([][]byte, bool, error) 
 		p.params[i] = p.buf[start:end:end]
 		start = end
 	}
-	rr := p.pc.ExecPrepared(ctx, p.name, p.params, p.formats, nil)
-	found := false
-	for rr.NextRow() {
-		if !found {
-			found = true
-			p.keep(rr.Values())
-		}
-	}
-	if _, err := rr.Close(); err != nil {
-		return nil, false, err
-	}
-	if !found {
-		return nil, false, nil
-	}
-	return p.first, true, nil
+	return nil
 }
 
 // keep copies a row out of pgconn's buffer, which the next message overwrites.

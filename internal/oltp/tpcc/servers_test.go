@@ -33,6 +33,7 @@ func TestManagedServers(t *testing.T) {
 			checkAll(t, e)
 			res := runAndCheck(t, e, info, []int{2})
 			t.Logf("%s 2 users: nopm %.0f (server %.0f), tpm %.0f", srv.Name, res.NOPM, res.NOPMServer, res.TPM)
+			ownStatements(t, e, info, srv.Name == "postgres")
 			interruptInLockWait(t, e, lockWaits[srv.Name])
 			serverCrash(t, e)
 		})
@@ -66,5 +67,31 @@ func serverCrash(t *testing.T, e engine.Engine) {
 	data, rerr := os.ReadFile(filepath.Join(out, ResultFile))
 	if rerr != nil || !strings.Contains(string(data), `"status": "failed"`) {
 		t.Errorf("result.json after the crash: %v\n%.300s", rerr, data)
+	}
+}
+
+// ownStatements runs each transaction type once on a new user and checks which path
+// its statements took: PostgreSQL's session's own prepared statements
+// (engine.Preparer), one per statement text, or database/sql on the others.
+func ownStatements(t *testing.T, e engine.Engine, info *LoadInfo, own bool) {
+	t.Helper()
+	ctx := context.Background()
+	wl, err := NewWorkload(e, WorkloadConfig{Warehouses: 1, Seed: 7, Load: info.Constants})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := wl.NewWorker(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	for _, op := range TxnNames {
+		if res := w.Run(ctx, op); res.Err != nil {
+			t.Fatalf("%s: %v", op, res.Err)
+		}
+	}
+	k := w.(*worker)
+	if got := k.prep != nil && len(k.stmts) >= 10; got != own {
+		t.Errorf("%d statements on the session's own prepared statements (preparer %v), want them: %v", len(k.stmts), k.prep != nil, own)
 	}
 }

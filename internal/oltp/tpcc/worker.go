@@ -60,10 +60,14 @@ func (w *Workload) NewWorker(ctx context.Context, user int) (oltp.Worker, error)
 		return nil, err
 	}
 	r := newRNG(w.cfg.Seed, "user", user).Rand
-	return &worker{
+	k := &worker{
 		wl: w, s: s, stmtCtx: engine.NewStmtContext(s), r: r, deck: NewDeck(w.cfg.Mix, r),
 		wID: user%w.cfg.Warehouses + 1, dID: (user/w.cfg.Warehouses)%DistrictsPerWH + 1,
-	}, nil
+	}
+	if p, ok := s.(engine.Preparer); ok {
+		k.prep, k.stmts = p, map[string]engine.Prepared{}
+	}
+	return k, nil
 }
 
 type worker struct {
@@ -76,6 +80,10 @@ type worker struct {
 	r        *rand.Rand
 	deck     *Deck
 	wID, dID int
+	// prep is the session's own prepared statements (engine.Preparer; nil without):
+	// each statement text is prepared on first use and kept in stmts.
+	prep  engine.Preparer
+	stmts map[string]engine.Prepared
 }
 
 func (k *worker) Next() oltp.Txn {
@@ -90,6 +98,12 @@ func (k *worker) Next() oltp.Txn {
 
 func (k *worker) Close() error {
 	k.stmtCtx.Stop()
+	// After one statement fails to close, the session is broken: the others go with it.
+	for _, p := range k.stmts {
+		if p.Close() != nil {
+			break
+		}
+	}
 	return k.s.Close()
 }
 
@@ -151,7 +165,7 @@ func (k *worker) attempt(ctx context.Context, begin string, b body) (int, error)
 	if _, err := conn.ExecContext(k.stmtCtx.For(ctx), begin); err != nil {
 		return 1, fmt.Errorf("%s: %w", begin, err)
 	}
-	t := &txn{conn: conn, n: 1, stmtCtx: k.stmtCtx}
+	t := &txn{k: k, conn: conn, n: 1, stmtCtx: k.stmtCtx}
 	err := b(ctx, t)
 	if err == nil {
 		// Like a statement, COMMIT is not sent once the run ended.
@@ -170,29 +184,84 @@ func (k *worker) attempt(ctx context.Context, begin string, b body) (int, error)
 // txn counts the statements of one transaction. Each statement asks stmtCtx for its
 // context, so one that starts after the run ended fails at once, even where the
 // session's Cancel found no statement in flight.
+// Statements run on the session's own prepared statements where it has them
+// (PostgreSQL: pgconn beneath database/sql, which costs the client a fraction of
+// pgx's database/sql path), else through database/sql.
 type txn struct {
+	k       *worker
 	conn    *sql.Conn
 	n       int
 	stmtCtx *engine.StmtContext
 }
 
+// scanner is a row to scan: *sql.Row, or a textRow.
+type scanner interface{ Scan(dest ...any) error }
+
+// rowIter is *sql.Rows, or textRows.
+type rowIter interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+	Close() error
+}
+
 func (t *txn) exec(ctx context.Context, q string, args ...any) (int64, error) {
 	t.n++
-	res, err := t.conn.ExecContext(t.stmtCtx.For(ctx), q, args...)
+	ctx = t.stmtCtx.For(ctx)
+	if t.k.prep != nil {
+		rows, err := t.own(ctx, q, args)
+		if err != nil {
+			return 0, err
+		}
+		return rows.Affected, nil
+	}
+	res, err := t.conn.ExecContext(ctx, q, args...)
 	if err != nil {
 		return 0, err
 	}
 	return res.RowsAffected()
 }
 
-func (t *txn) row(ctx context.Context, q string, args ...any) *sql.Row {
+func (t *txn) row(ctx context.Context, q string, args ...any) scanner {
 	t.n++
-	return t.conn.QueryRowContext(t.stmtCtx.For(ctx), q, args...)
+	ctx = t.stmtCtx.For(ctx)
+	if t.k.prep != nil {
+		rows, err := t.own(ctx, q, args)
+		switch {
+		case err != nil:
+			return textRow{err: err}
+		case len(rows.Rows) == 0:
+			return textRow{err: sql.ErrNoRows}
+		}
+		return textRow{vals: rows.Rows[0]}
+	}
+	return t.conn.QueryRowContext(ctx, q, args...)
 }
 
-func (t *txn) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+func (t *txn) query(ctx context.Context, q string, args ...any) (rowIter, error) {
 	t.n++
-	return t.conn.QueryContext(t.stmtCtx.For(ctx), q, args...)
+	ctx = t.stmtCtx.For(ctx)
+	if t.k.prep != nil {
+		rows, err := t.own(ctx, q, args)
+		if err != nil {
+			return nil, err
+		}
+		return &textRows{rows: rows.Rows}, nil
+	}
+	return t.conn.QueryContext(ctx, q, args...)
+}
+
+// own runs q on the session's prepared statement for it, preparing it the first time.
+func (t *txn) own(ctx context.Context, q string, args []any) (*engine.TextRows, error) {
+	p, ok := t.k.stmts[q]
+	if !ok {
+		var err error
+		if p, err = t.k.prep.Prepare(ctx, q); err != nil {
+			return nil, err
+		}
+		t.k.stmts[q] = p
+	}
+	return p.Query(ctx, args)
 }
 
 // otherWarehouse picks a warehouse other than home, uniformly (clause 2.4.1.5).
