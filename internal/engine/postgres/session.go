@@ -81,7 +81,7 @@ func (s *session) Prepare(ctx context.Context, query string) (engine.Prepared, e
 	n := len(sd.ParamOIDs)
 	return &prepared{pc: s.pc, types: s.types, name: name, oids: sd.ParamOIDs,
 		params: make([][]byte, n), formats: make([]int16, n), ends: make([]int, n),
-		// Never nil, so that an empty value slices to an empty value and not to NULL.
+		// Never nil: see sliceEnds.
 		buf: make([]byte, 0, 64), row: make([]byte, 0, 256)}, nil
 }
 
@@ -98,10 +98,9 @@ type prepared struct {
 	formats []int16
 	ends    []int // where each encoded parameter ends in buf; -1 for NULL
 	buf     []byte
-	row     []byte
-	first   [][]byte
-	// Query's: where each value ends in row (-1 for NULL), the values per row, the
-	// values sliced, and the result.
+	// The values read: copied into row, where each ends (-1 for NULL), the values
+	// per row, the values sliced out of row, and Query's result.
+	row    []byte
 	cells  []int
 	widths []int
 	flat   [][]byte
@@ -113,11 +112,12 @@ func (p *prepared) Run(ctx context.Context, args []any) ([][]byte, bool, error) 
 		return nil, false, err
 	}
 	rr := p.pc.ExecPrepared(ctx, p.name, p.params, p.formats, nil)
+	p.row, p.cells = p.row[:0], p.cells[:0]
 	found := false
 	for rr.NextRow() {
 		if !found {
 			found = true
-			p.keep(rr.Values())
+			p.collect(rr.Values())
 		}
 	}
 	if _, err := rr.Close(); err != nil {
@@ -126,7 +126,8 @@ func (p *prepared) Run(ctx context.Context, args []any) ([][]byte, bool, error) 
 	if !found {
 		return nil, false, nil
 	}
-	return p.first, true, nil
+	p.flat = sliceEnds(p.flat[:0], p.row, p.cells)
+	return p.flat, true, nil
 }
 
 func (p *prepared) Query(ctx context.Context, args []any) (*engine.TextRows, error) {
@@ -134,19 +135,10 @@ func (p *prepared) Query(ctx context.Context, args []any) (*engine.TextRows, err
 		return nil, err
 	}
 	rr := p.pc.ExecPrepared(ctx, p.name, p.params, p.formats, nil)
-	// Copy every value into one buffer, noting where each lies; slice it only once
-	// the rows are read, since appending may move it.
 	p.row, p.cells, p.widths = p.row[:0], p.cells[:0], p.widths[:0]
 	for rr.NextRow() {
 		values := rr.Values()
-		for _, v := range values {
-			if v == nil {
-				p.cells = append(p.cells, -1)
-				continue
-			}
-			p.row = append(p.row, v...)
-			p.cells = append(p.cells, len(p.row))
-		}
+		p.collect(values)
 		p.widths = append(p.widths, len(values))
 	}
 	tag, err := rr.Close()
@@ -154,23 +146,27 @@ func (p *prepared) Query(ctx context.Context, args []any) (*engine.TextRows, err
 		return nil, err
 	}
 	p.all.Affected = tag.RowsAffected()
+	p.flat = sliceEnds(p.flat[:0], p.row, p.cells)
 	p.all.Rows = p.all.Rows[:0]
-	p.flat = p.flat[:0]
-	start := 0
-	for _, end := range p.cells {
-		if end < 0 {
-			p.flat = append(p.flat, nil)
-			continue
-		}
-		p.flat = append(p.flat, p.row[start:end:end])
-		start = end
-	}
 	at := 0
 	for _, w := range p.widths {
 		p.all.Rows = append(p.all.Rows, p.flat[at:at+w:at+w])
 		at += w
 	}
 	return &p.all, nil
+}
+
+// collect copies a row's values out of pgconn's buffer, which the next message
+// overwrites, into p.row, noting where each ends in p.cells (-1 for NULL).
+func (p *prepared) collect(values [][]byte) {
+	for _, v := range values {
+		if v == nil {
+			p.cells = append(p.cells, -1)
+			continue
+		}
+		p.row = append(p.row, v...)
+		p.cells = append(p.cells, len(p.row))
+	}
 }
 
 // bind encodes args into p.params and p.formats.
@@ -201,35 +197,25 @@ func (p *prepared) bind(args []any) error {
 		}
 		p.ends[i] = len(p.buf)
 	}
-	// Slice only now: appending may have moved buf.
-	start := 0
-	for i, end := range p.ends {
-		if end < 0 {
-			p.params[i] = nil
-			continue
-		}
-		p.params[i] = p.buf[start:end:end]
-		start = end
-	}
+	p.params = sliceEnds(p.params[:0], p.buf, p.ends)
 	return nil
 }
 
-// keep copies a row out of pgconn's buffer, which the next message overwrites.
-func (p *prepared) keep(values [][]byte) {
-	p.row = p.row[:0]
-	for _, v := range values {
-		p.row = append(p.row, v...)
-	}
-	p.first = p.first[:0]
-	at := 0
-	for _, v := range values {
-		if v == nil {
-			p.first = append(p.first, nil)
+// sliceEnds appends to out the values laid end to end in buf, ends[i] being where
+// value i ends (-1: NULL, a nil value). It is called once buf is complete, since
+// appending to buf may move it; buf must not be nil, so that an empty value stays
+// empty and does not become NULL.
+func sliceEnds(out [][]byte, buf []byte, ends []int) [][]byte {
+	start := 0
+	for _, end := range ends {
+		if end < 0 {
+			out = append(out, nil)
 			continue
 		}
-		p.first = append(p.first, p.row[at:at+len(v):at+len(v)])
-		at += len(v)
+		out = append(out, buf[start:end:end])
+		start = end
 	}
+	return out
 }
 
 // deallocateTimeout bounds Close: a session whose server does not answer at once is
