@@ -165,7 +165,7 @@ func (k *worker) attempt(ctx context.Context, begin string, b body) (int, error)
 	if _, err := conn.ExecContext(k.stmtCtx.For(ctx), begin); err != nil {
 		return 1, fmt.Errorf("%s: %w", begin, err)
 	}
-	t := &txn{k: k, conn: conn, n: 1, stmtCtx: k.stmtCtx}
+	t := &txn{k: k, n: 1}
 	err := b(ctx, t)
 	if err == nil {
 		// Like a statement, COMMIT is not sent once the run ended.
@@ -181,17 +181,15 @@ func (k *worker) attempt(ctx context.Context, begin string, b body) (int, error)
 	return t.n + 1, nil
 }
 
-// txn counts the statements of one transaction. Each statement asks stmtCtx for its
-// context, so one that starts after the run ended fails at once, even where the
-// session's Cancel found no statement in flight.
-// Statements run on the session's own prepared statements where it has them
-// (PostgreSQL: pgconn beneath database/sql, which costs the client a fraction of
-// pgx's database/sql path), else through database/sql.
+// txn counts the statements of one transaction. Each statement asks the worker's
+// stmtCtx for its context, so one that starts after the run ended fails at once, even
+// where the session's Cancel found no statement in flight. Statements run on the
+// session's own prepared statements where it has them (PostgreSQL: pgconn beneath
+// database/sql, which costs the client a fraction of pgx's database/sql path), else
+// through database/sql on the session's connection.
 type txn struct {
-	k       *worker
-	conn    *sql.Conn
-	n       int
-	stmtCtx *engine.StmtContext
+	k *worker
+	n int
 }
 
 // scanner is a row to scan: *sql.Row, or a textRow.
@@ -207,7 +205,7 @@ type rowIter interface {
 
 func (t *txn) exec(ctx context.Context, q string, args ...any) (int64, error) {
 	t.n++
-	ctx = t.stmtCtx.For(ctx)
+	ctx = t.k.stmtCtx.For(ctx)
 	if t.k.prep != nil {
 		rows, err := t.own(ctx, q, args)
 		if err != nil {
@@ -215,7 +213,7 @@ func (t *txn) exec(ctx context.Context, q string, args ...any) (int64, error) {
 		}
 		return rows.Affected, nil
 	}
-	res, err := t.conn.ExecContext(ctx, q, args...)
+	res, err := t.k.s.Conn().ExecContext(ctx, q, args...)
 	if err != nil {
 		return 0, err
 	}
@@ -224,7 +222,7 @@ func (t *txn) exec(ctx context.Context, q string, args ...any) (int64, error) {
 
 func (t *txn) row(ctx context.Context, q string, args ...any) scanner {
 	t.n++
-	ctx = t.stmtCtx.For(ctx)
+	ctx = t.k.stmtCtx.For(ctx)
 	if t.k.prep != nil {
 		rows, err := t.own(ctx, q, args)
 		switch {
@@ -235,12 +233,12 @@ func (t *txn) row(ctx context.Context, q string, args ...any) scanner {
 		}
 		return textRow{vals: rows.Rows[0]}
 	}
-	return t.conn.QueryRowContext(ctx, q, args...)
+	return t.k.s.Conn().QueryRowContext(ctx, q, args...)
 }
 
 func (t *txn) query(ctx context.Context, q string, args ...any) (rowIter, error) {
 	t.n++
-	ctx = t.stmtCtx.For(ctx)
+	ctx = t.k.stmtCtx.For(ctx)
 	if t.k.prep != nil {
 		rows, err := t.own(ctx, q, args)
 		if err != nil {
@@ -248,7 +246,7 @@ func (t *txn) query(ctx context.Context, q string, args ...any) (rowIter, error)
 		}
 		return &textRows{rows: rows.Rows}, nil
 	}
-	return t.conn.QueryContext(ctx, q, args...)
+	return t.k.s.Conn().QueryContext(ctx, q, args...)
 }
 
 // own runs q on the session's prepared statement for it, preparing it the first time.
