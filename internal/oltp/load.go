@@ -39,23 +39,39 @@ func FinishLoad(ctx context.Context, e engine.Engine, seed int64, rows map[strin
 func LoadParallel[J any](ctx context.Context, loaders int, jobs []J, load func(context.Context, J) (table string, rows int64, err error)) (map[string]int64, error) {
 	rows := map[string]int64{}
 	var rowsMu sync.Mutex
+	err := Parallel(ctx, loaders, jobs, func(ctx context.Context, j J) error {
+		table, n, err := load(ctx, j)
+		if err != nil {
+			return err
+		}
+		rowsMu.Lock()
+		rows[table] += n
+		rowsMu.Unlock()
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+// Parallel runs fn on every job with n goroutines (at least 1), handing the jobs out
+// in order. The first error cancels the context the others run under and is
+// returned, as is the cause of ctx ending.
+func Parallel[J any](ctx context.Context, n int, jobs []J, fn func(context.Context, J) error) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	ch := make(chan J)
 	var wg sync.WaitGroup
-	for range max(loaders, 1) {
+	for range max(n, 1) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for j := range ch {
-				table, n, err := load(ctx, j)
-				if err != nil {
+				if err := fn(ctx, j); err != nil {
 					cancel(err)
 					return
 				}
-				rowsMu.Lock()
-				rows[table] += n
-				rowsMu.Unlock()
 			}
 		}()
 	}
@@ -69,10 +85,7 @@ feed:
 	}
 	close(ch)
 	wg.Wait()
-	if err := context.Cause(ctx); err != nil {
-		return nil, err
-	}
-	return rows, nil
+	return context.Cause(ctx)
 }
 
 // ExecEach runs the statements that follow a load (indexes, statistics) in order,

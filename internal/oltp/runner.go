@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"tierbench/internal/metrics"
@@ -383,46 +382,29 @@ const connectParallel = 16
 // into the window, and with thousands of users none waits for its login behind a
 // server the others already saturate (on 2 CPUs, a PostgreSQL login at user 1,818 of
 // 2,000 spread over a 10 s ramp did not finish within the 10 s connect timeout). The
-// first error closes the workers already open and names its user.
+// first error stops the other logins, closes the workers already open and names its
+// user.
 func connect(ctx context.Context, w Workload, users int) ([]Worker, error) {
 	workers := make([]Worker, users)
-	var (
-		next     atomic.Int64
-		failed   atomic.Bool
-		errOnce  sync.Once
-		firstErr error
-		wg       sync.WaitGroup
-	)
-	for range min(users, connectParallel) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for !failed.Load() && ctx.Err() == nil {
-				u := int(next.Add(1) - 1)
-				if u >= users {
-					return
-				}
-				worker, err := w.NewWorker(ctx, u)
-				if err != nil {
-					errOnce.Do(func() { firstErr = fmt.Errorf("user %d: %w", u+1, err) })
-					failed.Store(true)
-					return
-				}
-				workers[u] = worker
-			}
-		}()
+	ids := make([]int, users)
+	for u := range ids {
+		ids[u] = u
 	}
-	wg.Wait()
-	if firstErr == nil && ctx.Err() != nil {
-		firstErr = ctx.Err()
-	}
-	if firstErr != nil {
+	err := Parallel(ctx, connectParallel, ids, func(ctx context.Context, u int) error {
+		worker, err := w.NewWorker(ctx, u)
+		if err != nil {
+			return fmt.Errorf("user %d: %w", u+1, err)
+		}
+		workers[u] = worker
+		return nil
+	})
+	if err != nil {
 		for _, worker := range workers {
 			if worker != nil {
 				worker.Close()
 			}
 		}
-		return nil, firstErr
+		return nil, err
 	}
 	return workers, nil
 }
