@@ -80,9 +80,7 @@ func (s *session) Prepare(ctx context.Context, query string) (engine.Prepared, e
 	}
 	n := len(sd.ParamOIDs)
 	return &prepared{pc: s.pc, types: s.types, name: name, oids: sd.ParamOIDs,
-		params: make([][]byte, n), formats: make([]int16, n), ends: make([]int, n),
-		// Never nil: see sliceEnds.
-		buf: make([]byte, 0, 64), row: make([]byte, 0, 256)}, nil
+		params: make([][]byte, n), formats: make([]int16, n), ends: make([]int, n)}, nil
 }
 
 // prepared runs a named statement with ExecPrepared, encoding arguments as pgx does
@@ -98,13 +96,7 @@ type prepared struct {
 	formats []int16
 	ends    []int // where each encoded parameter ends in buf; -1 for NULL
 	buf     []byte
-	// The values read: copied into row, where each ends (-1 for NULL), the values
-	// per row, the values sliced out of row, and Query's result.
-	row    []byte
-	cells  []int
-	widths []int
-	flat   [][]byte
-	all    engine.TextRows
+	rows    engine.RowCollector
 }
 
 func (p *prepared) Run(ctx context.Context, args []any) ([][]byte, bool, error) {
@@ -112,22 +104,16 @@ func (p *prepared) Run(ctx context.Context, args []any) ([][]byte, bool, error) 
 		return nil, false, err
 	}
 	rr := p.pc.ExecPrepared(ctx, p.name, p.params, p.formats, nil)
-	p.row, p.cells = p.row[:0], p.cells[:0]
-	found := false
+	p.rows.Reset()
 	for rr.NextRow() {
-		if !found {
-			found = true
+		if p.rows.Len() == 0 {
 			p.collect(rr.Values())
 		}
 	}
 	if _, err := rr.Close(); err != nil {
 		return nil, false, err
 	}
-	if !found {
-		return nil, false, nil
-	}
-	p.flat = sliceEnds(p.flat[:0], p.row, p.cells)
-	return p.flat, true, nil
+	return p.rows.First(), p.rows.Len() > 0, nil
 }
 
 func (p *prepared) Query(ctx context.Context, args []any) (*engine.TextRows, error) {
@@ -135,38 +121,23 @@ func (p *prepared) Query(ctx context.Context, args []any) (*engine.TextRows, err
 		return nil, err
 	}
 	rr := p.pc.ExecPrepared(ctx, p.name, p.params, p.formats, nil)
-	p.row, p.cells, p.widths = p.row[:0], p.cells[:0], p.widths[:0]
+	p.rows.Reset()
 	for rr.NextRow() {
-		values := rr.Values()
-		p.collect(values)
-		p.widths = append(p.widths, len(values))
+		p.collect(rr.Values())
 	}
 	tag, err := rr.Close()
 	if err != nil {
 		return nil, err
 	}
-	p.all.Affected = tag.RowsAffected()
-	p.flat = sliceEnds(p.flat[:0], p.row, p.cells)
-	p.all.Rows = p.all.Rows[:0]
-	at := 0
-	for _, w := range p.widths {
-		p.all.Rows = append(p.all.Rows, p.flat[at:at+w:at+w])
-		at += w
-	}
-	return &p.all, nil
+	return p.rows.Rows(tag.RowsAffected()), nil
 }
 
-// collect copies a row's values out of pgconn's buffer, which the next message
-// overwrites, into p.row, noting where each ends in p.cells (-1 for NULL).
+// collect copies a row out of pgconn's buffer, which the next message overwrites.
 func (p *prepared) collect(values [][]byte) {
 	for _, v := range values {
-		if v == nil {
-			p.cells = append(p.cells, -1)
-			continue
-		}
-		p.row = append(p.row, v...)
-		p.cells = append(p.cells, len(p.row))
+		p.rows.Value(v)
 	}
+	p.rows.EndRow()
 }
 
 // bind encodes args into p.params and p.formats.
@@ -197,25 +168,8 @@ func (p *prepared) bind(args []any) error {
 		}
 		p.ends[i] = len(p.buf)
 	}
-	p.params = sliceEnds(p.params[:0], p.buf, p.ends)
+	p.params = engine.SliceEnds(p.params[:0], p.buf, p.ends)
 	return nil
-}
-
-// sliceEnds appends to out the values laid end to end in buf, ends[i] being where
-// value i ends (-1: NULL, a nil value). It is called once buf is complete, since
-// appending to buf may move it; buf must not be nil, so that an empty value stays
-// empty and does not become NULL.
-func sliceEnds(out [][]byte, buf []byte, ends []int) [][]byte {
-	start := 0
-	for _, end := range ends {
-		if end < 0 {
-			out = append(out, nil)
-			continue
-		}
-		out = append(out, buf[start:end:end])
-		start = end
-	}
-	return out
 }
 
 // deallocateTimeout bounds Close: a session whose server does not answer at once is
