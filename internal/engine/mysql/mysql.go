@@ -97,11 +97,13 @@ func connect(ctx context.Context, dcfg *mysqldrv.Config, threads bool) (*mysqlEn
 	if dcfg.Timeout == 0 {
 		dcfg.Timeout = 10 * time.Second
 	}
-	connector, err := mysqldrv.NewConnector(dcfg)
+	var d net.Dialer
+	dcfg.DialFunc = sniffDial(d.DialContext, dcfg)
+	mc, err := mysqldrv.NewConnector(dcfg)
 	if err != nil {
 		return nil, fmt.Errorf("mysql: %w", engine.RedactError(err, dcfg.Passwd))
 	}
-	db := sql.OpenDB(connector)
+	db := sql.OpenDB(connector{mc})
 	var localInfile int
 	err = db.QueryRowContext(ctx, "SELECT @@local_infile").Scan(&localInfile)
 	if err != nil {
@@ -112,13 +114,13 @@ func connect(ctx context.Context, dcfg *mysqldrv.Config, threads bool) (*mysqlEn
 	e := &mysqlEngine{db: db, sessions: db, localFile: localInfile == 1}
 	if threads {
 		tcfg := dcfg.Clone()
-		tcfg.DialFunc = blockio.Dial
+		tcfg.DialFunc = sniffDial(blockio.Dial, dcfg)
 		tc, err := mysqldrv.NewConnector(tcfg)
 		if err != nil {
 			db.Close()
 			return nil, fmt.Errorf("mysql: %w", engine.RedactError(err, dcfg.Passwd))
 		}
-		e.sessions = sql.OpenDB(tc)
+		e.sessions = sql.OpenDB(connector{tc})
 		// A session's connection is dialled for it and closed with it: pooled idle
 		// connections would skip go-sql-driver's liveness check (blockio.Conn has no
 		// descriptor for it to probe).
@@ -137,6 +139,9 @@ func (e *mysqlEngine) Session(ctx context.Context) (engine.Session, error) {
 			err = engine.TooManyConnections(err)
 		}
 		return nil, fmt.Errorf("mysql: %w", err)
+	}
+	if s.link != nil {
+		return wireSession{s}, nil
 	}
 	return s, nil
 }

@@ -30,6 +30,8 @@ type session struct {
 	conn   *sql.Conn
 	id     int64
 	closed atomic.Bool
+	// link is conn's link (wire.go), nil when it has none.
+	link *link
 }
 
 func newSession(ctx context.Context, db, admin *sql.DB) (*session, error) {
@@ -49,7 +51,7 @@ func (s *session) pin(ctx context.Context) error {
 		conn.Close()
 		return fmt.Errorf("open session: %w", err)
 	}
-	s.conn = conn
+	s.conn, s.link = conn, linkOf(conn)
 	return nil
 }
 
@@ -162,3 +164,86 @@ func (s *session) afterKill() {
 	s.conn.Close()
 	_ = s.pin(ctx) // if this fails, the next statement reports the broken connection
 }
+
+// linkOf is the link of a session's connection, nil when it has none (a connection
+// with TLS or compression, or one database/sql opened in the background).
+func linkOf(conn *sql.Conn) *link {
+	var l *link
+	_ = conn.Raw(func(dc any) error {
+		if lc, ok := dc.(linkConn); ok {
+			l = lc.link
+		}
+		return nil
+	})
+	return l
+}
+
+// wireSession is a session whose connection has a link: it implements
+// engine.Preparer with the binary protocol (wire.go).
+type wireSession struct{ *session }
+
+func (s wireSession) Prepare(ctx context.Context, query string) (engine.Prepared, error) {
+	l := s.link
+	if l == nil { // a connection pinned after a kill, without one
+		return nil, errors.New("mysql: the session's connection has no link")
+	}
+	var st *stmt
+	err := s.onLink(ctx, l, func() (err error) {
+		st, err = l.prepare(query)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &prepared{s: s.session, st: st}, nil
+}
+
+// onLink runs f, which talks on l, under ctx: when ctx can end, it is stopped with
+// KILL QUERY as the driver's statements are (session.run), and if the server does not
+// answer that, by a deadline on the socket, which breaks the link.
+func (s *session) onLink(ctx context.Context, l *link, f func() error) error {
+	if ctx.Done() == nil {
+		return f()
+	}
+	return s.run(ctx, func(stmtCtx context.Context, _ *sql.Conn) error {
+		stop := context.AfterFunc(stmtCtx, func() { _ = l.nc.SetDeadline(time.Unix(1, 0)) })
+		defer stop()
+		return f()
+	})
+}
+
+// prepared is a statement prepared with the binary protocol on a session's link.
+type prepared struct {
+	s  *session
+	st *stmt
+}
+
+func (p *prepared) Run(ctx context.Context, args []any) ([][]byte, bool, error) {
+	var err error
+	if ctx.Done() == nil { // the hot loops' case (engine.StmtContext): no closure
+		_, err = p.st.execute(args, false)
+	} else {
+		err = p.s.onLink(ctx, p.st.l, func() error {
+			_, err := p.st.execute(args, false)
+			return err
+		})
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return p.st.rows.First(), p.st.rows.Len() > 0, nil
+}
+
+func (p *prepared) Query(ctx context.Context, args []any) (*engine.TextRows, error) {
+	var affected int64
+	err := p.s.onLink(ctx, p.st.l, func() (err error) {
+		affected, err = p.st.execute(args, true)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return p.st.rows.Rows(affected), nil
+}
+
+func (p *prepared) Close() error { return p.st.close() }

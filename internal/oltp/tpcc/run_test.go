@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -88,6 +89,36 @@ func TestRunSQLite(t *testing.T) {
 	res := runAndCheck(t, e, info, []int{2})
 	t.Logf("sqlite 2 users: nopm %.0f (server %.0f), tpm %.0f", res.NOPM, res.NOPMServer, res.TPM)
 	readersPassWriter(t, e, info)
+	unprepared(t, e, info)
+}
+
+// refusingEngine's sessions have prepared statements the server always refuses, as
+// MariaDB does past max_prepared_stmt_count.
+type refusingEngine struct{ engine.Engine }
+
+type refusingSession struct{ engine.Session }
+
+func (e refusingEngine) Session(ctx context.Context) (engine.Session, error) {
+	s, err := e.Engine.Session(ctx)
+	return refusingSession{s}, err
+}
+
+func (refusingSession) Prepare(context.Context, string) (engine.Prepared, error) {
+	return nil, errors.New("Error 1461: Can't create more than max_prepared_stmt_count statements")
+}
+
+// unprepared: statements the session's Preparer refuses run through database/sql, and
+// every transaction type still succeeds.
+func unprepared(t *testing.T, e engine.Engine, info *LoadInfo) {
+	k := runEachOnce(t, refusingEngine{e}, info)
+	if k.prep == nil || len(k.stmts) < 10 {
+		t.Fatalf("preparer %v, %d statement texts tried; want a preparer and at least 10", k.prep != nil, len(k.stmts))
+	}
+	for q, p := range k.stmts {
+		if p != nil {
+			t.Errorf("statement %.40q has a prepared statement the session refused", q)
+		}
+	}
 }
 
 // readersPassWriter: while another session holds SQLite's write lock, Order-Status and

@@ -100,7 +100,7 @@ func (k *worker) Close() error {
 	k.stmtCtx.Stop()
 	// After one statement fails to close, the session is broken: the others go with it.
 	for _, p := range k.stmts {
-		if p.Close() != nil {
+		if p != nil && p.Close() != nil {
 			break
 		}
 	}
@@ -185,8 +185,9 @@ func (k *worker) attempt(ctx context.Context, begin string, b body) (int, error)
 // stmtCtx for its context, so one that starts after the run ended fails at once, even
 // where the session's Cancel found no statement in flight. Statements run on the
 // session's own prepared statements where it has them (PostgreSQL: pgconn beneath
-// database/sql, which costs the client a fraction of pgx's database/sql path), else
-// through database/sql on the session's connection.
+// database/sql; MariaDB: the binary protocol beneath go-sql-driver; each costs the
+// client a fraction of the driver's database/sql path), else through database/sql on
+// the session's connection.
 type txn struct {
 	k *worker
 	n int
@@ -206,8 +207,8 @@ type rowIter interface {
 func (t *txn) exec(ctx context.Context, q string, args ...any) (int64, error) {
 	t.n++
 	ctx = t.k.stmtCtx.For(ctx)
-	if t.k.prep != nil {
-		rows, err := t.own(ctx, q, args)
+	if p := t.prepared(ctx, q); p != nil {
+		rows, err := p.Query(ctx, args)
 		if err != nil {
 			return 0, err
 		}
@@ -223,8 +224,8 @@ func (t *txn) exec(ctx context.Context, q string, args ...any) (int64, error) {
 func (t *txn) row(ctx context.Context, q string, args ...any) scanner {
 	t.n++
 	ctx = t.k.stmtCtx.For(ctx)
-	if t.k.prep != nil {
-		rows, err := t.own(ctx, q, args)
+	if p := t.prepared(ctx, q); p != nil {
+		rows, err := p.Query(ctx, args)
 		switch {
 		case err != nil:
 			return textRow{err: err}
@@ -239,8 +240,8 @@ func (t *txn) row(ctx context.Context, q string, args ...any) scanner {
 func (t *txn) query(ctx context.Context, q string, args ...any) (rowIter, error) {
 	t.n++
 	ctx = t.k.stmtCtx.For(ctx)
-	if t.k.prep != nil {
-		rows, err := t.own(ctx, q, args)
+	if p := t.prepared(ctx, q); p != nil {
+		rows, err := p.Query(ctx, args)
 		if err != nil {
 			return nil, err
 		}
@@ -249,17 +250,23 @@ func (t *txn) query(ctx context.Context, q string, args ...any) (rowIter, error)
 	return t.k.s.Conn().QueryContext(ctx, q, args...)
 }
 
-// own runs q on the session's prepared statement for it, preparing it the first time.
-func (t *txn) own(ctx context.Context, q string, args []any) (*engine.TextRows, error) {
+// prepared is the session's own prepared statement for q, prepared on first use; nil
+// when the session has none or the server would not prepare q (MariaDB caps prepared
+// statements per server, max_prepared_stmt_count): database/sql then runs q, and
+// reports the error if q itself is at fault.
+func (t *txn) prepared(ctx context.Context, q string) engine.Prepared {
+	if t.k.prep == nil {
+		return nil
+	}
 	p, ok := t.k.stmts[q]
 	if !ok {
 		var err error
 		if p, err = t.k.prep.Prepare(ctx, q); err != nil {
-			return nil, err
+			p = nil
 		}
 		t.k.stmts[q] = p
 	}
-	return p.Query(ctx, args)
+	return p
 }
 
 // otherWarehouse picks a warehouse other than home, uniformly (clause 2.4.1.5).
