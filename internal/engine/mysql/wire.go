@@ -16,6 +16,7 @@ import (
 	mysqldrv "github.com/go-sql-driver/mysql"
 
 	"tierbench/internal/engine"
+	"tierbench/internal/textfmt"
 )
 
 // This file runs prepared statements on a session's connection with MariaDB's binary
@@ -813,15 +814,15 @@ func appendDateTime(b []byte, c column, v []byte) []byte {
 	if len(v) >= 11 {
 		micro = int(binary.LittleEndian.Uint32(v[7:]))
 	}
-	b = appendDigits(b, year, 4)
-	b = appendDigits(append(b, '-'), month, 2)
-	b = appendDigits(append(b, '-'), day, 2)
+	b = textfmt.AppendPadded(b, int64(year), 4)
+	b = textfmt.AppendPadded(append(b, '-'), int64(month), 2)
+	b = textfmt.AppendPadded(append(b, '-'), int64(day), 2)
 	if c.typ == typeDate {
 		return b
 	}
-	b = appendDigits(append(b, ' '), hour, 2)
-	b = appendDigits(append(b, ':'), minute, 2)
-	b = appendDigits(append(b, ':'), second, 2)
+	b = textfmt.AppendPadded(append(b, ' '), int64(hour), 2)
+	b = textfmt.AppendPadded(append(b, ':'), int64(minute), 2)
+	b = textfmt.AppendPadded(append(b, ':'), int64(second), 2)
 	return appendFraction(b, c, micro)
 }
 
@@ -839,9 +840,9 @@ func appendTime(b []byte, c column, v []byte) []byte {
 	if len(v) >= 12 {
 		micro = int(binary.LittleEndian.Uint32(v[8:]))
 	}
-	b = appendDigits(b, hours, 2)
-	b = appendDigits(append(b, ':'), minute, 2)
-	b = appendDigits(append(b, ':'), second, 2)
+	b = textfmt.AppendPadded(b, int64(hours), 2)
+	b = textfmt.AppendPadded(append(b, ':'), int64(minute), 2)
+	b = textfmt.AppendPadded(append(b, ':'), int64(second), 2)
 	return appendFraction(b, c, micro)
 }
 
@@ -858,23 +859,8 @@ func appendFraction(b []byte, c column, micro int) []byte {
 	if digits == 0 {
 		return b
 	}
-	var f [6]byte
-	for i := 5; i >= 0; i-- {
-		f[i] = byte('0' + micro%10)
-		micro /= 10
-	}
-	return append(append(b, '.'), f[:digits]...)
-}
-
-func appendDigits(b []byte, v, width int) []byte {
-	var d [12]byte
-	i := len(d)
-	for v > 0 || len(d)-i < width {
-		i--
-		d[i] = byte('0' + v%10)
-		v /= 10
-	}
-	return append(b, d[i:]...)
+	at := len(b) + 1
+	return textfmt.AppendPadded(append(b, '.'), int64(micro), 6)[:at+digits]
 }
 
 // close runs COM_STMT_CLOSE, which the server does not answer.

@@ -1,5 +1,7 @@
 package dbgen
 
+import "tierbench/internal/textfmt"
+
 var customerStreams = []int{sCAddr, sCNtrg, sCPhne, sCAbal, sCMseg, sCCmnt}
 
 // customers appends CUSTOMER rows first..first+count-1 (Clause 4.2.3).
@@ -8,7 +10,7 @@ func (g *gen) customers(b []byte, first, count int64) []byte {
 	for k := first; k < first+count; k++ {
 		b = appendInt(b, k)
 		b = append(b, "|Customer#"...)
-		b = appendPadded(b, k, 9)
+		b = textfmt.AppendPadded(b, k, 9)
 		b = appendSep(b)
 		b = appendRandomString(b, r, 10, 40, sCAddr)
 		b = appendSep(b)

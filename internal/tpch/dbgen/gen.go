@@ -1,5 +1,7 @@
 package dbgen
 
+import "tierbench/internal/textfmt"
+
 // gen holds what every table generator shares: the distributions, the text
 // pool and the scaling. It is read-only and safe for concurrent use.
 type gen struct {
@@ -55,13 +57,13 @@ func appendPhone(b []byte, r *rowSeeds, nation int64, s int) []byte {
 	area := r.random(100, 999, s)
 	exch := r.random(100, 999, s)
 	num := r.random(1000, 9999, s)
-	b = appendPadded(b, 10+nation%90, 2)
+	b = textfmt.AppendPadded(b, 10+nation%90, 2)
 	b = append(b, '-')
-	b = appendPadded(b, area, 3)
+	b = textfmt.AppendPadded(b, area, 3)
 	b = append(b, '-')
-	b = appendPadded(b, exch, 3)
+	b = textfmt.AppendPadded(b, exch, 3)
 	b = append(b, '-')
-	return appendPadded(b, num, 4)
+	return textfmt.AppendPadded(b, num, 4)
 }
 
 // retailPrice is dbgen's rpb_routine (Clause 4.2.3 P_RETAILPRICE), in cents.

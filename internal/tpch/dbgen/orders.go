@@ -1,6 +1,10 @@
 package dbgen
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"tierbench/internal/textfmt"
+)
 
 var (
 	orderStreams = []int{sOClrk, sOCmnt, sOOdate, sOPrio, sOCkey, sOLcnt}
@@ -180,7 +184,7 @@ func (g *gen) appendOrder(b []byte, o *orderRec) []byte {
 	b = appendSep(b)
 	b = append(b, g.ds.priorities.words[o.prio]...)
 	b = append(b, "|Clerk#"...)
-	b = appendPadded(b, o.clerk, 9)
+	b = textfmt.AppendPadded(b, o.clerk, 9)
 	b = append(b, "|0|"...)
 	b = append(b, o.cmnt...)
 	return append(b, '|', '\n')

@@ -1,5 +1,7 @@
 package dbgen
 
+import "tierbench/internal/textfmt"
+
 var partStreams = []int{sPMfg, sPBrnd, sPType, sPSize, sPCntr, sPCmnt, sPName, sPSQty, sPSScst, sPSCmnt}
 
 type partRec struct {
@@ -84,7 +86,7 @@ func (g *gen) appendPart(b []byte, p *partRec, k int64) []byte {
 	b = append(b, "|Manufacturer#"...)
 	b = appendInt(b, p.mfgr)
 	b = append(b, "|Brand#"...)
-	b = appendPadded(b, p.mfgr*10+p.brand, 2)
+	b = textfmt.AppendPadded(b, p.mfgr*10+p.brand, 2)
 	b = appendSep(b)
 	b = append(b, g.ds.partTypes.words[p.typ]...)
 	b = appendSep(b)

@@ -105,18 +105,6 @@ func julian(date int64) int64 {
 
 func appendInt(b []byte, v int64) []byte { return strconv.AppendInt(b, v, 10) }
 
-// appendPadded appends v (non-negative) zero-padded to width digits.
-func appendPadded(b []byte, v int64, width int) []byte {
-	var tmp [20]byte
-	i := len(tmp)
-	for v > 0 || len(tmp)-i < width {
-		i--
-		tmp[i] = byte('0' + v%10)
-		v /= 10
-	}
-	return append(b, tmp[i:]...)
-}
-
 // appendMoney formats cents as dbgen's DT_MONEY (via a 32-bit int).
 func appendMoney(b []byte, v int64) []byte {
 	c := int64(int32(v))

@@ -1,5 +1,7 @@
 package dbgen
 
+import "tierbench/internal/textfmt"
+
 var supplierStreams = []int{sSAddr, sSNtrg, sSPhne, sSAbal, sSCmnt, sBBBJnk, sBBBType, sBBBCmnt, sBBBOffst}
 
 // suppliers appends SUPPLIER rows first..first+count-1 (Clause 4.2.3),
@@ -10,7 +12,7 @@ func (g *gen) suppliers(b []byte, first, count int64) []byte {
 	for k := first; k < first+count; k++ {
 		b = appendInt(b, k)
 		b = append(b, "|Supplier#"...)
-		b = appendPadded(b, k, 9)
+		b = textfmt.AppendPadded(b, k, 9)
 		b = appendSep(b)
 		b = appendRandomString(b, r, 10, 40, sSAddr)
 		b = appendSep(b)
