@@ -2,6 +2,7 @@ package mysql
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"io"
 	"math"
@@ -387,5 +388,44 @@ func TestExecuteFraming(t *testing.T) {
 		if _, err := s.execute(nil, true); !errors.Is(err, errBroken) {
 			t.Errorf("%s: the next statement: %v, want the link broken", c.name, err)
 		}
+	}
+}
+
+// TestSniffCapabilities: the capabilities come from the driver's first packet, the
+// handshake response (or TLS request), and decide whether the link may be used.
+func TestSniffCapabilities(t *testing.T) {
+	packet := func(caps, ext uint32) []byte {
+		b := make([]byte, 4+32)
+		binary.LittleEndian.PutUint32(b[4:], caps)
+		binary.LittleEndian.PutUint32(b[32:], ext)
+		return b
+	}
+	base := uint32(capProtocol41 | capDeprecateEOF)
+	for _, c := range []struct {
+		name      string
+		caps, ext uint32
+		usable    bool
+	}{
+		{"protocol 4.1", base, extCacheMetadata, true},
+		{"TLS", base | capSSL, 0, false},
+		{"compression", base | capCompress, 0, false},
+		{"optional result set metadata", base | capOptionalResMeta, 0, false},
+		{"before protocol 4.1", capDeprecateEOF, 0, false},
+	} {
+		client, server := net.Pipe()
+		go io.Copy(io.Discard, server)
+		l := &link{}
+		s := &sniffer{Conn: client, l: l}
+		for range 2 { // the second packet changes nothing
+			if _, err := s.Write(packet(c.caps, c.ext)); err != nil {
+				t.Fatal(err)
+			}
+			c.caps, c.ext = 0, 0
+		}
+		if l.preparer != c.usable || (c.usable && l.ext != extCacheMetadata) {
+			t.Errorf("%s: usable %v, ext %#x; want usable %v", c.name, l.preparer, l.ext, c.usable)
+		}
+		client.Close()
+		server.Close()
 	}
 }
