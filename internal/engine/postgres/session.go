@@ -79,17 +79,20 @@ func (s *session) Prepare(ctx context.Context, query string) (engine.Prepared, e
 		return nil, err
 	}
 	n := len(sd.ParamOIDs)
-	return &prepared{pc: s.pc, types: s.types, name: name, oids: sd.ParamOIDs,
+	return &prepared{pc: s.pc, types: s.types, sd: sd, name: name, oids: sd.ParamOIDs,
 		params: make([][]byte, n), formats: make([]int16, n), ends: make([]int, n)}, nil
 }
 
-// prepared runs a named statement with ExecPrepared, encoding arguments as pgx does
+// prepared runs a named statement with ExecStatement, encoding arguments as pgx does
 // (strings as text, anything else in the format pgx's type map gives the parameter's
-// type) and asking for every column as text. Its buffers are reused from one Run to
-// the next.
+// type) and asking for every column as text. Its description, kept from Prepare, spares
+// each execution the Describe message and the server's RowDescription that
+// ExecPrepared asks for (statements without result columns still get them). Its
+// buffers are reused from one Run to the next.
 type prepared struct {
 	pc      *pgconn.PgConn
 	types   *pgtype.Map
+	sd      *pgconn.StatementDescription
 	name    string
 	oids    []uint32
 	params  [][]byte
@@ -103,7 +106,7 @@ func (p *prepared) Run(ctx context.Context, args []any) ([][]byte, bool, error) 
 	if err := p.bind(args); err != nil {
 		return nil, false, err
 	}
-	rr := p.pc.ExecPrepared(ctx, p.name, p.params, p.formats, nil)
+	rr := p.pc.ExecStatement(ctx, p.sd, p.params, p.formats, nil)
 	p.rows.Reset()
 	for rr.NextRow() {
 		if p.rows.Len() == 0 {
@@ -120,7 +123,7 @@ func (p *prepared) Query(ctx context.Context, args []any) (*engine.TextRows, err
 	if err := p.bind(args); err != nil {
 		return nil, err
 	}
-	rr := p.pc.ExecPrepared(ctx, p.name, p.params, p.formats, nil)
+	rr := p.pc.ExecStatement(ctx, p.sd, p.params, p.formats, nil)
 	p.rows.Reset()
 	for rr.NextRow() {
 		p.collect(rr.Values())
