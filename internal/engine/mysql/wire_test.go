@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"net"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -57,11 +58,11 @@ func TestParseColumnMalformed(t *testing.T) {
 	}
 }
 
-// openPreparer opens a session on the managed instance m reached through its socket
-// in client-I/O mode io, and checks that it has the binary-protocol statements.
-func openPreparer(t *testing.T, m engine.Engine, io engine.ClientIO) (engine.Session, engine.Preparer) {
+// openPreparer opens a session on dsn in client-I/O mode cio, and checks that it has
+// the binary-protocol statements.
+func openPreparer(t *testing.T, dsn string, cio engine.ClientIO) (engine.Session, engine.Preparer) {
 	t.Helper()
-	e, err := engine.Open(context.Background(), engine.Config{Name: "mysql", DSN: socketDSN(m), ClientIO: io})
+	e, err := engine.Open(context.Background(), engine.Config{Name: "mysql", DSN: dsn, ClientIO: cio})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +74,7 @@ func openPreparer(t *testing.T, m engine.Engine, io engine.ClientIO) (engine.Ses
 	t.Cleanup(func() { s.Close() })
 	pr, ok := s.(engine.Preparer)
 	if !ok {
-		t.Fatalf("the mysql session (%s) does not implement engine.Preparer", io)
+		t.Fatalf("the mysql session (%s) does not implement engine.Preparer", cio)
 	}
 	return s, pr
 }
@@ -96,7 +97,8 @@ func texts(row [][]byte) string {
 // changed (Query), report no row and the server's errors as go-sql-driver's
 // MySQLError, leave the connection fit for the driver's own statements, carry values
 // over 16 MiB (several packets) both ways, stop under a context, and are dropped on
-// the server by Close. Both client-I/O modes: the poller and blockio threads.
+// the server by Close. Both client-I/O modes (the poller and blockio threads) on the
+// unix socket, and over TCP.
 func TestPrepared(t *testing.T) {
 	t.Parallel()
 	enginetest.RequireServer(t, Installed())
@@ -107,14 +109,45 @@ func TestPrepared(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	for _, io := range []engine.ClientIO{engine.ClientIOPoller, engine.ClientIOThread} {
-		t.Run(string(io), func(t *testing.T) { testPrepared(t, m, io) })
+	for _, cio := range []engine.ClientIO{engine.ClientIOPoller, engine.ClientIOThread} {
+		t.Run(string(cio), func(t *testing.T) { testPrepared(t, socketDSN(m), cio, string(cio)) })
 	}
+	t.Run("tcp", func(t *testing.T) {
+		addr := tcpProxy(t, filepath.Join(m.(managedEngine).managed.RunDir, "mysqld.sock"))
+		testPrepared(t, "root@tcp("+addr+")/tierbench", engine.ClientIOPoller, "tcp")
+	})
 }
 
-func testPrepared(t *testing.T, m engine.Engine, io engine.ClientIO) {
+// tcpProxy forwards connections to a loopback TCP port to the unix socket sock (the
+// managed server has no TCP listener) and returns the port's address.
+func tcpProxy(t *testing.T, sock string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			u, err := net.Dial("unix", sock)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			go func() { io.Copy(u, c); u.Close() }()
+			go func() { io.Copy(c, u); c.Close() }()
+		}
+	}()
+	return ln.Addr().String()
+}
+
+func testPrepared(t *testing.T, dsn string, cio engine.ClientIO, label string) {
 	ctx := context.Background()
-	s, pr := openPreparer(t, m, io)
+	s, pr := openPreparer(t, dsn, cio)
 	prepare := func(q string) engine.Prepared {
 		t.Helper()
 		p, err := pr.Prepare(ctx, q)
@@ -130,7 +163,7 @@ func testPrepared(t *testing.T, m engine.Engine, io engine.ClientIO) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	table := "types_" + string(io)
+	table := "types_" + label
 	exec(`CREATE TABLE ` + table + ` (k INT PRIMARY KEY,
 		ti TINYINT, tu TINYINT UNSIGNED, si SMALLINT, su SMALLINT UNSIGNED, mi MEDIUMINT, mu MEDIUMINT UNSIGNED,
 		i INT, iu INT UNSIGNED, bi BIGINT, bu BIGINT UNSIGNED, f FLOAT, d DOUBLE, dec1 DECIMAL(15,2), dec2 DECIMAL(30,10),
