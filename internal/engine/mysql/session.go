@@ -219,31 +219,31 @@ type prepared struct {
 }
 
 func (p *prepared) Run(ctx context.Context, args []any) ([][]byte, bool, error) {
-	var err error
-	if ctx.Done() == nil { // the hot loops' case (engine.StmtContext): no closure
-		_, err = p.st.execute(args, false)
-	} else {
-		err = p.s.onLink(ctx, p.st.l, func() error {
-			_, err := p.st.execute(args, false)
-			return err
-		})
-	}
-	if err != nil {
+	if _, err := p.exec(ctx, args, false); err != nil {
 		return nil, false, err
 	}
 	return p.st.rows.First(), p.st.rows.Len() > 0, nil
 }
 
 func (p *prepared) Query(ctx context.Context, args []any) (*engine.TextRows, error) {
-	var affected int64
-	err := p.s.onLink(ctx, p.st.l, func() (err error) {
-		affected, err = p.st.execute(args, true)
-		return err
-	})
+	affected, err := p.exec(ctx, args, true)
 	if err != nil {
 		return nil, err
 	}
 	return p.st.rows.Rows(affected), nil
+}
+
+// exec runs the statement under ctx as onLink does, without building a closure when
+// ctx never ends: the hot loops' case (engine.StmtContext).
+func (p *prepared) exec(ctx context.Context, args []any, keepAll bool) (affected int64, err error) {
+	if ctx.Done() == nil {
+		return p.st.execute(args, keepAll)
+	}
+	err = p.s.onLink(ctx, p.st.l, func() (err error) {
+		affected, err = p.st.execute(args, keepAll)
+		return err
+	})
+	return affected, err
 }
 
 func (p *prepared) Close() error { return p.st.close() }

@@ -94,7 +94,6 @@ type link struct {
 	big                       []byte // a payload of several packets
 	wbuf                      []byte
 	broken                    error
-	preparer                  bool // caps allow this file's statements
 }
 
 // usable reports whether the driver negotiated a connection this file can speak on:
@@ -122,7 +121,6 @@ func (s *sniffer) Write(b []byte) (int, error) {
 			if s.l.caps&1 == 0 && len(b) >= 36 {
 				s.l.ext = binary.LittleEndian.Uint32(b[32:36])
 			}
-			s.l.preparer = s.l.usable()
 		}
 	}
 	return s.Conn.Write(b)
@@ -197,7 +195,7 @@ type connector struct{ driver.Connector }
 func (c connector) Connect(ctx context.Context) (driver.Conn, error) {
 	slot := &linkSlot{}
 	dc, err := c.Connector.Connect(context.WithValue(ctx, linkKey{}, slot))
-	if err != nil || slot.l == nil || !slot.l.preparer {
+	if err != nil || slot.l == nil || !slot.l.usable() {
 		return dc, err
 	}
 	fc, ok := dc.(fullConn)

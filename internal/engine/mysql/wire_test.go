@@ -455,8 +455,8 @@ func TestSniffCapabilities(t *testing.T) {
 			}
 			c.caps, c.ext = 0, 0
 		}
-		if l.preparer != c.usable || (c.usable && l.ext != extCacheMetadata) {
-			t.Errorf("%s: usable %v, ext %#x; want usable %v", c.name, l.preparer, l.ext, c.usable)
+		if l.usable() != c.usable || (c.usable && l.ext != extCacheMetadata) {
+			t.Errorf("%s: usable %v, ext %#x; want usable %v", c.name, l.usable(), l.ext, c.usable)
 		}
 		client.Close()
 		server.Close()
