@@ -491,3 +491,26 @@ func ConnectionLimit(t *testing.T, name, limitSQL string) {
 		}
 	})
 }
+
+// ClosesOnServer checks that p.Close drops the statement on the server: countSQL,
+// run on session s, counts the prepared statements the server holds, and must give
+// one fewer after Close. Nothing else may prepare or drop statements on that server
+// meanwhile.
+func ClosesOnServer(t *testing.T, s engine.Session, p engine.Prepared, countSQL string) {
+	t.Helper()
+	count := func() int {
+		t.Helper()
+		var n int
+		if err := s.Conn().QueryRowContext(context.Background(), countSQL).Scan(&n); err != nil {
+			t.Fatalf("%s: %v", countSQL, err)
+		}
+		return n
+	}
+	before := count()
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if after := count(); after != before-1 {
+		t.Errorf("%d prepared statements before Close, %d after; want one fewer", before, after)
+	}
+}

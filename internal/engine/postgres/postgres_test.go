@@ -398,18 +398,5 @@ func TestPrepared(t *testing.T) {
 		t.Errorf("UPDATE: %+v, %v; want 1 row changed, none returned", rows, err)
 	}
 
-	count := func() int {
-		var n int
-		if err := s.Conn().QueryRowContext(ctx, "SELECT count(*) FROM pg_prepared_statements WHERE name LIKE 'tierbench_%'").Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
-	before := count()
-	if err := many.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if after := count(); after != before-1 {
-		t.Errorf("%d statements before Close, %d after; want one fewer", before, after)
-	}
+	enginetest.ClosesOnServer(t, s, many, "SELECT count(*) FROM pg_prepared_statements WHERE name LIKE 'tierbench_%'")
 }
