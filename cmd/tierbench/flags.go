@@ -5,6 +5,10 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/spf13/cobra"
+
+	"tierbench/internal/capacity"
 )
 
 // parseSF checks a scale factor flag: a finite number of at least 0.01, as dbgen takes.
@@ -48,4 +52,11 @@ func parseSize(flag, s string) (int64, error) {
 		return 0, fmt.Errorf("%s %q is not a size: give bytes with an optional unit, such as 256MB or 2GiB", flag, s)
 	}
 	return int64(n * float64(mult)), nil
+}
+
+// registerIgnoreLimits adds capacity.OverrideFlag to a command that estimates what it
+// needs (capacity.Check) before it starts.
+func registerIgnoreLimits(cmd *cobra.Command, ignore *bool) {
+	cmd.Flags().BoolVar(ignore, strings.TrimPrefix(capacity.OverrideFlag, "--"), false,
+		"run even when the estimated memory or disk exceeds what this host has (for hosts whose limits tierbench cannot see)")
 }
