@@ -169,9 +169,18 @@ func (c *Chart) Validate() error {
 	return nil
 }
 
+// CheckName checks that name can name a chart or table: its files and its element
+// in a page.
+func CheckName(name string) error {
+	if !nameRE.MatchString(name) {
+		return fmt.Errorf("name must be lower-case letters, digits, '.', '_' or '-' (e.g. %q)", Slug(name))
+	}
+	return nil
+}
+
 func (c *Chart) validate() error {
-	if !nameRE.MatchString(c.Name) {
-		return fmt.Errorf("name must be lower-case letters, digits, '.', '_' or '-' (e.g. %q)", Slug(c.Name))
+	if err := CheckName(c.Name); err != nil {
+		return err
 	}
 	if !slices.Contains(kinds, c.Kind) {
 		return fmt.Errorf("kind %q is not one of %v", c.Kind, kinds)

@@ -44,19 +44,19 @@ func sans(f font.Font, size vg.Length) font.Font {
 	return f
 }
 
-// draw validates c and draws it on canvas through a tagCanvas, returning the tags
-// of the paths it drew. gonum/plot panics on some inputs Validate should have
+// draw validates c and draws it on canvas through a tagCanvas, returned with what
+// it recorded. gonum/plot panics on some inputs Validate should have
 // refused; such a panic comes back as an error naming the chart.
-func (c *Chart) draw(canvas vg.CanvasSizer) (marks []tag, err error) {
+func (c *Chart) draw(canvas vg.CanvasSizer) (tc *tagCanvas, err error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			marks, err = nil, fmt.Errorf("chart %q: drawing failed: %v", c.Name, r)
+			tc, err = nil, fmt.Errorf("chart %q: drawing failed: %v", c.Name, r)
 		}
 	}()
-	tc := newTagCanvas(canvas)
+	tc = newTagCanvas(canvas)
 	p, legend := c.plot()
 	dc := draw.New(tc)
 	const gap = vg.Length(8)
@@ -68,14 +68,14 @@ func (c *Chart) draw(canvas vg.CanvasSizer) (marks []tag, err error) {
 		// Beside the plot, level with the top of its data area.
 		p.Draw(draw.Crop(dc, 0, -(lw + gap), 0, 0))
 		area := draw.Crop(dc, dc.Size().X-lw, 0, 0, 0)
-		area.Max.Y = p.DataCanvas(draw.Crop(dc, 0, -(lw+gap), 0, 0)).Max.Y
+		area.Max.Y = p.DataCanvas(draw.Crop(dc, 0, -(lw + gap), 0, 0)).Max.Y
 		legend.Draw(area)
 	default:
 		// Too wide for the side: below the plot.
 		p.Draw(draw.Crop(dc, 0, 0, lh+gap, 0))
 		legend.Draw(draw.Crop(dc, 0, 0, 0, -(dc.Size().Y - lh)))
 	}
-	return tc.marks, nil
+	return tc, nil
 }
 
 // plot builds the gonum plot of c (frame and data) and its legend, kept apart so the
@@ -94,7 +94,7 @@ func (c *Chart) plot() (*plot.Plot, plot.Legend) {
 		a.axis.Tick.Label.Font = sans(a.axis.Tick.Label.Font, 9)
 		if a.model.Log {
 			a.axis.Scale = plot.LogScale{}
-			a.axis.Tick.Marker = plot.LogTicks{Prec: -1}
+			a.axis.Tick.Marker = logTicks{}
 		} else {
 			a.axis.Tick.Marker = plainTicks{}
 		}
@@ -123,6 +123,7 @@ func (c *Chart) plot() (*plot.Plot, plot.Legend) {
 	legend.TextStyle.Font = sans(legend.TextStyle.Font, 9)
 	legend.Top, legend.Left = true, true
 	legend.ThumbnailWidth = vg.Points(18)
+	legend.Padding = vg.Points(3)
 	for i := range c.Series {
 		si := i
 		if c.Kind.stacked() { // top of the stack first, as the reader sees it
@@ -170,6 +171,49 @@ func (plainTicks) Ticks(min, max float64) []plot.Tick {
 	return ticks
 }
 
+// logTicks marks 1 to 9 times each power of ten in range and labels 1, 2 and 5
+// times it; with more than 8 such labels, only the powers of ten, and with fewer
+// than 2, every mark. gonum's LogTicks labels powers of ten only, so a range such as
+// 2 to 8 users had no label at all.
+type logTicks struct{}
+
+func (logTicks) Ticks(min, max float64) []plot.Tick {
+	type mark struct {
+		v float64
+		m int
+	}
+	var marks []mark
+	for e := math.Floor(math.Log10(min)); e <= math.Ceil(math.Log10(max)); e++ {
+		for m := 1; m <= 9; m++ {
+			v, _ := strconv.ParseFloat(strconv.FormatFloat(float64(m)*math.Pow(10, e), 'g', 12, 64), 64)
+			if v >= min*(1-1e-9) && v <= max*(1+1e-9) {
+				marks = append(marks, mark{v, m})
+			}
+		}
+	}
+	label := func(m int) bool { return m == 1 || m == 2 || m == 5 }
+	n := 0
+	for _, mk := range marks {
+		if label(mk.m) {
+			n++
+		}
+	}
+	switch {
+	case n > 8:
+		label = func(m int) bool { return m == 1 }
+	case n < 2:
+		label = func(int) bool { return true }
+	}
+	ticks := make([]plot.Tick, len(marks))
+	for i, mk := range marks {
+		ticks[i].Value = mk.v
+		if label(mk.m) {
+			ticks[i].Label = FormatNumber(mk.v)
+		}
+	}
+	return ticks
+}
+
 // FormatNumber writes v with at most 6 significant digits, in plain notation from
 // 0.0001 to 10^7 and in exponent notation outside.
 func FormatNumber(v float64) string {
@@ -188,7 +232,7 @@ func (c *Chart) SVG(size Size) ([]byte, error) {
 		return nil, fmt.Errorf("chart %q: %w", c.Name, err)
 	}
 	cv := vgsvg.New(w, h)
-	marks, err := c.draw(cv)
+	tc, err := c.draw(cv)
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +240,10 @@ func (c *Chart) SVG(size Size) ([]byte, error) {
 	if _, err := cv.WriteTo(&buf); err != nil {
 		return nil, fmt.Errorf("chart %q: %w", c.Name, err)
 	}
-	out, err := tagPaths(buf.Bytes(), marks)
+	out, err := tagPaths(buf.Bytes(), tc.marks)
+	if err == nil {
+		out, err = fitTexts(out, tc.texts)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("chart %q: %w", c.Name, err)
 	}

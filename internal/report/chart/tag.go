@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -44,6 +45,8 @@ type tagCanvas struct {
 	cur    tag
 	widths []vg.Length // line width per Push level
 	marks  []tag
+	// texts holds the width, in points, gonum gave each text it drew, in order.
+	texts []float64
 }
 
 func newTagCanvas(c vg.CanvasSizer) *tagCanvas {
@@ -79,6 +82,11 @@ func (t *tagCanvas) Fill(p vg.Path) {
 	t.CanvasSizer.Fill(p)
 }
 
+func (t *tagCanvas) FillString(f font.Face, pt vg.Point, text string) {
+	t.texts = append(t.texts, f.Width(text).Points())
+	t.CanvasSizer.FillString(f, pt, text)
+}
+
 // with draws f with the tag series/mark when c is, or wraps, a tagCanvas.
 func with(c vg.Canvas, series int, mark Mark, f func()) {
 	t := findTagCanvas(c)
@@ -111,20 +119,41 @@ func findTagCanvas(c vg.Canvas) *tagCanvas {
 // tagPaths adds data-series and data-mark attributes to the <path> elements of svg
 // that draw a series, in the order marks recorded them.
 func tagPaths(svg []byte, marks []tag) ([]byte, error) {
-	const open = "<path "
-	if n := bytes.Count(svg, []byte(open)); n != len(marks) {
-		return nil, fmt.Errorf("the SVG has %d paths but %d were drawn: the SVG canvas no longer writes one path per stroke or fill", n, len(marks))
+	return addAttributes(svg, "<path ", len(marks), func(i int) string {
+		if m := marks[i]; m.series >= 0 {
+			return fmt.Sprintf(`data-series="%d" data-mark="%s" `, m.series, m.mark)
+		}
+		return ""
+	})
+}
+
+// fitTexts gives each <text> element of svg the width gonum laid it out with
+// (textLength), so a browser without Liberation Sans or a metric twin (Arial,
+// Helvetica) fits its own font into the same room instead of overflowing the
+// legend or the frame.
+func fitTexts(svg []byte, widths []float64) ([]byte, error) {
+	return addAttributes(svg, "<text ", len(widths), func(i int) string {
+		if widths[i] <= 0 {
+			return ""
+		}
+		return fmt.Sprintf(`textLength="%.5g" lengthAdjust="spacingAndGlyphs" `, widths[i])
+	})
+}
+
+// addAttributes inserts attrs(i) after the i-th occurrence of open, which must
+// occur exactly n times.
+func addAttributes(svg []byte, open string, n int, attrs func(i int) string) ([]byte, error) {
+	if got := bytes.Count(svg, []byte(open)); got != n {
+		return nil, fmt.Errorf("the SVG has %d %q elements but %d were drawn: the SVG canvas no longer writes one element per call", got, open, n)
 	}
 	var out bytes.Buffer
-	out.Grow(len(svg) + 32*len(marks))
+	out.Grow(len(svg) + 48*n)
 	rest := svg
-	for _, m := range marks {
-		i := bytes.Index(rest, []byte(open))
-		out.Write(rest[:i+len(open)])
-		rest = rest[i+len(open):]
-		if m.series >= 0 {
-			fmt.Fprintf(&out, `data-series="%d" data-mark="%s" `, m.series, m.mark)
-		}
+	for i := range n {
+		j := bytes.Index(rest, []byte(open))
+		out.Write(rest[:j+len(open)])
+		rest = rest[j+len(open):]
+		out.WriteString(attrs(i))
 	}
 	out.Write(rest)
 	return out.Bytes(), nil
