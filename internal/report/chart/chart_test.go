@@ -60,6 +60,26 @@ func count(paths []drawnPath, series int, mark Mark) (n int, found []drawnPath) 
 	return n, found
 }
 
+// checkMarks compares the marks each series drew with ExpectedMarks.
+func checkMarks(t *testing.T, c *Chart, paths []drawnPath) {
+	t.Helper()
+	got := map[SeriesMark]int{}
+	for _, p := range paths {
+		got[SeriesMark{p.series, p.mark}]++
+	}
+	want := c.ExpectedMarks()
+	for k, n := range want {
+		if got[k] != n {
+			t.Errorf("%s: series %d drew %d %s marks, want %d", c.Name, k.Series, got[k], k.Mark, n)
+		}
+	}
+	for k, n := range got {
+		if _, ok := want[k]; !ok {
+			t.Errorf("%s: series %d drew %d %s marks, want none", c.Name, k.Series, n, k.Mark)
+		}
+	}
+}
+
 func usersAxis() Axis { return Axis{Label: "users"} }
 func tpsAxis() Axis   { return Axis{Label: "throughput", Unit: "tx/s"} }
 
@@ -81,6 +101,7 @@ func TestLineSVG(t *testing.T) {
 		t.Fatal(err)
 	}
 	paths := seriesPaths(t, svg)
+	checkMarks(t, c, paths)
 	// The transform from the first series' first and last points.
 	n, lines := count(paths, 0, MarkLine)
 	if n != 1 {
@@ -150,6 +171,7 @@ func TestBarSVG(t *testing.T) {
 		t.Fatal(err)
 	}
 	paths := seriesPaths(t, svg)
+	checkMarks(t, c, paths)
 	var scale float64 // points per tx/min, from the first bar
 	for si, s := range c.Series {
 		n, bars := count(paths, si, MarkBar)
@@ -186,6 +208,7 @@ func TestStackedSVG(t *testing.T) {
 		t.Fatal(err)
 	}
 	paths := seriesPaths(t, svg)
+	checkMarks(t, c, paths)
 	_, dev := count(paths, 0, MarkBar)
 	_, cpu := count(paths, 1, MarkBar)
 	if len(dev) != 2 || len(cpu) != 2 {
@@ -213,6 +236,7 @@ func TestStackedSVG(t *testing.T) {
 		t.Fatal(err)
 	}
 	paths = seriesPaths(t, svg)
+	checkMarks(t, a, paths)
 	for si := range 2 {
 		if n, _ := count(paths, si, MarkArea); n != 1 {
 			t.Errorf("series %d: %d areas, want 1", si, n)
@@ -242,6 +266,7 @@ func TestTimeSeriesSVG(t *testing.T) {
 		t.Fatal(err)
 	}
 	paths := seriesPaths(t, svg)
+	checkMarks(t, c, paths)
 	for si, s := range c.Series {
 		n, lines := count(paths, si, MarkLine)
 		if n != 1 || len(lines[0].pts) != len(s.Points) {
@@ -304,7 +329,27 @@ func TestInlineSVG(t *testing.T) {
 	if !strings.Contains(s, `font-family:'Liberation Sans',Arial,Helvetica,sans-serif;`) {
 		t.Errorf("no font fallback")
 	}
+	if texts, fitted := strings.Count(s, "<text "), strings.Count(s, `lengthAdjust="spacingAndGlyphs"`); texts < 10 || fitted != texts {
+		t.Errorf("%d texts, %d with the width gonum laid them out with; want all", texts, fitted)
+	}
 	seriesPaths(t, svg)
+}
+
+func TestEmptySeries(t *testing.T) {
+	// A series whose cells all failed: a legend entry, nothing drawn. (A stacked
+	// area's series share their x values, so none can be empty.)
+	for _, kind := range []Kind{Line, Bar, StackedBar, TimeSeries} {
+		c := New(kind, "empty", "Empty", Axis{Label: "x"}, Axis{Label: "y"})
+		if kind.categorical() {
+			c.Categories = []string{"a", "b"}
+		}
+		c.Add("drawn", XY(0, 1), XY(1, 2)).Add("failed")
+		svg, err := c.SVG(DefaultSize)
+		if err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		checkMarks(t, c, seriesPaths(t, svg))
+	}
 }
 
 func TestLogAxis(t *testing.T) {
@@ -319,6 +364,32 @@ func TestLogAxis(t *testing.T) {
 	// Equal ratios of x are equal distances on a log axis: 5 -> 50 and 50 -> 500.
 	if d1, d2 := v[1][0]-v[0][0], v[2][0]-v[1][0]; math.Abs(d1-d2) > 0.02 {
 		t.Errorf("log x: 5->50 is %g pt, 50->500 is %g pt; want equal", d1, d2)
+	}
+}
+
+func TestLogTicks(t *testing.T) {
+	labels := func(min, max float64) string {
+		var out []string
+		for _, tk := range (logTicks{}).Ticks(min, max) {
+			if tk.Label != "" {
+				out = append(out, tk.Label)
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	for _, c := range []struct {
+		min, max float64
+		want     string
+	}{
+		{2, 8, "2 5"}, // gonum's LogTicks labels nothing here
+		{5, 2000, "5 10 20 50 100 200 500 1000 2000"},
+		{0.5, 300000, "1 10 100 1000 10000 100000"}, // too many 1-2-5 labels: decades only
+		{3, 4, "3 4"}, // no 1, 2 or 5 inside: every mark
+		{0.03, 0.3, "0.05 0.1 0.2"},
+	} {
+		if got := labels(c.min, c.max); got != c.want {
+			t.Errorf("labels over %v..%v: %q, want %q", c.min, c.max, got, c.want)
+		}
 	}
 }
 

@@ -172,7 +172,7 @@ func (plainTicks) Ticks(min, max float64) []plot.Tick {
 }
 
 // logTicks marks 1 to 9 times each power of ten in range and labels 1, 2 and 5
-// times it; with more than 8 such labels, only the powers of ten, and with fewer
+// times it; with more than 10 such labels, only the powers of ten, and with fewer
 // than 2, every mark. gonum's LogTicks labels powers of ten only, so a range such as
 // 2 to 8 users had no label at all.
 type logTicks struct{}
@@ -199,7 +199,7 @@ func (logTicks) Ticks(min, max float64) []plot.Tick {
 		}
 	}
 	switch {
-	case n > 8:
+	case n > 10:
 		label = func(m int) bool { return m == 1 }
 	case n < 2:
 		label = func(int) bool { return true }

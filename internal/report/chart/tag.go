@@ -158,3 +158,46 @@ func addAttributes(svg []byte, open string, n int, attrs func(i int) string) ([]
 	out.Write(rest)
 	return out.Bytes(), nil
 }
+
+// SeriesMark is one kind of mark of one series.
+type SeriesMark struct {
+	Series int
+	Mark   Mark
+}
+
+// ExpectedMarks is how many marks of each kind each series draws (see Mark): what a
+// test of a rendering, in Go or in a browser, should count.
+func (c *Chart) ExpectedMarks() map[SeriesMark]int {
+	out := map[SeriesMark]int{}
+	add := func(si int, m Mark, n int) {
+		if n > 0 {
+			out[SeriesMark{si, m}] += n
+		}
+	}
+	for si, s := range c.Series {
+		n, ci := len(s.Points), 0
+		for _, p := range s.Points {
+			if p.HasCI() {
+				ci++
+			}
+		}
+		switch c.Kind {
+		case Line:
+			add(si, MarkLine, min(n-1, 1))
+			add(si, MarkPoint, n)
+			add(si, MarkCI, ci)
+			add(si, MarkLegend, 2)
+		case TimeSeries:
+			add(si, MarkLine, min(n-1, 1))
+			add(si, MarkLegend, 1)
+		case Bar, StackedBar:
+			add(si, MarkBar, n)
+			add(si, MarkCI, ci)
+			add(si, MarkLegend, 1)
+		case StackedArea:
+			add(si, MarkArea, min(n, 1))
+			add(si, MarkLegend, 1)
+		}
+	}
+	return out
+}
