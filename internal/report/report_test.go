@@ -343,7 +343,7 @@ func TestDocumentHTML(t *testing.T) {
 		}
 	}
 	for _, m := range fixtureMetrics {
-		rows := tables[chart.Slug(m.Key)]
+		rows := tables[m.Key]
 		for i, cs := range sum.Cells {
 			st := cs.Metrics[m.Key].Stats
 			if f, err := strconv.ParseFloat(rows[i][3][0], 64); err != nil || f != st.Mean {

@@ -12,7 +12,7 @@ import (
 	"tierbench/internal/report/stats"
 )
 
-// Table is the table of one metric: a row per cell with its varying factors, the
+// Table is the table of one metric, named by its key: a row per cell with its varying factors, the
 // number of successful repetitions, mean, SD, min, max, the 95% CI, and the %
 // difference against the baseline with Welch's p and whether it is significant.
 func (s *Summary) Table(key string) (*Table, error) {
@@ -35,7 +35,11 @@ func (s *Summary) Table(key string) (*Table, error) {
 	if s.Baseline != "" {
 		cols = append(cols, Column{Label: "vs baseline", Unit: "%"}, Column{Label: "p (Welch)"}, Column{Label: "significant"})
 	}
-	t := NewTable(chart.Slug(key), m.Label, cols...)
+	name := key // a metric key is usually a valid name already: keep it
+	if chart.CheckName(name) != nil {
+		name = chart.Slug(key)
+	}
+	t := NewTable(name, m.Label, cols...)
 	failed := 0
 	for _, c := range s.Cells {
 		failed += c.Failed
