@@ -72,17 +72,38 @@ func variance(xs []float64, m float64) float64 {
 	return ss / float64(len(xs)-1)
 }
 
+// summaryJSON is Summary in JSON, with null for NaN.
+type summaryJSON struct {
+	N      int      `json:"n"`
+	Mean   *float64 `json:"mean"`
+	SD     *float64 `json:"sd"`
+	Min    *float64 `json:"min"`
+	Max    *float64 `json:"max"`
+	CILow  *float64 `json:"ci95_low"`
+	CIHigh *float64 `json:"ci95_high"`
+}
+
 // MarshalJSON writes NaN fields as null: JSON has no NaN.
 func (s Summary) MarshalJSON() ([]byte, error) {
-	return json.Marshal(struct {
-		N      int      `json:"n"`
-		Mean   *float64 `json:"mean"`
-		SD     *float64 `json:"sd"`
-		Min    *float64 `json:"min"`
-		Max    *float64 `json:"max"`
-		CILow  *float64 `json:"ci95_low"`
-		CIHigh *float64 `json:"ci95_high"`
-	}{s.N, Nullable(s.Mean), Nullable(s.SD), Nullable(s.Min), Nullable(s.Max), Nullable(s.CILow), Nullable(s.CIHigh)})
+	return json.Marshal(summaryJSON{s.N, Nullable(s.Mean), Nullable(s.SD), Nullable(s.Min), Nullable(s.Max), Nullable(s.CILow), Nullable(s.CIHigh)})
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote, null as NaN, so a summary.json can be
+// read back (to compare two studies).
+func (s *Summary) UnmarshalJSON(b []byte) error {
+	var j summaryJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*s = Summary{N: j.N, Mean: orNaN(j.Mean), SD: orNaN(j.SD), Min: orNaN(j.Min), Max: orNaN(j.Max), CILow: orNaN(j.CILow), CIHigh: orNaN(j.CIHigh)}
+	return nil
+}
+
+func orNaN(v *float64) float64 {
+	if v == nil {
+		return math.NaN()
+	}
+	return *v
 }
 
 // Nullable is v, or nil when v is NaN or infinite, for JSON fields that would

@@ -176,4 +176,21 @@ func TestJSONNulls(t *testing.T) {
 	if string(b) != want {
 		t.Errorf("got %s, want %s", b, want)
 	}
+
+	// Read back: null is NaN again.
+	s := Summarise([]float64{10, 12, 14})
+	b, _ = json.Marshal(s)
+	var back Summary
+	if err := json.Unmarshal(b, &back); err != nil || back != s {
+		t.Errorf("round trip of %+v: %+v, %v", s, back, err)
+	}
+	if err := json.Unmarshal([]byte(`{"n":1,"mean":3,"sd":null,"min":3,"max":3,"ci95_low":null,"ci95_high":null}`), &back); err != nil || back.Mean != 3 || !math.IsNaN(back.SD) {
+		t.Errorf("null SD read as %v, %v", back.SD, err)
+	}
+	c := Compare([]float64{1, 2, 3, 4, 5}, []float64{2, 4, 6, 8, 10})
+	b, _ = json.Marshal(c)
+	var cb Comparison
+	if err := json.Unmarshal(b, &cb); err != nil || cb != c {
+		t.Errorf("round trip of %+v: %+v, %v", c, cb, err)
+	}
 }

@@ -66,13 +66,27 @@ func Compare(base, x []float64) Comparison {
 	return c
 }
 
-// MarshalJSON writes NaN fields as null and infinities as null too.
+// comparisonJSON is Comparison in JSON, with null for NaN and infinities.
+type comparisonJSON struct {
+	DiffPct     *float64 `json:"diff_pct"`
+	T           *float64 `json:"t"`
+	DF          *float64 `json:"df"`
+	P           *float64 `json:"p"`
+	Significant bool     `json:"significant"`
+}
+
+// MarshalJSON writes NaN fields as null, and an infinite T (no spread on either
+// side) as null too.
 func (c Comparison) MarshalJSON() ([]byte, error) {
-	return json.Marshal(struct {
-		DiffPct     *float64 `json:"diff_pct"`
-		T           *float64 `json:"t"`
-		DF          *float64 `json:"df"`
-		P           *float64 `json:"p"`
-		Significant bool     `json:"significant"`
-	}{Nullable(c.DiffPct), Nullable(c.T), Nullable(c.DF), Nullable(c.P), c.Significant})
+	return json.Marshal(comparisonJSON{Nullable(c.DiffPct), Nullable(c.T), Nullable(c.DF), Nullable(c.P), c.Significant})
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote, null as NaN.
+func (c *Comparison) UnmarshalJSON(b []byte) error {
+	var j comparisonJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*c = Comparison{DiffPct: orNaN(j.DiffPct), Welch: Welch{T: orNaN(j.T), DF: orNaN(j.DF), P: orNaN(j.P)}, Significant: j.Significant}
+	return nil
 }
