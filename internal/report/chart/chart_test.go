@@ -67,16 +67,8 @@ func checkMarks(t *testing.T, c *Chart, paths []drawnPath) {
 	for _, p := range paths {
 		got[SeriesMark{p.series, p.mark}]++
 	}
-	want := c.ExpectedMarks()
-	for k, n := range want {
-		if got[k] != n {
-			t.Errorf("%s: series %d drew %d %s marks, want %d", c.Name, k.Series, got[k], k.Mark, n)
-		}
-	}
-	for k, n := range got {
-		if _, ok := want[k]; !ok {
-			t.Errorf("%s: series %d drew %d %s marks, want none", c.Name, k.Series, n, k.Mark)
-		}
+	for _, d := range c.MarkDifferences(got) {
+		t.Error(d)
 	}
 }
 

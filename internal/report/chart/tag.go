@@ -3,6 +3,7 @@ package chart
 import (
 	"bytes"
 	"fmt"
+	"slices"
 
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
@@ -199,5 +200,24 @@ func (c *Chart) ExpectedMarks() map[SeriesMark]int {
 			add(si, MarkLegend, 1)
 		}
 	}
+	return out
+}
+
+// MarkDifferences compares the marks counted in a drawing of c (got) with
+// ExpectedMarks and describes each difference; none when they agree.
+func (c *Chart) MarkDifferences(got map[SeriesMark]int) []string {
+	var out []string
+	want := c.ExpectedMarks()
+	for k, n := range want {
+		if got[k] != n {
+			out = append(out, fmt.Sprintf("chart %s: series %d drew %d %s marks, want %d", c.Name, k.Series, got[k], k.Mark, n))
+		}
+	}
+	for k, n := range got {
+		if _, ok := want[k]; !ok {
+			out = append(out, fmt.Sprintf("chart %s: series %d drew %d %s marks, want none", c.Name, k.Series, n, k.Mark))
+		}
+	}
+	slices.Sort(out)
 	return out
 }

@@ -78,16 +78,8 @@ func (p *Page) CheckCharts(t testing.TB, charts []*chart.Chart) {
 				t.Errorf("chart %s: series %d's line has %d vertices, want %d", got.Name, m.Series, m.Vertices, len(want.Series[m.Series].Points))
 			}
 		}
-		expected := want.ExpectedMarks()
-		for k, n := range expected {
-			if counts[k] != n {
-				t.Errorf("chart %s: series %d drew %d %s marks, want %d", got.Name, k.Series, counts[k], k.Mark, n)
-			}
-		}
-		for k, n := range counts {
-			if _, ok := expected[k]; !ok {
-				t.Errorf("chart %s: series %d drew %d %s marks, want none", got.Name, k.Series, n, k.Mark)
-			}
+		for _, d := range want.MarkDifferences(counts) {
+			t.Error(d)
 		}
 		if !reflect.DeepEqual(&got.Data, want) {
 			t.Errorf("chart %s: the page's data differ from the chart's", got.Name)
