@@ -11,16 +11,20 @@ import (
 	"syscall"
 )
 
-// WriteJSONFile writes v as indented JSON to path atomically: a temporary file in the
-// same directory, fsync, rename, then fsync of the directory, so a reader sees either
-// the old file or the whole new one, also after a crash. An error names the file, the
-// cause and what the user can do about it.
+// WriteJSONFile writes v as indented JSON to path atomically (WriteFile).
 func WriteJSONFile(path string, v any) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return fmt.Errorf("write %s: encode the result: %w", path, err)
 	}
-	data = append(data, '\n')
+	return WriteFile(path, append(data, '\n'))
+}
+
+// WriteFile writes data to path atomically: a temporary file in the same directory,
+// fsync, rename, then fsync of the directory, so a reader sees either the old file or
+// the whole new one, also after a crash. An error names the file, the cause and what
+// the user can do about it.
+func WriteFile(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
