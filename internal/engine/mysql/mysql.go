@@ -254,6 +254,9 @@ func (e *mysqlEngine) Info(ctx context.Context) (engine.Info, error) {
 	info.Settings["client_io"] = string(engine.ClientIOOf(e.db, e.sessions))
 	if e.managed != nil {
 		info.Settings["server_user"] = e.managed.User.Name
+		if g := e.managed.Granted; len(g) > 0 {
+			info.Settings["server_user_acl"] = "search for " + e.managed.User.Name + " on " + strings.Join(g, ", ")
+		}
 	}
 	return info, nil
 }
