@@ -19,7 +19,14 @@ import (
 	"tierbench/internal/engine/insertload"
 )
 
-func init() { engine.Register("mysql", Open) }
+func init() {
+	engine.Register("mysql", Open)
+	// The driver logs what it also returns as an error (a connection lost, a bad idle
+	// connection it retries) to stderr, where the lines land between tierbench's own
+	// output. Each failure reaches the caller as the error the driver returns, which
+	// tierbench reports; the log lines add nothing, so they go nowhere.
+	_ = mysqldrv.SetLogger(&mysqldrv.NopLogger{})
+}
 
 // Dialect is MariaDB's and MySQL's SQL.
 var Dialect = &engine.Dialect{
