@@ -83,7 +83,7 @@ func (p *Plan) Start(ctx context.Context, opts Options) (*Placed, error) {
 		for _, d := range []string{filepath.Join(opts.OutDir, "tiers"), root} {
 			if err := os.MkdirAll(d, 0o755); err != nil {
 				pl.removeTiers()
-				return nil, fmt.Errorf("tier %s: %w", t.Name, err)
+				return nil, fmt.Errorf("%s: %w", p.flag(t.Name), err)
 			}
 			os.Chmod(d, 0o755)
 		}
@@ -95,7 +95,8 @@ func (p *Plan) Start(ctx context.Context, opts Options) (*Placed, error) {
 				return nil, err
 			}
 			if err := os.MkdirAll(traces, 0o755); err != nil {
-				return nil, fmt.Errorf("tier %s: %w", t.Name, err)
+				pl.removeTiers()
+				return nil, fmt.Errorf("%s: %w", p.flag(t.Name), err)
 			}
 			dev.Trace = filepath.Join(traces, t.Name+".trace")
 			pl.traces[t.Name] = dev.Trace
@@ -289,7 +290,7 @@ func (pl *Placed) Finish(gPerKWh float64) (*Storage, error) {
 			} else {
 				tr.Profile, _ = profileInfo(pl.reg, t.Spec, 0)
 				if err == nil {
-					err = fmt.Errorf("tier %s: the emulator returned no final counters", t.Name)
+					err = fmt.Errorf("%s: the emulator returned no final counters", pl.plan.flag(t.Name))
 				}
 			}
 		}
