@@ -78,7 +78,11 @@ dropped first if they exist, also on a server given by --dsn.`,
 			if err != nil {
 				return err
 			}
-			defer opened.Finish()
+			defer opened.Close()
+			// The earlier load's files describe data this load drops.
+			if err := opened.setAside(false, mix.LoadInfoFile, loadStorageFile); err != nil {
+				return err
+			}
 			lc := mix.LoadConfig{Scale: m.Scale, Seed: seed, Loaders: loaders}
 			if progress.IsTerminal(os.Stderr) {
 				lc.Progress = os.Stderr
@@ -148,6 +152,11 @@ func newOLTPRunCommand() *cobra.Command {
 			if err := ef.matchLoaded(cmd, out, mix.LoadInfoFile, loaded); err != nil {
 				return err
 			}
+			if li == nil {
+				if err := ef.needLoad(out, mix.LoadInfoFile, "oltp load --mix "+mixName); err != nil {
+					return err
+				}
+			}
 			if li != nil && li.Mix != m.Name && ef.dsn == "" {
 				return fmt.Errorf("--mix %s: %s holds the %s mix's data: run `tierbench oltp load --mix %s --out %s` first", mixName, out, li.Mix, mixName, out)
 			} else if li != nil && li.MixSHA256 != m.SHA256 {
@@ -158,15 +167,17 @@ func newOLTPRunCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			defer opened.Finish()
+			defer opened.Close()
 			rc := mix.RunConfig{Plan: lf.plan(out, cmd.OutOrStdout(), opened), Think: think}
 			res, err := mix.Run(ctx, opened.Engine(), m, rc)
-			return finishRun(opened, filepath.Join(out, mix.ResultFile), res != nil, err,
-				func(st *placement.Storage) error { res.Storage = st; return mix.WriteResult(out, res) },
-				func() {
-					mix.WriteSummary(cmd.OutOrStdout(), res, m.TxnNames())
-					fmt.Fprintf(cmd.OutOrStdout(), "\nresult: %s\n", filepath.Join(out, mix.ResultFile))
-				})
+			if res == nil {
+				return finishRun(nil, opened, runOutput{}, false, err)
+			}
+			return finishRun(cmd.OutOrStdout(), opened, runOutput{
+				path: filepath.Join(out, mix.ResultFile), started: res.Started,
+				write:   func(st *placement.Storage) error { res.Storage = st; return mix.WriteResult(out, res) },
+				summary: func() { mix.WriteSummary(cmd.OutOrStdout(), res, m.TxnNames()) },
+			}, true, err)
 		},
 	}
 	registerTPCCEngineFlags(cmd, &ef, &out)

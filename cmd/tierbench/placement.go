@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -14,6 +16,7 @@ import (
 	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
 	"tierbench/internal/placement"
+	"tierbench/internal/rundir"
 )
 
 // placementFlags place the database's files on tiers; they are part of engineFlags.
@@ -67,8 +70,9 @@ func (pf *placementFlags) plan() (*placement.Plan, placement.FlushMethod, []stri
 	return p, method, paths, nil
 }
 
-// openedEngine is an engine opened with its files placed on tiers. Finish closes it
-// and then unmounts, in that order, whatever happened in between.
+// openedEngine is an engine opened with its files placed on tiers, in an output
+// directory this command holds locked. Finish closes the engine and then unmounts, in
+// that order, whatever happened in between; Close also releases the directory.
 type openedEngine struct {
 	eng    engine.Engine
 	cfg    engine.Config
@@ -78,12 +82,21 @@ type openedEngine struct {
 	record   bool
 	grid     float64
 	finished bool
+	// out is --out, locked by lock for the whole command; aside holds the earlier
+	// run's files setAside moved out of this run's way, restored by Close when this
+	// run wrote none of its own (restore).
+	out     string
+	lock    *rundir.Lock
+	aside   *rundir.Aside
+	restore bool
+	notes   io.Writer
 }
 
-// open validates the engine and placement flags, mounts the emulated tiers, places
-// the engine's files and opens it. keep leaves the database in place after Finish.
-// On error nothing is left mounted or running.
-func (ef *engineFlags) open(ctx context.Context, out string, keep bool) (*openedEngine, error) {
+// open validates the engine and placement flags, locks out against a second command
+// (rundir.Lock), mounts the emulated tiers, places the engine's files and opens it.
+// keep leaves the database in place after Finish. On error nothing is left mounted
+// or running, and out is unlocked.
+func (ef *engineFlags) open(ctx context.Context, out string, keep bool) (_ *openedEngine, err error) {
 	if out == "" {
 		return nil, errors.New("--out is required: the directory for results (and, by default, the database)")
 	}
@@ -91,7 +104,7 @@ func (ef *engineFlags) open(ctx context.Context, out string, keep bool) (*opened
 	if err != nil {
 		return nil, err
 	}
-	cfg.Keep = keep
+	cfg.Keep, cfg.MustExist = keep, ef.mustExist
 	plan, method, paths, err := ef.plan()
 	if err != nil {
 		return nil, err
@@ -113,6 +126,23 @@ func (ef *engineFlags) open(ctx context.Context, out string, keep bool) (*opened
 	if ef.recordTrace && !plan.Emulated() {
 		return nil, errors.New("--record-trace records the requests of emulated tiers: place a class on one, e.g. --data 'pagecache(sata-ssd,size=1GiB)'")
 	}
+	lock, err := lockOut(out)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			lock.Release()
+		}
+	}()
+	// A managed server running as its own user may pass through the directories the
+	// user gave tierbench (and those inside them), never through their parents.
+	cfg.Traversable = append([]string{out}, ef.dbDir)
+	if plan != nil {
+		for _, t := range plan.Tiers {
+			cfg.Traversable = append(cfg.Traversable, t.Dir)
+		}
+	}
 	opts := placement.Options{OutDir: out, FlushMethod: method, Keep: keep, Trace: ef.recordTrace}
 	opts.Emulator.Profiles = paths
 	if plan == nil {
@@ -129,10 +159,76 @@ func (ef *engineFlags) open(ctx context.Context, out string, keep bool) (*opened
 	eng, err := engine.Open(ctx, cfg)
 	if err != nil {
 		placed.Stop()
-		return nil, fmt.Errorf("%s: %w", cfg.Name, err)
+		return nil, err // engines name themselves in their errors
 	}
-	return &openedEngine{eng: eng, cfg: cfg, placed: placed, grid: ef.gridIntensity,
-		record: !plan.Empty() || method != ""}, nil
+	o := &openedEngine{eng: eng, cfg: cfg, placed: placed, grid: ef.gridIntensity,
+		record: !plan.Empty() || method != "", out: out, lock: lock, notes: io.Discard}
+	if ef.cmd != nil {
+		o.notes = ef.cmd.ErrOrStderr()
+	}
+	if _, managed := eng.(engine.Server); managed {
+		if info, err := eng.Info(ctx); err == nil && info.Settings["server_user_acl"] != "" {
+			fmt.Fprintf(o.notes, "note: the server's user may now pass through a directory of yours (an ACL entry: %s); result files record it\n", info.Settings["server_user_acl"])
+		}
+	}
+	return o, nil
+}
+
+// lockOut locks out for this command (rundir.Acquire), recording its command line
+// without passwords; a refusal names the command that holds out.
+func lockOut(out string) (*rundir.Lock, error) {
+	lock, err := rundir.Acquire(out, commandLine(os.Args))
+	if err != nil {
+		return nil, fmt.Errorf("--out %w", err)
+	}
+	return lock, nil
+}
+
+// commandLine is args as a shell would take them back, DSNs' passwords removed.
+func commandLine(args []string) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		if i > 0 && args[i-1] == "--dsn" {
+			a = engine.RedactDSN(a)
+		} else if v, ok := strings.CutPrefix(a, "--dsn="); ok {
+			a = "--dsn=" + engine.RedactDSN(v)
+		}
+		if a == "" || strings.ContainsAny(a, " \t\n'\"$`\\()*?;&|<>") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		parts[i] = a
+	}
+	return strings.Join(parts, " ")
+}
+
+// setAside moves the files names of an earlier command out of this one's way into
+// OUT/earlier/N (rundir.SetAside), so that none is overwritten or truncated before
+// this command's own exist. With restore, Close puts them back when this command
+// wrote none of them (it failed before measuring anything); a load, which replaces
+// the data the earlier files describe, never restores. Where they went is noted on
+// stderr when the command ends.
+func (o *openedEngine) setAside(restore bool, names ...string) error {
+	a, err := rundir.SetAside(o.out, names...)
+	if err != nil {
+		return fmt.Errorf("--out %s: %w", o.out, err)
+	}
+	o.aside, o.restore = a, restore
+	return nil
+}
+
+// Close finishes the engine (Finish), puts the earlier command's files back when this
+// one wrote none of them, says where they are otherwise, and unlocks --out. Safe to
+// call more than once.
+func (o *openedEngine) Close() error {
+	_, err := o.Finish()
+	if o.restore {
+		err = errors.Join(err, o.aside.Restore())
+	}
+	if o.aside.Kept() {
+		fmt.Fprintf(o.notes, "note: %s\n", o.aside)
+	}
+	o.aside = nil
+	return errors.Join(err, o.lock.Release())
 }
 
 // Engine is the open engine.
@@ -187,8 +283,8 @@ func (o *openedEngine) Finish() (*placement.Storage, error) {
 	if !o.record {
 		st = nil
 	}
-	if closeErr != nil {
-		err = errors.Join(fmt.Errorf("%s: close: %w", o.cfg.Name, closeErr), err)
+	if closeErr != nil { // the engine names itself
+		err = errors.Join(closeErr, err)
 	}
 	return st, err
 }
