@@ -74,15 +74,13 @@ dropped first if they exist, also on a server given by --dsn.`,
 				return err
 			}
 			ctx := cmd.Context()
+			ef.results = []string{mix.LoadInfoFile, loadStorageFile}
 			opened, err := openKept(ctx, &ef, out)
 			if err != nil {
 				return err
 			}
 			defer opened.Close()
-			// The earlier load's files describe data this load drops.
-			if err := opened.setAside(false, mix.LoadInfoFile, loadStorageFile); err != nil {
-				return err
-			}
+			opened.replaces() // the load drops the data the earlier load's files describe
 			lc := mix.LoadConfig{Scale: m.Scale, Seed: seed, Loaders: loaders}
 			if progress.IsTerminal(os.Stderr) {
 				lc.Progress = os.Stderr

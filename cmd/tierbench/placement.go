@@ -83,19 +83,23 @@ type openedEngine struct {
 	grid     float64
 	finished bool
 	// out is --out, locked by lock for the whole command; aside holds the earlier
-	// run's files setAside moved out of this run's way, restored by Close when this
-	// run wrote none of its own (restore).
-	out     string
-	lock    *rundir.Lock
-	aside   *rundir.Aside
-	restore bool
-	notes   io.Writer
+	// command's files open moved out of this one's way (engineFlags.results), which
+	// Close restores when this command wrote none of its own, unless it replaced what
+	// they describe (replaces).
+	out       string
+	lock      *rundir.Lock
+	aside     *rundir.Aside
+	noRestore bool
+	notes     io.Writer
 }
 
 // open validates the engine and placement flags, locks out against a second command
-// (rundir.Lock), mounts the emulated tiers, places the engine's files and opens it.
-// keep leaves the database in place after Finish. On error nothing is left mounted
-// or running, and out is unlocked.
+// (rundir.Lock), sets the files the command will write (engineFlags.results, and the
+// traces of --record-trace) of an earlier command aside into OUT/earlier/N
+// (rundir.SetAside) so that none is overwritten or truncated before this command's
+// own exist, mounts the emulated tiers, places the engine's files and opens it. keep
+// leaves the database in place after Finish. On error nothing is left mounted or
+// running, the earlier files are back and out is unlocked.
 func (ef *engineFlags) open(ctx context.Context, out string, keep bool) (_ *openedEngine, err error) {
 	if out == "" {
 		return nil, errors.New("--out is required: the directory for results (and, by default, the database)")
@@ -130,8 +134,18 @@ func (ef *engineFlags) open(ctx context.Context, out string, keep bool) (_ *open
 	if err != nil {
 		return nil, err
 	}
+	results := ef.results
+	if ef.recordTrace {
+		results = append(results[:len(results):len(results)], placement.TracesDir)
+	}
+	aside, err := rundir.SetAside(out, results...)
+	if err != nil {
+		lock.Release()
+		return nil, fmt.Errorf("--out %s: %w", out, err)
+	}
 	defer func() {
 		if err != nil {
+			aside.Restore()
 			lock.Release()
 		}
 	}()
@@ -162,7 +176,7 @@ func (ef *engineFlags) open(ctx context.Context, out string, keep bool) (_ *open
 		return nil, err // engines name themselves in their errors
 	}
 	o := &openedEngine{eng: eng, cfg: cfg, placed: placed, grid: ef.gridIntensity,
-		record: !plan.Empty() || method != "", out: out, lock: lock, notes: io.Discard}
+		record: !plan.Empty() || method != "", out: out, lock: lock, aside: aside, notes: io.Discard}
 	if ef.cmd != nil {
 		o.notes = ef.cmd.ErrOrStderr()
 	}
@@ -201,27 +215,16 @@ func commandLine(args []string) string {
 	return strings.Join(parts, " ")
 }
 
-// setAside moves the files names of an earlier command out of this one's way into
-// OUT/earlier/N (rundir.SetAside), so that none is overwritten or truncated before
-// this command's own exist. With restore, Close puts them back when this command
-// wrote none of them (it failed before measuring anything); a load, which replaces
-// the data the earlier files describe, never restores. Where they went is noted on
-// stderr when the command ends.
-func (o *openedEngine) setAside(restore bool, names ...string) error {
-	a, err := rundir.SetAside(o.out, names...)
-	if err != nil {
-		return fmt.Errorf("--out %s: %w", o.out, err)
-	}
-	o.aside, o.restore = a, restore
-	return nil
-}
+// replaces says that from now on the command replaces what the earlier files set
+// aside describe (a load drops the data of load.json): Close never puts them back.
+func (o *openedEngine) replaces() { o.noRestore = true }
 
 // Close finishes the engine (Finish), puts the earlier command's files back when this
 // one wrote none of them, says where they are otherwise, and unlocks --out. Safe to
 // call more than once.
 func (o *openedEngine) Close() error {
 	_, err := o.Finish()
-	if o.restore {
+	if !o.noRestore {
 		err = errors.Join(err, o.aside.Restore())
 	}
 	if o.aside.Kept() {

@@ -322,3 +322,32 @@ func TestServerInPrivateOut(t *testing.T) {
 		t.Errorf("failed start: %v", err)
 	}
 }
+
+// TestRecordTraceSetsEarlierTracesAside: a second command with --record-trace sets
+// the first one's traces aside with its other files instead of truncating them.
+func TestRecordTraceSetsEarlierTracesAside(t *testing.T) {
+	needFUSE(t)
+	out := t.TempDir()
+	args := []string{"oltp", "load", "--mix", "point-select", "--scale", "0.001", "--data", "sata-ssd", "--record-trace", "--out", out}
+	if _, err := runCLI(t, args...); err != nil {
+		t.Fatal(err)
+	}
+	trace := readOrEmpty(filepath.Join(out, "traces", "data.trace"))
+	if len(trace) == 0 {
+		t.Fatal("the first load recorded no trace")
+	}
+	_, stderr, err := runCLIStderr(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	aside := filepath.Join(out, "earlier", "1")
+	if !bytes.Equal(readOrEmpty(filepath.Join(aside, "traces", "data.trace")), trace) {
+		t.Error("the first load's trace is not kept whole")
+	}
+	if len(readOrEmpty(filepath.Join(out, "traces", "data.trace"))) == 0 {
+		t.Error("the second load recorded no trace")
+	}
+	if want := "note: the earlier run's oltp-load.json, load-storage.json and traces are in " + aside; !strings.Contains(stderr, want) {
+		t.Errorf("stderr %q lacks %q", stderr, want)
+	}
+}

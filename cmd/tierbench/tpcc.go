@@ -99,15 +99,13 @@ server given by --dsn.`,
 				return fmt.Errorf("--loaders %d: give 0 (automatic) or more", loaders)
 			}
 			ctx := cmd.Context()
+			ef.results = []string{tpcc.LoadInfoFile, loadStorageFile}
 			opened, err := openKept(ctx, &ef, out)
 			if err != nil {
 				return err
 			}
 			defer opened.Close()
-			// The earlier load's files describe data this load drops.
-			if err := opened.setAside(false, tpcc.LoadInfoFile, loadStorageFile); err != nil {
-				return err
-			}
+			opened.replaces() // the load drops the data the earlier load's files describe
 			lc := tpcc.LoadConfig{Warehouses: warehouses, Seed: seed, Loaders: loaders}
 			if progress.IsTerminal(os.Stderr) {
 				lc.Progress = os.Stderr
@@ -207,15 +205,8 @@ func (lf *loadFlags) plan(out string, lines io.Writer, opened *openedEngine) olt
 // and intervals aside (restored when this run writes none).
 func (lf *loadFlags) open(ctx context.Context, ef *engineFlags, out string) (*openedEngine, error) {
 	ef.sessions = slices.Max(lf.users)
-	opened, err := openLoaded(ctx, ef, out)
-	if err != nil {
-		return nil, err
-	}
-	if err := opened.setAside(true, oltp.ResultFile, oltp.IntervalsFile); err != nil {
-		opened.Close()
-		return nil, err
-	}
-	return opened, nil
+	ef.results = []string{oltp.ResultFile, oltp.IntervalsFile}
+	return openLoaded(ctx, ef, out)
 }
 
 // runOutput is a run's result file, for finishRun.
@@ -353,14 +344,12 @@ func newTPCCCheckCommand() *cobra.Command {
 				}
 			}
 			ctx := cmd.Context()
+			ef.results = []string{checkFile}
 			opened, err := openLoaded(ctx, &ef, out)
 			if err != nil {
 				return err
 			}
 			defer opened.Close()
-			if err := opened.setAside(true, checkFile); err != nil {
-				return err
-			}
 			cs, err := tpcc.Check(ctx, opened.Engine())
 			tpcc.WriteCheck(cmd.OutOrStdout(), cs)
 			if err != nil {

@@ -32,6 +32,9 @@ type engineFlags struct {
 	// mustExist opens only a database an earlier command created (tpcc run and check,
 	// oltp run): a missing one is an error, not a new, empty one left behind.
 	mustExist bool
+	// results are the files in --out the command writes, which open sets aside when an
+	// earlier command left them there.
+	results []string
 	// cmd is the command the flags belong to; notes go to its stderr.
 	cmd *cobra.Command
 	placementFlags
@@ -139,14 +142,12 @@ func newTPCHRunCommand() *cobra.Command {
 			}
 			ctx := cmd.Context()
 			ef.mustExist = skipLoad // a run that loads nothing needs the kept database
+			ef.results = []string{tpch.ResultFile}
 			opened, err := ef.open(ctx, out, ef.keep)
 			if err != nil {
 				return err
 			}
 			defer opened.Close() // on an early return too
-			if err := opened.setAside(true, tpch.ResultFile); err != nil {
-				return err
-			}
 
 			rc := tpch.RunConfig{
 				SF: sf, Streams: streams, Seed: seed, UseDefaultParams: useDefault,

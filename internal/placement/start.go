@@ -15,6 +15,9 @@ import (
 	"tierbench/internal/engine"
 )
 
+// TracesDir is the directory under Options.OutDir that Options.Trace records into.
+const TracesDir = "traces"
+
 // Options tune Start.
 type Options struct {
 	// OutDir holds the emulated tiers: OUT/tiers/NAME/backing and OUT/tiers/NAME/mnt.
@@ -90,7 +93,7 @@ func (p *Plan) Start(ctx context.Context, opts Options) (*Placed, error) {
 		dev := emulator.Device{Name: t.Name, Spec: t.Spec, BackingDir: filepath.Join(root, "backing"), MountPoint: filepath.Join(root, "mnt")}
 		if opts.Trace {
 			// Outside the tier's root, which is removed after a run that keeps no data.
-			traces, err := filepath.Abs(filepath.Join(opts.OutDir, "traces"))
+			traces, err := filepath.Abs(filepath.Join(opts.OutDir, TracesDir))
 			if err != nil {
 				return nil, err
 			}
