@@ -143,6 +143,12 @@ func TestFullDiskKeepsEarlierRun(t *testing.T) {
 			t.Errorf("error does not say %q:\n%s", want, msg)
 		}
 	}
+	if strings.Contains(msg, "\n") {
+		t.Errorf("the error spans lines:\n%s", msg)
+	}
+	if strings.Count(msg, "write "+filepath.Join(out, "result.json")+": no space left on device") != 1 {
+		t.Errorf("the failed write of result.json is not said once:\n%s", msg)
+	}
 	if strings.Contains(msg, "what was measured is kept") || strings.Contains(stdout, "result: ") {
 		t.Errorf("claims a result was kept:\n%s\n%s", msg, stdout)
 	}
@@ -181,8 +187,8 @@ func TestFinishRunSaysWhatIsKept(t *testing.T) {
 	}{
 		{"written", time.Time{}, nil, boom, "level 2: server gone (what was measured is kept in " + path + ")", true},
 		{"interrupted", time.Time{}, nil, context.Canceled, "interrupted: what was measured is kept in " + path + ": context canceled", true},
-		{"last write failed", started, syscall.ENOSPC, boom, "level 2: server gone\nno space left on device (" + path + " holds what was measured until the last write that succeeded)", true},
-		{"nothing written", time.Time{}, syscall.ENOSPC, boom, "level 2: server gone\nno space left on device (nothing of this run could be written to " + path + ": the summary above is all that is left of it)", false},
+		{"last write failed", started, syscall.ENOSPC, boom, "level 2: server gone; no space left on device (" + path + " holds what was measured until the last write that succeeded)", true},
+		{"nothing written", time.Time{}, syscall.ENOSPC, boom, "level 2: server gone; no space left on device (nothing of this run could be written to " + path + ": the summary above is all that is left of it)", false},
 		{"another run's file", started.Add(-time.Hour), syscall.ENOSPC, nil, "no space left on device (nothing of this run could be written to " + path + ": the summary above is all that is left of it)", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -245,6 +245,7 @@ func finishRun(w io.Writer, opened *openedEngine, out runOutput, hasResult bool,
 	if where {
 		fmt.Fprintf(w, "\nresult: %s\n", out.path)
 	}
+	err = oneLine(err)
 	switch {
 	case err == nil:
 		return nil
@@ -252,6 +253,64 @@ func finishRun(w io.Writer, opened *openedEngine, out runOutput, hasResult bool,
 		return fmt.Errorf("interrupted: %s: %w", kept, err)
 	}
 	return fmt.Errorf("%w (%s)", err, kept)
+}
+
+// lineErrors are errors on one line, as errors.Join would hold them on several.
+type lineErrors []error
+
+func (e lineErrors) Error() string {
+	msgs := make([]string, len(e))
+	for i, err := range e {
+		msgs[i] = err.Error()
+	}
+	return strings.Join(msgs, "; ")
+}
+
+func (e lineErrors) Unwrap() []error { return e }
+
+// oneLine puts the errors err joins (errors.Join) on one line, each message once: a
+// full disk fails the run's last save and finishRun's write alike.
+func oneLine(err error) error {
+	var out lineErrors
+	seen := map[string]bool{}
+	var flatten func(error)
+	flatten = func(err error) {
+		if parts := joinedParts(err); parts != nil {
+			for _, e := range parts {
+				flatten(e)
+			}
+		} else if err != nil && !seen[err.Error()] {
+			seen[err.Error()] = true
+			out = append(out, err)
+		}
+	}
+	flatten(err)
+	switch len(out) {
+	case 0:
+		return nil
+	case 1:
+		return out[0]
+	}
+	return out
+}
+
+// joinedParts are the errors err joins when errors.Join made it (its message is
+// theirs, one a line), nil otherwise: an error of fmt.Errorf with several %w has
+// words of its own, which flattening would lose.
+func joinedParts(err error) []error {
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return nil
+	}
+	parts := j.Unwrap()
+	msgs := make([]string, 0, len(parts))
+	for _, p := range parts {
+		msgs = append(msgs, p.Error())
+	}
+	if err.Error() != strings.Join(msgs, "\n") {
+		return nil
+	}
+	return parts
 }
 
 func newTPCCRunCommand() *cobra.Command {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 )
 
@@ -65,8 +66,13 @@ func WriteJSONFile(path string, v any) error {
 	return nil
 }
 
-// writeError names the file, the cause and what the user can do about it.
+// writeError names the file, the cause and what the user can do about it. The
+// temporary file's name is left out: it differs each time and means nothing to users.
 func writeError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && strings.HasPrefix(filepath.Base(pe.Path), "."+filepath.Base(path)+".") {
+		err = pe.Err
+	}
 	hint := "check that the directory exists, is writable and has free space, then run again"
 	switch {
 	case errors.Is(err, syscall.ENOSPC):

@@ -1,11 +1,15 @@
 package metrics
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"tierbench/internal/diskfull"
 )
 
 type fileDoc struct {
@@ -91,5 +95,27 @@ func TestFileHolds(t *testing.T) {
 	}
 	if ok, _ := FileHolds(path, "finished", started); ok {
 		t.Error("a member the file lacks matched")
+	}
+}
+
+// TestWriteJSONFileFullDisk: a full disk is named as such, without the temporary
+// file's name, and the file written before is left whole.
+func TestWriteJSONFileFullDisk(t *testing.T) {
+	dir := diskfull.Mount(t, 1<<20)
+	path := filepath.Join(dir, "result.json")
+	if err := WriteJSONFile(path, fileDoc{"earlier", 1}); err != nil {
+		t.Fatal(err)
+	}
+	diskfull.Fill(t, dir)
+	err := WriteJSONFile(path, fileDoc{strings.Repeat("x", 64<<10), 2})
+	want := "write " + path + ": no space left on device (the disk is full: free some space and run again)"
+	if err == nil || err.Error() != want || !errors.Is(err, syscall.ENOSPC) {
+		t.Errorf("error %v, want %q", err, want)
+	}
+	if got, err := ReadJSONFile[fileDoc](path); err != nil || got == nil || *got != (fileDoc{"earlier", 1}) {
+		t.Errorf("the earlier file: %+v, %v", got, err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("%d entries, want result.json and the filler: a temporary file is left", len(entries))
 	}
 }
