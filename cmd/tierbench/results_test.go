@@ -288,8 +288,8 @@ func TestRunWithoutLoadStartsNothing(t *testing.T) {
 
 // TestServerInPrivateOut: as root, an --out made by mktemp -d (0700) works for a
 // managed server: its user is let through --out alone, and the command says so. A
-// closed directory that is not the user's to open is refused with what to do, and
-// the engine is named once in every error.
+// closed directory that is not the user's to open is refused with what to do, the
+// engine named once (it was "postgres: postgres:").
 func TestServerInPrivateOut(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("as root only: unprivileged, the server runs as tierbench's own user")
@@ -321,11 +321,6 @@ func TestServerInPrivateOut(t *testing.T) {
 	want := "postgres: the server runs as user postgres, which cannot enter " + closed + " (mode 0700): run chmod o+x " + closed + " or choose a directory it can reach"
 	if err == nil || err.Error() != want {
 		t.Errorf("closed parent:\n%v\nwant\n%s", err, want)
-	}
-	// A failed start names the engine once.
-	_, err = runCLI(t, "oltp", "load", "--engine", "postgres", "--mix", "policy", "--set", "tierbench_no_such_setting=1", "--out", filepath.Join(out, "second"))
-	if err == nil || !strings.HasPrefix(err.Error(), "postgres: start the server: server exited during startup") {
-		t.Errorf("failed start: %v", err)
 	}
 }
 
