@@ -96,7 +96,7 @@ and the table says so.`,
 			if err := os.Chmod(cfg.OutDir, 0o755); err != nil {
 				return fmt.Errorf("demo: %w", err)
 			}
-			cfg.Log = cmd.ErrOrStderr()
+			cfg.Log, cfg.Command = cmd.ErrOrStderr(), commandLine(os.Args)
 			if progress.IsTerminal(os.Stderr) {
 				cfg.Progress = os.Stderr
 			}

@@ -74,11 +74,13 @@ dropped first if they exist, also on a server given by --dsn.`,
 				return err
 			}
 			ctx := cmd.Context()
+			ef.results = []string{mix.LoadInfoFile, loadStorageFile}
 			opened, err := openKept(ctx, &ef, out)
 			if err != nil {
 				return err
 			}
-			defer opened.Finish()
+			defer opened.Close()
+			opened.replaces() // the load drops the data the earlier load's files describe
 			lc := mix.LoadConfig{Scale: m.Scale, Seed: seed, Loaders: loaders}
 			if progress.IsTerminal(os.Stderr) {
 				lc.Progress = os.Stderr
@@ -148,6 +150,11 @@ func newOLTPRunCommand() *cobra.Command {
 			if err := ef.matchLoaded(cmd, out, mix.LoadInfoFile, loaded); err != nil {
 				return err
 			}
+			if li == nil {
+				if err := ef.needLoad(out, mix.LoadInfoFile, "oltp load --mix "+mixName); err != nil {
+					return err
+				}
+			}
 			if li != nil && li.Mix != m.Name && ef.dsn == "" {
 				return fmt.Errorf("--mix %s: %s holds the %s mix's data: run `tierbench oltp load --mix %s --out %s` first", mixName, out, li.Mix, mixName, out)
 			} else if li != nil && li.MixSHA256 != m.SHA256 {
@@ -158,15 +165,17 @@ func newOLTPRunCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			defer opened.Finish()
+			defer opened.Close()
 			rc := mix.RunConfig{Plan: lf.plan(out, cmd.OutOrStdout(), opened), Think: think}
 			res, err := mix.Run(ctx, opened.Engine(), m, rc)
-			return finishRun(opened, filepath.Join(out, mix.ResultFile), res != nil, err,
-				func(st *placement.Storage) error { res.Storage = st; return mix.WriteResult(out, res) },
-				func() {
-					mix.WriteSummary(cmd.OutOrStdout(), res, m.TxnNames())
-					fmt.Fprintf(cmd.OutOrStdout(), "\nresult: %s\n", filepath.Join(out, mix.ResultFile))
-				})
+			if res == nil {
+				return finishRun(nil, opened, runOutput{}, false, err)
+			}
+			return finishRun(cmd.OutOrStdout(), opened, runOutput{
+				path: filepath.Join(out, mix.ResultFile), started: res.Started,
+				write:   func(st *placement.Storage) error { res.Storage = st; return mix.WriteResult(out, res) },
+				summary: func() { mix.WriteSummary(cmd.OutOrStdout(), res, m.TxnNames()) },
+			}, true, err)
 		},
 	}
 	registerTPCCEngineFlags(cmd, &ef, &out)

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -14,6 +16,7 @@ import (
 	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
 	"tierbench/internal/placement"
+	"tierbench/internal/rundir"
 )
 
 // placementFlags place the database's files on tiers; they are part of engineFlags.
@@ -67,8 +70,9 @@ func (pf *placementFlags) plan() (*placement.Plan, placement.FlushMethod, []stri
 	return p, method, paths, nil
 }
 
-// openedEngine is an engine opened with its files placed on tiers. Finish closes it
-// and then unmounts, in that order, whatever happened in between.
+// openedEngine is an engine opened with its files placed on tiers, in an output
+// directory this command holds locked. Finish closes the engine and then unmounts, in
+// that order, whatever happened in between; Close also releases the directory.
 type openedEngine struct {
 	eng    engine.Engine
 	cfg    engine.Config
@@ -78,12 +82,25 @@ type openedEngine struct {
 	record   bool
 	grid     float64
 	finished bool
+	// out is --out, locked by lock for the whole command; aside holds the earlier
+	// command's files open moved out of this one's way (engineFlags.results), which
+	// Close restores when this command wrote none of its own, unless it replaced what
+	// they describe (replaces).
+	out       string
+	lock      *rundir.Lock
+	aside     *rundir.Aside
+	noRestore bool
+	notes     io.Writer
 }
 
-// open validates the engine and placement flags, mounts the emulated tiers, places
-// the engine's files and opens it. keep leaves the database in place after Finish.
-// On error nothing is left mounted or running.
-func (ef *engineFlags) open(ctx context.Context, out string, keep bool) (*openedEngine, error) {
+// open validates the engine and placement flags, locks out against a second command
+// (rundir.Lock), sets the files the command will write (engineFlags.results, and the
+// traces of --record-trace) of an earlier command aside into OUT/earlier/N
+// (rundir.SetAside) so that none is overwritten or truncated before this command's
+// own exist, mounts the emulated tiers, places the engine's files and opens it. keep
+// leaves the database in place after Finish. On error nothing is left mounted or
+// running, the earlier files are back and out is unlocked.
+func (ef *engineFlags) open(ctx context.Context, out string, keep bool) (_ *openedEngine, err error) {
 	if out == "" {
 		return nil, errors.New("--out is required: the directory for results (and, by default, the database)")
 	}
@@ -91,7 +108,7 @@ func (ef *engineFlags) open(ctx context.Context, out string, keep bool) (*opened
 	if err != nil {
 		return nil, err
 	}
-	cfg.Keep = keep
+	cfg.Keep, cfg.MustExist = keep, ef.mustExist
 	plan, method, paths, err := ef.plan()
 	if err != nil {
 		return nil, err
@@ -113,6 +130,33 @@ func (ef *engineFlags) open(ctx context.Context, out string, keep bool) (*opened
 	if ef.recordTrace && !plan.Emulated() {
 		return nil, errors.New("--record-trace records the requests of emulated tiers: place a class on one, e.g. --data 'pagecache(sata-ssd,size=1GiB)'")
 	}
+	lock, err := lockOut(out)
+	if err != nil {
+		return nil, err
+	}
+	results := ef.results
+	if ef.recordTrace {
+		results = append(results[:len(results):len(results)], placement.TracesDir)
+	}
+	aside, err := rundir.SetAside(out, results...)
+	if err != nil {
+		lock.Release()
+		return nil, fmt.Errorf("--out %s: %w", out, err)
+	}
+	defer func() {
+		if err != nil {
+			aside.Restore()
+			lock.Release()
+		}
+	}()
+	// A managed server running as its own user may pass through the directories the
+	// user gave tierbench (and those inside them), never through their parents.
+	cfg.Traversable = append([]string{out}, ef.dbDir)
+	if plan != nil {
+		for _, t := range plan.Tiers {
+			cfg.Traversable = append(cfg.Traversable, t.Dir)
+		}
+	}
 	opts := placement.Options{OutDir: out, FlushMethod: method, Keep: keep, Trace: ef.recordTrace}
 	opts.Emulator.Profiles = paths
 	if plan == nil {
@@ -129,10 +173,65 @@ func (ef *engineFlags) open(ctx context.Context, out string, keep bool) (*opened
 	eng, err := engine.Open(ctx, cfg)
 	if err != nil {
 		placed.Stop()
-		return nil, fmt.Errorf("%s: %w", cfg.Name, err)
+		return nil, err // engines name themselves in their errors
 	}
-	return &openedEngine{eng: eng, cfg: cfg, placed: placed, grid: ef.gridIntensity,
-		record: !plan.Empty() || method != ""}, nil
+	o := &openedEngine{eng: eng, cfg: cfg, placed: placed, grid: ef.gridIntensity,
+		record: !plan.Empty() || method != "", out: out, lock: lock, aside: aside, notes: io.Discard}
+	if ef.cmd != nil {
+		o.notes = ef.cmd.ErrOrStderr()
+	}
+	if _, managed := eng.(engine.Server); managed {
+		if info, err := eng.Info(ctx); err == nil && info.Settings["server_user_acl"] != "" {
+			fmt.Fprintf(o.notes, "note: the server's user may now pass through a directory of yours (an ACL entry: %s); result files record it\n", info.Settings["server_user_acl"])
+		}
+	}
+	return o, nil
+}
+
+// lockOut locks out for this command (rundir.Acquire), recording its command line
+// without passwords; a refusal names the command that holds out.
+func lockOut(out string) (*rundir.Lock, error) {
+	lock, err := rundir.Acquire(out, commandLine(os.Args))
+	if err != nil {
+		return nil, fmt.Errorf("--out %w", err)
+	}
+	return lock, nil
+}
+
+// commandLine is args as a shell would take them back, DSNs' passwords removed.
+func commandLine(args []string) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		if i > 0 && args[i-1] == "--dsn" {
+			a = engine.RedactDSN(a)
+		} else if v, ok := strings.CutPrefix(a, "--dsn="); ok {
+			a = "--dsn=" + engine.RedactDSN(v)
+		}
+		if a == "" || strings.ContainsAny(a, " \t\n'\"$`\\()*?;&|<>") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		parts[i] = a
+	}
+	return strings.Join(parts, " ")
+}
+
+// replaces says that from now on the command replaces what the earlier files set
+// aside describe (a load drops the data of load.json): Close never puts them back.
+func (o *openedEngine) replaces() { o.noRestore = true }
+
+// Close finishes the engine (Finish), puts the earlier command's files back when this
+// one wrote none of them, says where they are otherwise, and unlocks --out. Safe to
+// call more than once.
+func (o *openedEngine) Close() error {
+	_, err := o.Finish()
+	if !o.noRestore {
+		err = errors.Join(err, o.aside.Restore())
+	}
+	if o.aside.Kept() {
+		fmt.Fprintf(o.notes, "note: %s\n", o.aside)
+	}
+	o.aside = nil
+	return errors.Join(err, o.lock.Release())
 }
 
 // Engine is the open engine.
@@ -187,8 +286,8 @@ func (o *openedEngine) Finish() (*placement.Storage, error) {
 	if !o.record {
 		st = nil
 	}
-	if closeErr != nil {
-		err = errors.Join(fmt.Errorf("%s: close: %w", o.cfg.Name, closeErr), err)
+	if closeErr != nil { // the engine names itself
+		err = errors.Join(closeErr, err)
 	}
 	return st, err
 }

@@ -13,9 +13,10 @@ import (
 )
 
 // TestMain lets the test binary serve emulated devices: emulator.Start runs this
-// executable as `device serve --config FILE`, as it runs tierbench.
+// executable as `device serve --config FILE`, as it runs tierbench. With
+// asTierbenchEnv set it is tierbench itself, for tests that need a second process.
 func TestMain(m *testing.M) {
-	if len(os.Args) > 2 && os.Args[1] == "device" && os.Args[2] == "serve" {
+	if len(os.Args) > 2 && os.Args[1] == "device" && os.Args[2] == "serve" || os.Getenv(asTierbenchEnv) == "1" {
 		root := newRootCommand()
 		root.SetArgs(os.Args[1:])
 		if err := root.Execute(); err != nil {
@@ -57,6 +58,7 @@ func TestPlacementBadInput(t *testing.T) {
 		{"unknown tier", []string{"--tier", "x=hdd-7200", "--data", "y"}, []string{"--data y", "tiers are x"}},
 		{"db and data", []string{"--db", dir, "--data", "hdd-7200"}, []string{"--db", "--data hdd-7200", "give one"}},
 		{"sqlite wal apart", []string{"--tier", "a=hdd-7200", "--tier", "b=sata-ssd", "--data", "a", "--wal", "b"}, []string{"--wal b", "SQLite keeps its WAL"}},
+		{"sqlite wal on a profile", []string{"--wal", "hdd-7200"}, []string{"--wal hdd-7200: SQLite keeps its WAL"}},
 		{"sqlite direct", []string{"--flush-method", "direct"}, []string{"--flush-method direct: SQLite has no direct I/O"}},
 		{"bad flush method", []string{"--flush-method", "sometimes"}, []string{`--flush-method "sometimes"`}},
 		{"negative grid", []string{"--grid-intensity", "-1"}, []string{"--grid-intensity -1"}},

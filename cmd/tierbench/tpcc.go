@@ -41,10 +41,29 @@ commands: load creates it, run and check start it again. Remove OUT/db to reclai
 // loadStorageFile holds the storage section of `tpcc load` (devices' counters of the load).
 const loadStorageFile = "load-storage.json"
 
+// checkFile holds what `tpcc check` found.
+const checkFile = "check.json"
+
 // openKept opens the engine with its files placed, keeping its data between commands
 // (TPC-C and oltp mixes: load, run and check work on the same database).
 func openKept(ctx context.Context, ef *engineFlags, out string) (*openedEngine, error) {
 	return ef.open(ctx, out, true)
+}
+
+// openLoaded opens the database a load kept (openKept) for run and check: never a new,
+// empty one, which would stay behind after the command fails on it.
+func openLoaded(ctx context.Context, ef *engineFlags, out string) (*openedEngine, error) {
+	ef.mustExist = true
+	return openKept(ctx, ef, out)
+}
+
+// needLoad refuses run and check on an --out that holds no load (loadFile), before
+// anything starts: the database lives there (--db and --dsn name it themselves).
+func (ef *engineFlags) needLoad(out, loadFile, loadCmd string) error {
+	if ef.dsn != "" || ef.dbDir != "" {
+		return nil
+	}
+	return fmt.Errorf("--out %s holds no load (no %s): run `tierbench %s --engine %s --out %s` first", out, loadFile, loadCmd, ef.name, out)
 }
 
 func registerTPCCEngineFlags(cmd *cobra.Command, ef *engineFlags, out *string) {
@@ -80,11 +99,13 @@ server given by --dsn.`,
 				return fmt.Errorf("--loaders %d: give 0 (automatic) or more", loaders)
 			}
 			ctx := cmd.Context()
+			ef.results = []string{tpcc.LoadInfoFile, loadStorageFile}
 			opened, err := openKept(ctx, &ef, out)
 			if err != nil {
 				return err
 			}
-			defer opened.Finish()
+			defer opened.Close()
+			opened.replaces() // the load drops the data the earlier load's files describe
 			lc := tpcc.LoadConfig{Warehouses: warehouses, Seed: seed, Loaders: loaders}
 			if progress.IsTerminal(os.Stderr) {
 				lc.Progress = os.Stderr
@@ -179,37 +200,117 @@ func (lf *loadFlags) plan(out string, lines io.Writer, opened *openedEngine) olt
 		Seed: lf.seed, OutDir: out, Lines: lines, IO: opened.IOSampler()}
 }
 
-// open opens the engine for a run of tpcc or oltp (openKept), telling --client-io auto
-// the most users the run will hold at once.
+// open opens the engine for a run of tpcc or oltp (openLoaded), telling --client-io
+// auto the most users the run will hold at once, and sets the earlier run's result
+// and intervals aside (restored when this run writes none).
 func (lf *loadFlags) open(ctx context.Context, ef *engineFlags, out string) (*openedEngine, error) {
 	ef.sessions = slices.Max(lf.users)
-	return openKept(ctx, ef, out)
+	ef.results = []string{oltp.ResultFile, oltp.IntervalsFile}
+	return openLoaded(ctx, ef, out)
 }
 
-// finishRun ends a run of tpcc or oltp: it closes the engine and unmounts its tiers
-// (in that order), rewrites the result with the storage section when files were
-// placed, prints the summary, and words the error so that users know what was kept.
-// withStorage and summary are called only when the run returned a result.
-func finishRun(opened *openedEngine, resultPath string, hasResult bool, runErr error, withStorage func(*placement.Storage) error, summary func()) error {
+// runOutput is a run's result file, for finishRun.
+type runOutput struct {
+	path string
+	// started is the result's "started" member, which tells this run's file from
+	// another's.
+	started any
+	// write writes the result with its storage section (nil: none); summary prints it.
+	write   func(*placement.Storage) error
+	summary func()
+}
+
+// finishRun ends a run of tpcc, oltp or tpch when it returned a result (hasResult):
+// it closes the engine and unmounts its tiers (in that order), writes the result a
+// last time with the storage section, prints the summary and where the result is,
+// and words the error so that users know what was kept: only what the file really
+// holds. Without a result it closes and returns the errors.
+func finishRun(w io.Writer, opened *openedEngine, out runOutput, hasResult bool, runErr error) error {
 	storage, ferr := opened.Finish() // the engine stops before its devices unmount
-	if hasResult {
-		if storage != nil {
-			if werr := withStorage(storage); werr != nil {
-				ferr = errors.Join(ferr, werr)
-			}
-		}
-		summary()
-	}
 	err := errors.Join(runErr, ferr)
+	if !hasResult {
+		return err
+	}
+	werr := out.write(storage)
+	out.summary()
+	kept, where := "what was measured is kept in "+out.path, true
+	if werr != nil {
+		err = errors.Join(err, werr)
+		if holds, _ := metrics.FileHolds(out.path, "started", out.started); holds {
+			kept = out.path + " holds what was measured until the last write that succeeded"
+		} else {
+			kept, where = "nothing of this run could be written to "+out.path+": the summary above is all that is left of it", false
+		}
+	}
+	if where {
+		fmt.Fprintf(w, "\nresult: %s\n", out.path)
+	}
+	err = oneLine(err)
 	switch {
 	case err == nil:
 		return nil
 	case errors.Is(err, context.Canceled):
-		return fmt.Errorf("interrupted: what was measured is kept in %s: %w", resultPath, err)
-	case hasResult:
-		return fmt.Errorf("%w (what was measured is kept in %s)", err, resultPath)
+		return fmt.Errorf("interrupted: %s: %w", kept, err)
 	}
-	return err
+	return fmt.Errorf("%w (%s)", err, kept)
+}
+
+// lineErrors are errors on one line, as errors.Join would hold them on several.
+type lineErrors []error
+
+func (e lineErrors) Error() string {
+	msgs := make([]string, len(e))
+	for i, err := range e {
+		msgs[i] = err.Error()
+	}
+	return strings.Join(msgs, "; ")
+}
+
+func (e lineErrors) Unwrap() []error { return e }
+
+// oneLine puts the errors err joins (errors.Join) on one line, each message once: a
+// full disk fails the run's last save and finishRun's write alike.
+func oneLine(err error) error {
+	var out lineErrors
+	seen := map[string]bool{}
+	var flatten func(error)
+	flatten = func(err error) {
+		if parts := joinedParts(err); parts != nil {
+			for _, e := range parts {
+				flatten(e)
+			}
+		} else if err != nil && !seen[err.Error()] {
+			seen[err.Error()] = true
+			out = append(out, err)
+		}
+	}
+	flatten(err)
+	switch len(out) {
+	case 0:
+		return nil
+	case 1:
+		return out[0]
+	}
+	return out
+}
+
+// joinedParts are the errors err joins when errors.Join made it (its message is
+// theirs, one a line), nil otherwise: an error of fmt.Errorf with several %w has
+// words of its own, which flattening would lose.
+func joinedParts(err error) []error {
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return nil
+	}
+	parts := j.Unwrap()
+	msgs := make([]string, 0, len(parts))
+	for _, p := range parts {
+		msgs = append(msgs, p.Error())
+	}
+	if err.Error() != strings.Join(msgs, "\n") {
+		return nil
+	}
+	return parts
 }
 
 func newTPCCRunCommand() *cobra.Command {
@@ -245,23 +346,30 @@ func newTPCCRunCommand() *cobra.Command {
 			if err := ef.matchLoaded(cmd, out, tpcc.LoadInfoFile, loadedEngine(li)); err != nil {
 				return err
 			}
+			if li == nil {
+				if err := ef.needLoad(out, tpcc.LoadInfoFile, "tpcc load"); err != nil {
+					return err
+				}
+			}
 			ctx := cmd.Context()
 			opened, err := lf.open(ctx, &ef, out)
 			if err != nil {
 				return err
 			}
-			defer opened.Finish()
+			defer opened.Close()
 			rc := tpcc.RunConfig{Plan: lf.plan(out, cmd.OutOrStdout(), opened), Think: think, Mix: mix}
 			if li != nil {
 				rc.Load = li.Constants // the warehouses are counted in the database
 			}
 			res, err := tpcc.Run(ctx, opened.Engine(), rc)
-			return finishRun(opened, filepath.Join(out, tpcc.ResultFile), res != nil, err,
-				func(st *placement.Storage) error { res.Storage = st; return tpcc.WriteResult(out, res) },
-				func() {
-					tpcc.WriteSummary(cmd.OutOrStdout(), res)
-					fmt.Fprintf(cmd.OutOrStdout(), "\nresult: %s\n", filepath.Join(out, tpcc.ResultFile))
-				})
+			if res == nil {
+				return finishRun(nil, opened, runOutput{}, false, err)
+			}
+			return finishRun(cmd.OutOrStdout(), opened, runOutput{
+				path: filepath.Join(out, tpcc.ResultFile), started: res.Started,
+				write:   func(st *placement.Storage) error { res.Storage = st; return tpcc.WriteResult(out, res) },
+				summary: func() { tpcc.WriteSummary(cmd.OutOrStdout(), res) },
+			}, true, err)
 		},
 	}
 	registerTPCCEngineFlags(cmd, &ef, &out)
@@ -289,18 +397,24 @@ func newTPCCCheckCommand() *cobra.Command {
 			if err := ef.matchLoaded(cmd, out, tpcc.LoadInfoFile, loadedEngine(li)); err != nil {
 				return err
 			}
+			if li == nil {
+				if err := ef.needLoad(out, tpcc.LoadInfoFile, "tpcc load"); err != nil {
+					return err
+				}
+			}
 			ctx := cmd.Context()
-			opened, err := openKept(ctx, &ef, out)
+			ef.results = []string{checkFile}
+			opened, err := openLoaded(ctx, &ef, out)
 			if err != nil {
 				return err
 			}
-			defer opened.Finish()
+			defer opened.Close()
 			cs, err := tpcc.Check(ctx, opened.Engine())
 			tpcc.WriteCheck(cmd.OutOrStdout(), cs)
 			if err != nil {
 				return err
 			}
-			if werr := metrics.WriteJSONFile(filepath.Join(out, "check.json"), map[string]any{
+			if werr := metrics.WriteJSONFile(filepath.Join(out, checkFile), map[string]any{
 				"passed": tpcc.AllPassed(cs), "conditions": cs, "checked": time.Now().UTC(),
 			}); werr != nil {
 				return werr

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,6 +13,7 @@ import (
 	_ "tierbench/internal/engine/mysql"
 	_ "tierbench/internal/engine/postgres"
 	_ "tierbench/internal/engine/sqlite"
+	"tierbench/internal/placement"
 	"tierbench/internal/progress"
 	"tierbench/internal/tpch"
 )
@@ -30,10 +29,19 @@ type engineFlags struct {
 	// sessions is the most sessions the command will hold at once (its users), set by
 	// the command before open; --client-io auto decides by it.
 	sessions int
+	// mustExist opens only a database an earlier command created (tpcc run and check,
+	// oltp run): a missing one is an error, not a new, empty one left behind.
+	mustExist bool
+	// results are the files in --out the command writes, which open sets aside when an
+	// earlier command left them there.
+	results []string
+	// cmd is the command the flags belong to; notes go to its stderr.
+	cmd *cobra.Command
 	placementFlags
 }
 
 func (ef *engineFlags) register(cmd *cobra.Command) {
+	ef.cmd = cmd
 	f := cmd.Flags()
 	f.StringVar(&ef.name, "engine", "sqlite", "database engine: sqlite, postgres or mysql")
 	f.StringVar(&ef.dsn, "dsn", "", "connect to a server you run (external mode) instead of starting a private one")
@@ -133,11 +141,13 @@ func newTPCHRunCommand() *cobra.Command {
 				useDefault = true // the qualification answers are for the default parameters
 			}
 			ctx := cmd.Context()
+			ef.mustExist = skipLoad // a run that loads nothing needs the kept database
+			ef.results = []string{tpch.ResultFile}
 			opened, err := ef.open(ctx, out, ef.keep)
 			if err != nil {
 				return err
 			}
-			defer opened.Finish() // on an early return; the normal path finishes below
+			defer opened.Close() // on an early return too
 
 			rc := tpch.RunConfig{
 				SF: sf, Streams: streams, Seed: seed, UseDefaultParams: useDefault,
@@ -154,32 +164,25 @@ func newTPCHRunCommand() *cobra.Command {
 					return err
 				}
 				ocfg.Dir = filepath.Join(out, "validate-db")
+				ocfg.Traversable = []string{out}
 				oeng, err := engine.Open(ctx, ocfg)
 				if err != nil {
-					return fmt.Errorf("--validate-against %s: %w", ocfg.Name, err)
+					return fmt.Errorf("--validate-against: %w", err) // the engine names itself
 				}
 				defer closeEngine(oeng, ocfg)
 				rc.ValidateAgainst = oeng
 			}
 			res, err := tpch.Run(ctx, opened.Engine(), rc)
+			if res == nil {
+				return finishRun(nil, opened, runOutput{}, false, err)
+			}
 			// The engine stops before the devices it ran on are unmounted; then the
 			// devices' counters go into the result.
-			storage, ferr := opened.Finish()
-			if res != nil {
-				res.Storage = storage
-				if storage != nil {
-					if werr := tpch.WriteResult(out, res); werr != nil {
-						ferr = errors.Join(ferr, werr)
-					}
-				}
-				tpch.Summary(cmd.OutOrStdout(), res)
-				fmt.Fprintf(cmd.OutOrStdout(), "\nresult: %s\n", filepath.Join(out, "result.json"))
-			}
-			err = errors.Join(err, ferr)
-			if err != nil {
-				if errors.Is(err, context.Canceled) {
-					return fmt.Errorf("interrupted: what finished is kept in %s: %w", filepath.Join(out, "result.json"), err)
-				}
+			if err := finishRun(cmd.OutOrStdout(), opened, runOutput{
+				path: filepath.Join(out, tpch.ResultFile), started: res.Started,
+				write:   func(st *placement.Storage) error { res.Storage = st; return tpch.WriteResult(out, res) },
+				summary: func() { tpch.Summary(cmd.OutOrStdout(), res) },
+			}, true, err); err != nil {
 				return err
 			}
 			if res != nil && res.Validation != nil && !res.Validation.Passed {

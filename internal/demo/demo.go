@@ -16,6 +16,7 @@ import (
 	"tierbench/internal/engine"
 	_ "tierbench/internal/engine/sqlite" // the demo's engine
 	"tierbench/internal/placement"
+	"tierbench/internal/rundir"
 	"tierbench/internal/tpch"
 )
 
@@ -63,8 +64,12 @@ type Config struct {
 	// CacheBytes is SQLite's cache.
 	CacheBytes int64
 	Seed       int64
-	// OutDir holds OUT/<device>/result.json (and, during a run, the device's tier).
-	OutDir        string
+	// OutDir holds OUT/<device>/result.json (and, during a run, the device's tier). Run
+	// locks it against a second command (rundir.Lock) and sets an earlier demo's
+	// result of a device aside into OUT/<device>/earlier/N before running it again.
+	OutDir string
+	// Command is the command line the lock records (passwords removed); empty: "tierbench demo".
+	Command       string
 	GridIntensity float64
 	Registry      *device.Registry
 	Emulator      emulator.Options
@@ -146,10 +151,19 @@ func (cfg *Config) Spec(profile string) string {
 // Run runs every slot and returns the rows from the slowest device to the fastest. A
 // device the host cannot emulate is replaced by its slot's next fallback (the row says
 // so); without one left, Run fails.
-func Run(ctx context.Context, cfg Config) ([]Row, error) {
+func Run(ctx context.Context, cfg Config) (_ []Row, err error) {
 	if err := cfg.Defaults(); err != nil {
 		return nil, err
 	}
+	command := cfg.Command
+	if command == "" {
+		command = "tierbench demo"
+	}
+	lock, err := rundir.Acquire(cfg.OutDir, command)
+	if err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	defer func() { err = errors.Join(err, lock.Release()) }()
 	var rows []Row
 	used := map[string]bool{}
 	for _, slot := range cfg.Slots {
@@ -207,6 +221,15 @@ func (cfg *Config) runDevice(ctx context.Context, dev string) (*Row, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
 	}
+	aside, err := rundir.SetAside(out, tpch.ResultFile)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if aside.Restore() == nil && aside.Kept() { // kept when this run wrote its own
+			cfg.logf("%s: %s", dev, aside)
+		}
+	}()
 	start := time.Now()
 	cfg.logf("%s: TPC-H SF %g on %s", dev, cfg.SF, spec)
 	pl, err := plan.Start(ctx, placement.Options{OutDir: out, Registry: cfg.Registry, Emulator: cfg.Emulator})

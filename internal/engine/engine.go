@@ -55,6 +55,25 @@ type Config struct {
 	// Keep leaves the SQLite file or the managed instance's data in place after Close
 	// (the server is stopped all the same), so a later run can reuse the loaded data.
 	Keep bool
+	// MustExist opens only a database that is there already (one a load kept): when Dir
+	// holds none, Open returns a *NoDatabaseError and creates nothing.
+	MustExist bool
+	// Traversable are directories the user gave tierbench for this run (--out, --db, a
+	// tier's directory). When one of them, or a directory inside one, keeps a managed
+	// server's OS user out (a 0700 directory from mktemp -d, with tierbench as root),
+	// that user alone is let through it (an ACL entry granting search); directories
+	// outside them are never changed, and an error says what to do.
+	Traversable []string
+}
+
+// NoDatabaseError is Open's refusal, under Config.MustExist, of a directory that holds
+// no database of the engine.
+type NoDatabaseError struct {
+	Engine, Dir string
+}
+
+func (e *NoDatabaseError) Error() string {
+	return fmt.Sprintf("%s: no database in %s: load one first (nothing was created)", e.Engine, e.Dir)
 }
 
 // ClientIO is how a session's connection waits for the server.

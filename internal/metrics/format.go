@@ -81,19 +81,52 @@ func IntervalLine(r IntervalRecord) string {
 	return b.String()
 }
 
-// JSONLines writes one JSON value a line.
+// JSONLines writes one JSON value a line. A failed write ends the file: it keeps the
+// whole lines written before (a writer that can truncate, as *os.File, is cut back to
+// the end of the last one, so a full disk leaves no torn line), later writes are
+// skipped, and Err says why.
 type JSONLines struct {
-	w   io.Writer
-	enc *json.Encoder
+	w     io.Writer
+	lines int
+	size  int64
+	err   error
 }
 
 // NewJSONLines writes to w.
 func NewJSONLines(w io.Writer) *JSONLines {
-	return &JSONLines{w: w, enc: json.NewEncoder(w)}
+	return &JSONLines{w: w}
 }
 
-// Write encodes v on one line.
-func (j *JSONLines) Write(v any) error { return j.enc.Encode(v) }
+// Write encodes v on one line; after a failed write it does nothing and returns Err.
+func (j *JSONLines) Write(v any) error {
+	if j.err != nil {
+		return j.err
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err // v's fault, not the file's: the next value may encode
+	}
+	b = append(b, '\n')
+	n, err := j.w.Write(b)
+	if err != nil {
+		if t, ok := j.w.(interface{ Truncate(int64) error }); ok && n > 0 {
+			if terr := t.Truncate(j.size); terr != nil {
+				err = fmt.Errorf("%w (and cutting the torn line off: %v)", err, terr)
+			}
+		}
+		j.err = err
+		return err
+	}
+	j.size += int64(n)
+	j.lines++
+	return nil
+}
+
+// Lines is how many lines were written whole.
+func (j *JSONLines) Lines() int { return j.lines }
+
+// Err is the error that ended the file, nil while every write succeeded.
+func (j *JSONLines) Err() error { return j.err }
 
 func round3(v float64) float64 {
 	if math.IsNaN(v) || math.IsInf(v, 0) {

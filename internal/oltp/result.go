@@ -103,6 +103,10 @@ type RunResult struct {
 	Sweep []metrics.Level `json:"sweep,omitempty"`
 	// IntervalsFile holds one JSON line per report interval.
 	IntervalsFile string `json:"intervals_file"`
+	// IntervalsError says why IntervalsFile lacks the intervals after its first
+	// IntervalsWritten lines (a full disk); empty when it holds them all.
+	IntervalsError   string `json:"intervals_error,omitempty"`
+	IntervalsWritten int    `json:"intervals_written,omitempty"`
 	// Storage says where the files were and what the devices did and used over the
 	// whole command (engine start to stop); absent when nothing was placed.
 	Storage *placement.Storage `json:"storage,omitempty"`
@@ -145,4 +149,15 @@ func (r *RunResult) Headline(l LevelReport, levels []LevelReport) {
 // dir/result.json atomically.
 func WriteResultFile(dir string, result any) error {
 	return metrics.WriteJSONFile(filepath.Join(dir, ResultFile), result)
+}
+
+// NoteIntervals records in r whether jl, the run's intervals file, lost lines after a
+// failed write, and returns the error to report then (nil when every line was written).
+func (r *RunResult) NoteIntervals(jl *metrics.JSONLines) error {
+	err := jl.Err()
+	if err == nil {
+		return nil
+	}
+	r.IntervalsError, r.IntervalsWritten = err.Error(), jl.Lines()
+	return fmt.Errorf("%s holds the first %d intervals only: %w", r.IntervalsFile, jl.Lines(), err)
 }

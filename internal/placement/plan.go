@@ -61,6 +61,9 @@ func (c Classes) of(class Class) string {
 type Plan struct {
 	Tiers   []Tier
 	Classes Classes
+	// given is each class as the user gave it (--wal hdd-7200), where Classes names
+	// the tier made for it (wal): errors quote what the user typed.
+	given Classes
 	// flags holds the flag that made each tier, for errors: "--tier fast=nvme".
 	flags map[string]string
 }
@@ -145,7 +148,7 @@ func checkWritable(dir string) error {
 // A class may also name a profile or directory directly (--data sata-ssd): it then
 // gets a tier of its own, named after the class.
 func NewPlan(tierFlags []string, classes Classes, reg *device.Registry) (*Plan, error) {
-	p := &Plan{Classes: classes, flags: map[string]string{}}
+	p := &Plan{Classes: classes, given: classes, flags: map[string]string{}}
 	byName := map[string]bool{}
 	for _, text := range tierFlags {
 		t, err := ParseTier(text, reg)
@@ -247,8 +250,12 @@ func (p *Plan) CheckEngine(engineName string) error {
 		return nil
 	}
 	if p.Classes.WAL != p.Classes.Data {
+		wal := p.given.WAL
+		if wal == "" { // a plan built by hand, not by NewPlan
+			wal = p.Classes.WAL
+		}
 		return fmt.Errorf("--wal %s: SQLite keeps its WAL and journal beside the database file, so they cannot go on another tier: "+
-			"leave --wal out (they follow --data), or use postgres or mysql to place the WAL apart", p.Classes.WAL)
+			"leave --wal out (they follow --data), or use postgres or mysql to place the WAL apart", wal)
 	}
 	return nil
 }

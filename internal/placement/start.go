@@ -15,6 +15,9 @@ import (
 	"tierbench/internal/engine"
 )
 
+// TracesDir is the directory under Options.OutDir that Options.Trace records into.
+const TracesDir = "traces"
+
 // Options tune Start.
 type Options struct {
 	// OutDir holds the emulated tiers: OUT/tiers/NAME/backing and OUT/tiers/NAME/mnt.
@@ -83,19 +86,20 @@ func (p *Plan) Start(ctx context.Context, opts Options) (*Placed, error) {
 		for _, d := range []string{filepath.Join(opts.OutDir, "tiers"), root} {
 			if err := os.MkdirAll(d, 0o755); err != nil {
 				pl.removeTiers()
-				return nil, fmt.Errorf("tier %s: %w", t.Name, err)
+				return nil, fmt.Errorf("%s: %w", p.flag(t.Name), err)
 			}
 			os.Chmod(d, 0o755)
 		}
 		dev := emulator.Device{Name: t.Name, Spec: t.Spec, BackingDir: filepath.Join(root, "backing"), MountPoint: filepath.Join(root, "mnt")}
 		if opts.Trace {
 			// Outside the tier's root, which is removed after a run that keeps no data.
-			traces, err := filepath.Abs(filepath.Join(opts.OutDir, "traces"))
+			traces, err := filepath.Abs(filepath.Join(opts.OutDir, TracesDir))
 			if err != nil {
 				return nil, err
 			}
 			if err := os.MkdirAll(traces, 0o755); err != nil {
-				return nil, fmt.Errorf("tier %s: %w", t.Name, err)
+				pl.removeTiers()
+				return nil, fmt.Errorf("%s: %w", p.flag(t.Name), err)
 			}
 			dev.Trace = filepath.Join(traces, t.Name+".trace")
 			pl.traces[t.Name] = dev.Trace
@@ -289,7 +293,7 @@ func (pl *Placed) Finish(gPerKWh float64) (*Storage, error) {
 			} else {
 				tr.Profile, _ = profileInfo(pl.reg, t.Spec, 0)
 				if err == nil {
-					err = fmt.Errorf("tier %s: the emulator returned no final counters", t.Name)
+					err = fmt.Errorf("%s: the emulator returned no final counters", pl.plan.flag(t.Name))
 				}
 			}
 		}

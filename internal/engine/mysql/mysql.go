@@ -19,7 +19,14 @@ import (
 	"tierbench/internal/engine/insertload"
 )
 
-func init() { engine.Register("mysql", Open) }
+func init() {
+	engine.Register("mysql", Open)
+	// The driver logs what it also returns as an error (a connection lost, a bad idle
+	// connection it retries) to stderr, where the lines land between tierbench's own
+	// output. Each failure reaches the caller as the error the driver returns, which
+	// tierbench reports; the log lines add nothing, so they go nowhere.
+	_ = mysqldrv.SetLogger(&mysqldrv.NopLogger{})
+}
 
 // Dialect is MariaDB's and MySQL's SQL.
 var Dialect = &engine.Dialect{
@@ -254,6 +261,9 @@ func (e *mysqlEngine) Info(ctx context.Context) (engine.Info, error) {
 	info.Settings["client_io"] = string(engine.ClientIOOf(e.db, e.sessions))
 	if e.managed != nil {
 		info.Settings["server_user"] = e.managed.User.Name
+		if g := e.managed.Granted; len(g) > 0 {
+			info.Settings["server_user_acl"] = "search for " + e.managed.User.Name + " on " + strings.Join(g, ", ")
+		}
 	}
 	return info, nil
 }

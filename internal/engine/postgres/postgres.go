@@ -166,6 +166,9 @@ func (e *pgEngine) Info(ctx context.Context) (engine.Info, error) {
 	if e.managed != nil {
 		info.Settings["data_directory"] = e.managed.DataDir
 		info.Settings["server_user"] = e.managed.User.Name
+		if g := e.managed.Granted; len(g) > 0 {
+			info.Settings["server_user_acl"] = "search for " + e.managed.User.Name + " on " + strings.Join(g, ", ")
+		}
 	}
 	return info, nil
 }

@@ -71,12 +71,15 @@ func Open(ctx context.Context, cfg engine.Config) (engine.Engine, error) {
 	if cfg.WALDir != "" {
 		return nil, errors.New("sqlite: the WAL lives next to the database file; a separate WAL directory is not possible")
 	}
-	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("sqlite: %w", err)
-	}
 	e := &sqliteEngine{path: filepath.Join(cfg.Dir, cfg.DatabaseName()+".db"), keep: cfg.Keep}
 	if _, err := os.Stat(e.path); errors.Is(err, os.ErrNotExist) {
+		if cfg.MustExist {
+			return nil, &engine.NoDatabaseError{Engine: "sqlite", Dir: cfg.Dir}
+		}
 		e.created = true
+	}
+	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("sqlite: %w", err)
 	}
 	if err := e.claimTempDir(cfg.TempDir, cfg.Dir); err != nil {
 		return nil, err

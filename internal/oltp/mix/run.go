@@ -2,6 +2,7 @@ package mix
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -103,8 +104,8 @@ func Run(ctx context.Context, e engine.Engine, m *Mix, cfg RunConfig) (*Result, 
 			res.FirstErrors = errs
 		}
 		return err
-	}, func() error { return WriteResult(cfg.OutDir, res) })
-	return res, runErr
+	}, func() error { res.NoteIntervals(jl); return WriteResult(cfg.OutDir, res) })
+	return res, errors.Join(runErr, res.NoteIntervals(jl))
 }
 
 // WriteSummary prints a run's result for people: the headline numbers, one row per

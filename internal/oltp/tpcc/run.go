@@ -2,6 +2,7 @@ package tpcc
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -120,8 +121,8 @@ func Run(ctx context.Context, e engine.Engine, cfg RunConfig) (*Result, error) {
 		}
 		res.summarise()
 		return err
-	}, func() error { return WriteResult(cfg.OutDir, res) })
-	return res, runErr
+	}, func() error { res.NoteIntervals(jl); return WriteResult(cfg.OutDir, res) })
+	return res, errors.Join(runErr, res.NoteIntervals(jl))
 }
 
 // summarise makes the level with the highest NOPM the headline.
