@@ -106,7 +106,7 @@ dropped first if they exist, also on a server given by --dsn.`,
 	f.StringVar(&mixName, "mix", "", "bundled mix name ("+strings.Join(mix.Bundled(), ", ")+") or path of a mix file")
 	f.Float64Var(&scale, "scale", 0, "multiply the mix's table rows by this factor (0: the mix's own scale)")
 	f.IntVar(&loaders, "loaders", 0, "parallel table loads (0: one per core; SQLite always 1)")
-	f.Int64Var(&seed, "seed", 1, "seed of the generated data: the same seed gives the same data")
+	registerGeneratorSeed(cmd, &seed, "seed of the generated data: the same seed gives the same data")
 	_ = cmd.MarkFlagRequired("mix")
 	return cmd
 }

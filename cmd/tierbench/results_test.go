@@ -24,17 +24,6 @@ import (
 // asTierbenchEnv makes the test binary run as tierbench (TestMain).
 const asTierbenchEnv = "TIERBENCH_CMD_TEST_AS_TIERBENCH"
 
-// runCLIStderr is runCLI that also returns what the command wrote on stderr.
-func runCLIStderr(t *testing.T, args ...string) (stdout, stderr string, err error) {
-	t.Helper()
-	cmd := newRootCommand()
-	var out, errOut bytes.Buffer
-	cmd.SetOut(&out)
-	cmd.SetErr(&errOut)
-	cmd.SetArgs(args)
-	err = cmd.ExecuteContext(context.Background())
-	return out.String(), errOut.String(), err
-}
 
 // loadPointSelect loads a tiny point-select mix into SQLite: OUT, the database in db
 // ("" for OUT/db).

@@ -126,7 +126,7 @@ server given by --dsn.`,
 	f := cmd.Flags()
 	f.IntVar(&warehouses, "warehouses", 1, "number of warehouses W (each about 100 MB)")
 	f.IntVar(&loaders, "loaders", 0, "parallel table loads (0: one per core; SQLite always 1)")
-	f.Int64Var(&seed, "seed", 1, "seed of the generated data: the same seed gives the same data")
+	registerGeneratorSeed(cmd, &seed, "seed of the generated data: the same seed gives the same data")
 	return cmd
 }
 
@@ -171,7 +171,7 @@ func (lf *loadFlags) register(cmd *cobra.Command, seedHelp string) {
 	f.DurationVar(&lf.duration, "duration", time.Minute, "measured window of each level")
 	f.DurationVar(&lf.interval, "interval", 10*time.Second, "report interval of the progress lines and intervals.jsonl")
 	f.Float64Var(&lf.rate, "rate", 0, "open loop: transactions per second in total, latency from the intended start (0: closed loop)")
-	f.Int64Var(&lf.seed, "seed", 1, seedHelp)
+	registerGeneratorSeed(cmd, &lf.seed, seedHelp)
 }
 
 // parse checks the flags and reads --users.

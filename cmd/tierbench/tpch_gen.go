@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"tierbench/internal/capacity"
 	"tierbench/internal/tpch/dbgen"
 )
 
@@ -17,6 +18,7 @@ func newTPCHGenCommand() *cobra.Command {
 		sfText, out, tables string
 		chunks, step        int
 		updates, workers    int
+		ignoreLimits        bool
 	)
 	cmd := &cobra.Command{
 		Use:   "gen",
@@ -49,11 +51,23 @@ func newTPCHGenCommand() *cobra.Command {
 			if out == "" {
 				return fmt.Errorf("--out is required: the directory to write the .tbl files to")
 			}
+			opt := dbgen.Options{SF: sf, Chunks: chunks, Step: step, Workers: workers}
+			need := capacity.Need{
+				What:   fmt.Sprintf("tpch gen --sf %v", sf),
+				Memory: dbgen.MemoryBytes, Disk: dbgen.FileBytes(list, opt, updates), DiskDir: out,
+				Basis: fmt.Sprintf("the generator holds %s; the files are the sizes dbgen writes", capacity.Bytes(dbgen.MemoryBytes)),
+			}
+			if updates > 0 {
+				need.What += fmt.Sprintf(" --updates %d", updates)
+				need.Basis += fmt.Sprintf(", %s an update set", capacity.Bytes(dbgen.UpdateSetBytes(sf)))
+			}
+			if err := capacity.Check(need, ignoreLimits); err != nil {
+				return err
+			}
 			if err := ensureWritableDir("--out", out); err != nil {
 				return err
 			}
 			start := time.Now()
-			opt := dbgen.Options{SF: sf, Chunks: chunks, Step: step, Workers: workers}
 			if err := dbgen.WriteFiles(cmd.Context(), out, list, opt, updates); err != nil {
 				return err
 			}
@@ -66,10 +80,11 @@ func newTPCHGenCommand() *cobra.Command {
 	f.StringVar(&sfText, "sf", "1", "scale factor (0.01 and up)")
 	f.StringVar(&out, "out", "", "directory for the .tbl files (created if missing)")
 	f.StringVar(&tables, "tables", "", "comma-separated tables (default: all 8; with --updates and no --tables, only the update sets)")
-	f.IntVar(&chunks, "chunks", 1, "split the data into this many chunks (dbgen -C)")
-	f.IntVar(&step, "step", 1, "the chunk to generate, 1..chunks (dbgen -S)")
-	f.IntVar(&updates, "updates", 0, "also write update sets 1..N (orders.tbl.uN, lineitem.tbl.uN, delete.N)")
-	f.IntVar(&workers, "workers", 0, "goroutines to generate with (0 = all cores); output is identical for any value")
+	registerInt(cmd, &chunks, "chunks", 1, "split the data into this many chunks (dbgen -C)")
+	registerInt(cmd, &step, "step", 1, "the chunk to generate, 1..chunks (dbgen -S)")
+	registerInt(cmd, &updates, "updates", 0, "also write update sets 1..N (orders.tbl.uN, lineitem.tbl.uN, delete.N)")
+	registerInt(cmd, &workers, "workers", 0, "goroutines to generate with (0 = all cores); output is identical for any value")
+	registerIgnoreLimits(cmd, &ignoreLimits)
 	cmd.PreRunE = func(cmd *cobra.Command, _ []string) error {
 		// With --updates alone the user asked for update sets, not the base data.
 		if cmd.Flags().Changed("updates") && !cmd.Flags().Changed("tables") && updates > 0 {

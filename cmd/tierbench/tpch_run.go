@@ -16,6 +16,7 @@ import (
 	"tierbench/internal/placement"
 	"tierbench/internal/progress"
 	"tierbench/internal/tpch"
+	"tierbench/internal/tpch/qgen"
 )
 
 // exitValidationFailed is the status of a run whose answers were wrong.
@@ -108,6 +109,7 @@ func newTPCHRunCommand() *cobra.Command {
 		validate        bool
 		useDefault      bool
 		skipLoad        bool
+		ignoreLimits    bool
 		queryTimeout    time.Duration
 	)
 	cmd := &cobra.Command{
@@ -125,8 +127,16 @@ func newTPCHRunCommand() *cobra.Command {
 			if out == "" {
 				return fmt.Errorf("--out is required: the directory for result.json (and, by default, the database)")
 			}
-			if streams < 0 {
-				return fmt.Errorf("--streams %d: give 0 (the spec minimum for the SF) or more", streams)
+			if streams < 0 || streams > tpch.MaxStreams {
+				return fmt.Errorf("--streams %d: give 0 (the spec minimum for the SF) up to %d (the power test uses update set 1, the throughput test sets 2..S+1, and dbgen's sets from %d on delete nothing)",
+					streams, tpch.MaxStreams, tpch.MaxUpdateSets+1)
+			}
+			runStreams := streams
+			if runStreams == 0 {
+				runStreams = tpch.MinStreams(sf)
+			}
+			if err := tpch.CheckSeeds(seed, runStreams, useDefault || validate); err != nil {
+				return fmt.Errorf("--%w", err) // "--seed N ..."
 			}
 			if queryTimeout < 0 {
 				return fmt.Errorf("--query-timeout %s: give a positive duration such as 10m, or 0 for none", queryTimeout)
@@ -143,6 +153,9 @@ func newTPCHRunCommand() *cobra.Command {
 			ctx := cmd.Context()
 			ef.mustExist = skipLoad // a run that loads nothing needs the kept database
 			ef.results = []string{tpch.ResultFile}
+			// The throughput test's query streams and refresh stream hold a session
+			// each; a managed server's connection limit is sized to them.
+			ef.sessions = runStreams + 1
 			opened, err := ef.open(ctx, out, ef.keep)
 			if err != nil {
 				return err
@@ -152,7 +165,10 @@ func newTPCHRunCommand() *cobra.Command {
 			rc := tpch.RunConfig{
 				SF: sf, Streams: streams, Seed: seed, UseDefaultParams: useDefault,
 				Validate: validate, QueryTimeout: queryTimeout, OutDir: out, SkipLoad: skipLoad,
-				Log: cmd.ErrOrStderr(),
+				Log: cmd.ErrOrStderr(), BufferBytes: opened.cfg.BufferBytes, IgnoreLimits: ignoreLimits,
+			}
+			if opened.cfg.DSN == "" {
+				rc.DatabaseDir = opened.cfg.Dir
 			}
 			if progress.IsTerminal(os.Stderr) {
 				rc.Progress = os.Stderr
@@ -195,8 +211,9 @@ func newTPCHRunCommand() *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&sfText, "sf", "1", "scale factor (0.01 and up; the spec's official sizes are 1, 10, 30, 100, ...)")
 	f.StringVar(&out, "out", "", "directory for result.json (created if missing)")
-	f.IntVar(&streams, "streams", 0, "query streams of the throughput test (0 = the spec minimum for the SF; 2 below SF 1)")
-	f.Int64Var(&seed, "seed", 0, "qgen seed (0 = the end-of-load timestamp mmddhhmmss, as the spec says)")
+	registerInt(cmd, &streams, "streams", 0, fmt.Sprintf("query streams of the throughput test, up to %d (0 = the spec minimum for the SF; 2 below SF 1)", tpch.MaxStreams))
+	registerSeed(cmd, &seed, 0, 0, qgen.MaxSeed, "qgen seed of the power test, decimal; stream s uses seed + s (0 = the end-of-load timestamp mmddhhmmss, as the spec says)")
+	registerIgnoreLimits(cmd, &ignoreLimits)
 	f.BoolVar(&validate, "validate", false, "check every answer against the TPC's SF 1 qualification answers (implies --default-params)")
 	f.StringVar(&validateAgainst, "validate-against", "", "compare every answer with a second engine (sqlite, postgres, mysql) loaded with the same data")
 	f.BoolVar(&useDefault, "default-params", false, "use the qualification parameters (qgen -d) instead of seeded ones")

@@ -296,6 +296,19 @@ type Dialect struct {
 	// Begin starts a transaction that may write, BeginRead one that only reads; both
 	// run as plain statements, so no database/sql Tx (and its goroutine) is involved.
 	Begin, BeginRead string
+
+	// TPCHBytesPerSF is the disk a TPC-H database takes per unit of scale factor at
+	// its peak during the load (tables, keys, indexes, statistics and what the
+	// engine logs meanwhile), as measured at SF 1 by scripts/tpch-footprint. tpch
+	// run compares it with the free space before it loads; 0 means unknown.
+	TPCHBytesPerSF float64
+	// TPCHSessionBytes is the memory one TPC-H query stream adds to the host: its
+	// server backend, or its connection of an embedded engine, running the 22
+	// queries at default settings (measured by the same script); 0 means unknown.
+	TPCHSessionBytes float64
+	// BufferPerSession says the buffer a run sets (Config.BufferBytes) is held by
+	// every session, not shared: SQLite gives each connection its own cache_size.
+	BufferPerSession bool
 }
 
 // Opener opens an engine from a configuration.

@@ -13,6 +13,7 @@ import (
 
 	"tierbench/internal/engine"
 	_ "tierbench/internal/engine/sqlite"
+	"tierbench/internal/tpch/dbgen"
 	"tierbench/internal/tpch/qgen"
 )
 
@@ -268,7 +269,7 @@ func TestUpdateSetFiles(t *testing.T) {
 	if err != nil || sets[0].files != nil {
 		t.Fatalf("small sets: files %v, %v", sets[0].files, err)
 	}
-	if updateSetBytes(500)*2 <= updateSetMemory {
+	if dbgen.UpdateSetBytes(500)*2 <= updateSetMemory {
 		t.Fatal("the memory budget no longer sends 2 sets at SF 500 to files")
 	}
 	// Above the memory budget, prepareUpdateSets uses files and removes them after.

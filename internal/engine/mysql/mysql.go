@@ -37,6 +37,9 @@ var Dialect = &engine.Dialect{
 	Analyze:     func(table string) []string { return []string{"ANALYZE TABLE " + table} },
 	Begin:       "BEGIN",
 	BeginRead:   "BEGIN",
+	// Measured at SF 1 by scripts/tpch-footprint (README, "What a run needs").
+	TPCHBytesPerSF:   2340 << 20,
+	TPCHSessionBytes: 3 << 20,
 }
 
 type mysqlEngine struct {

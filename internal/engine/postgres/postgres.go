@@ -33,6 +33,9 @@ var Dialect = &engine.Dialect{
 	Analyze:     func(table string) []string { return []string{"ANALYZE " + table} },
 	Begin:       "BEGIN",
 	BeginRead:   "BEGIN",
+	// Measured at SF 1 by scripts/tpch-footprint (README, "What a run needs").
+	TPCHBytesPerSF:   2667 << 20,
+	TPCHSessionBytes: 36 << 20,
 }
 
 type pgEngine struct {

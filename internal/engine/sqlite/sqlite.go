@@ -33,6 +33,10 @@ var Dialect = &engine.Dialect{
 	// to write would deadlock on the upgrade. A reader needs no lock until it reads.
 	Begin:     "BEGIN IMMEDIATE",
 	BeginRead: "BEGIN",
+	// Measured at SF 1 by scripts/tpch-footprint (README, "What a run needs").
+	TPCHBytesPerSF:   1414 << 20,
+	TPCHSessionBytes: 1 << 20,
+	BufferPerSession: true, // every connection gets cache_size = Config.BufferBytes
 }
 
 const (

@@ -55,6 +55,9 @@ func WriteFiles(ctx context.Context, dir string, tables []string, opt Options, u
 		}
 	}
 	for k := 1; k <= updates; k++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		var set [3]*outFile
 		for i, name := range []string{"orders.tbl.u" + strconv.Itoa(k), "lineitem.tbl.u" + strconv.Itoa(k), "delete." + strconv.Itoa(k)} {
 			f, err := createOut(dir, name)

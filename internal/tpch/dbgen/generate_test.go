@@ -167,6 +167,10 @@ func TestWriteFilesLeavesNoPartialFile(t *testing.T) {
 	if err := WriteFiles(ctx, dir, []string{"lineitem"}, Options{SF: 0.01}, 0); err == nil {
 		t.Fatal("cancelled WriteFiles succeeded")
 	}
+	// Update sets alone: the loop over them stops too.
+	if err := WriteFiles(ctx, dir, nil, Options{SF: 0.01}, 1000); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled WriteFiles of 1000 update sets: %v, want context.Canceled", err)
+	}
 	ents, _ := os.ReadDir(dir)
 	if len(ents) != 0 {
 		t.Fatalf("left files behind: %v", ents)

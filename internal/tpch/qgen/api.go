@@ -50,7 +50,12 @@ func Stream(dialect string, sf float64, seed int64, stream int, useDefault bool)
 	if err != nil {
 		return nil, err
 	}
-	s := newStreams(seed)
+	var s *streams
+	if !useDefault {
+		if s, err = newStreams(seed); err != nil {
+			return nil, err
+		}
+	}
 	var queries []Query
 	for _, q := range Order(stream) {
 		queries = append(queries, render(d, q, queryParams(ds, s, sf, q, useDefault), stream))

@@ -16,6 +16,11 @@
 // query number, never on the order the queries are generated in. The word
 // lists are the distributions of dists.dss, embedded in the package.
 //
+// A seed that leaves the generator's state at 0 (0 itself, a multiple of 2^31-1,
+// or a seed at or below -(2^31-1)) is refused with a *SeedError: 0 is the
+// Park-Miller generator's fixed point, on which qgen's own "draw again until the
+// two differ" (Q7, Q12) never ends. qgen without -r seeds from the clock instead.
+//
 // # Seeds and streams
 //
 // qgen's -p s option only selects the order of the queries (row s mod 41 of the
