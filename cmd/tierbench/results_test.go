@@ -24,7 +24,6 @@ import (
 // asTierbenchEnv makes the test binary run as tierbench (TestMain).
 const asTierbenchEnv = "TIERBENCH_CMD_TEST_AS_TIERBENCH"
 
-
 // loadPointSelect loads a tiny point-select mix into SQLite: OUT, the database in db
 // ("" for OUT/db).
 func loadPointSelect(t *testing.T, out, db string) {
