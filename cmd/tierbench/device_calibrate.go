@@ -19,6 +19,11 @@ import (
 // userProfiles is --profiles, or the user directory if it exists (as `device list`).
 func userProfiles(paths []string) ([]string, error) {
 	if len(paths) > 0 {
+		for _, p := range paths {
+			if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("--profiles %s: no such file or directory: give profile files or directories of *.yaml files", p)
+			}
+		}
 		return paths, nil
 	}
 	if dir := device.DefaultUserDir(); dir != "" {
@@ -57,6 +62,15 @@ in real time here: record a trace on a slower device and use 'tierbench device r
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			paths, err := userProfiles(paths)
 			if err != nil {
+				return err
+			}
+			if err := checkCalibrateBudget(budget); err != nil {
+				return err
+			}
+			if err := checkDirFlag("--dir", dir, "a temporary directory on /dev/shm"); err != nil {
+				return err
+			}
+			if err := checkProfileFlag(profile, paths); err != nil {
 				return err
 			}
 			opts := emulator.CalibrateOptions{Dir: dir, Budget: budget}

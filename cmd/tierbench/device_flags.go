@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"time"
 
 	"tierbench/internal/device"
 	"tierbench/internal/emulator"
@@ -13,6 +14,21 @@ import (
 
 // Checks of the device commands' flags, each failing with one line that names the flag
 // and says what would be valid, before any work starts.
+
+// Calibration's budget: below 10 ms a probe on a disk has no time for a request; above
+// 10 minutes the run would take over an hour for nothing (every probe stops after its
+// request count anyway).
+const (
+	minCalibrateBudget = 10 * time.Millisecond
+	maxCalibrateBudget = 10 * time.Minute
+)
+
+func checkCalibrateBudget(b time.Duration) error {
+	if b < minCalibrateBudget || b > maxCalibrateBudget {
+		return fmt.Errorf("--budget %v: give the longest run of each probe, from %v to %v (default 1.2s)", b, minCalibrateBudget, maxCalibrateBudget)
+	}
+	return nil
+}
 
 // checkProfileFlag builds a model of spec (a profile name or a device spec) with the
 // users' profiles in paths, so a bad --profile fails before anything is mounted or read.
@@ -46,6 +62,23 @@ func checkInputFile(flag, path string) error {
 		return fmt.Errorf("%s: %w", flag, err)
 	case st.IsDir():
 		return fmt.Errorf("%s %s is a directory: give a file", flag, path)
+	}
+	return nil
+}
+
+// checkDirFlag checks that flag, if given, names an existing directory.
+func checkDirFlag(flag, dir, unset string) error {
+	if dir == "" {
+		return nil
+	}
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s %s: no such directory: create it, or leave %s out to use %s", flag, dir, flag, unset)
+	case err != nil:
+		return fmt.Errorf("%s: %w", flag, err)
+	case !st.IsDir():
+		return fmt.Errorf("%s %s is not a directory", flag, dir)
 	}
 	return nil
 }

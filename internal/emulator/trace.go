@@ -59,7 +59,9 @@ type TraceRecord struct {
 	device.Request
 }
 
-type traceWriter struct {
+// TraceWriter writes a trace file; the emulator records one per device with a Trace
+// path. Add is not safe for concurrent use.
+type TraceWriter struct {
 	f        *os.File
 	w        *bufio.Writer
 	buf      [traceRecLen]byte
@@ -68,12 +70,13 @@ type traceWriter struct {
 	err      error
 }
 
-func createTrace(path string, h TraceHeader) (*traceWriter, error) {
+// CreateTrace creates the trace file at path and writes its header.
+func CreateTrace(path string, h TraceHeader) (*TraceWriter, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("trace: %w", err)
 	}
-	t := &traceWriter{f: f, w: bufio.NewWriterSize(f, 1<<20)}
+	t := &TraceWriter{f: f, w: bufio.NewWriterSize(f, 1<<20)}
 	hj, err := json.Marshal(h)
 	if err != nil {
 		f.Close()
@@ -85,14 +88,16 @@ func createTrace(path string, h TraceHeader) (*traceWriter, error) {
 }
 
 // write writes b and adds it to the running checksum.
-func (t *traceWriter) write(b []byte) {
+func (t *TraceWriter) write(b []byte) {
 	t.crc = crc32.Update(t.crc, traceCRC, b)
 	if _, err := t.w.Write(b); err != nil && t.err == nil {
 		t.err = err
 	}
 }
 
-func (t *traceWriter) add(at time.Duration, r device.Request) {
+// Add records request r submitted at time at (since the mount); times must not
+// decrease.
+func (t *TraceWriter) Add(at time.Duration, r device.Request) {
 	b := t.buf[:]
 	binary.LittleEndian.PutUint64(b[0:], uint64(at))
 	binary.LittleEndian.PutUint64(b[8:], uint64(r.Offset))
@@ -111,7 +116,7 @@ func (t *traceWriter) add(at time.Duration, r device.Request) {
 }
 
 // check writes a check record over the bytes since the previous one.
-func (t *traceWriter) check(flags byte) {
+func (t *TraceWriter) check(flags byte) {
 	var b [traceRecLen]byte
 	binary.LittleEndian.PutUint64(b[0:], t.requests)
 	binary.LittleEndian.PutUint32(b[8:], t.crc)
@@ -122,8 +127,9 @@ func (t *traceWriter) check(flags byte) {
 	t.crc = 0
 }
 
-// close writes the end marker and closes the file.
-func (t *traceWriter) close() error {
+// Close writes the end marker and closes the file: a trace without it reads as one
+// that ended early.
+func (t *TraceWriter) Close() error {
 	t.check(traceEndFlag)
 	err := t.w.Flush()
 	if cerr := t.f.Close(); err == nil {

@@ -33,14 +33,14 @@ func testRecords(n int) []TraceRecord {
 func writeTrace(t testing.TB, recs []TraceRecord) []byte {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "t.trace")
-	w, err := createTrace(path, TraceHeader{Device: "data", Spec: "hdd-7200", Recorded: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)})
+	w, err := CreateTrace(path, TraceHeader{Device: "data", Spec: "hdd-7200", Recorded: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range recs {
-		w.add(r.At, r.Request)
+		w.Add(r.At, r.Request)
 	}
-	if err := w.close(); err != nil {
+	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(path)
