@@ -147,7 +147,11 @@ func inMountinfo(t *testing.T, path string) bool {
 }
 
 // TestHDDTiming reads 50 random 8 KiB blocks with O_DIRECT through a hdd-7200 mount and
-// checks the wall time against the model's own time for the same requests.
+// compares the wall time with the model's own time for the same requests. The emulator
+// never answers before the model's completion less the compensation, so the lower bound
+// holds on any host. Load only adds time: the upper bound (twice the model, about 12 ms
+// of extra delay per request) catches an emulator that waits twice, and a busy host gets
+// three tries, since a slow host cannot make a correct emulator fast.
 func TestHDDTiming(t *testing.T) {
 	needFUSE(t)
 	e, d := startOne(t, "hdd-7200", testOptions(t))
@@ -166,27 +170,42 @@ func TestHDDTiming(t *testing.T) {
 	defer syscall.Close(fd)
 	buf := alignedBuf(8192)
 	rng := rand.New(rand.NewPCG(3, 4))
-	startT := time.Now()
-	for range 50 {
-		off := rng.Int64N(span/8192) * 8192
-		if _, err := syscall.Pread(fd, buf, off); err != nil {
+	stats := func() DeviceStats {
+		st, err := e.Stats()
+		if err != nil {
 			t.Fatal(err)
 		}
+		return st[0]
 	}
-	wall := time.Since(startT)
-	st, err := e.Stats()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := st[0]
-	if s.Reads != 50 {
-		t.Fatalf("reads %d, want 50", s.Reads)
-	}
-	model := s.Model.Busy // QD1: the device is busy exactly while a request is served
-	ratio := float64(wall) / float64(model)
-	t.Logf("50 random 8K reads: wall %v, model busy %v (ratio %.3f), p50 %v mean %v elapsed %v", wall, model, ratio, s.ReadLatency.Quantile(0.5), s.ReadLatency.Mean(), s.Elapsed)
-	if ratio < 0.8 || ratio > 1.2 {
-		t.Fatalf("wall %v vs model %v: off by more than 20%%", wall, model)
+	const n = 50
+	for try := 1; ; try++ {
+		before := stats()
+		startT := time.Now()
+		for range n {
+			off := rng.Int64N(span/8192) * 8192
+			if _, err := syscall.Pread(fd, buf, off); err != nil {
+				t.Fatal(err)
+			}
+		}
+		wall := time.Since(startT)
+		s := stats()
+		if reads := s.Reads - before.Reads; reads != n {
+			t.Fatalf("reads %d, want %d", reads, n)
+		}
+		// QD1: the device is busy exactly while a request is served
+		model := s.Model.Busy - before.Model.Busy
+		comp := s.Compensation + s.CompensationPerMiB[0]*8192/(1<<20)
+		t.Logf("try %d: %d random 8K reads: wall %v, model busy %v (ratio %.3f), compensation %v per request",
+			try, n, wall, model, float64(wall)/float64(model), comp)
+		if early := model - n*comp; wall < early {
+			t.Fatalf("wall %v is less than the model's %v minus %d compensations (%v): the emulator answered early", wall, model, n, early)
+		}
+		if wall <= 2*model {
+			return
+		}
+		if try == 3 {
+			t.Fatalf("wall %v is more than twice the model's %v in 3 tries: the emulator adds latency of its own", wall, model)
+		}
 	}
 }
 
@@ -198,12 +217,17 @@ func alignedBuf(n int) []byte {
 
 // TestTwoDevicesAndPageCache mounts two devices from one server: a page cache over a
 // disk, where a second buffered read of a block is a hit, and a null device that
-// counts apart from it.
+// counts apart from it. The disk takes 200 ms per command, so a miss must wait at least
+// that long (the emulator never answers early) and a hit, which the model answers in a
+// microsecond, must not: the best of three hits staying above 200 ms would take three
+// stalls of that length in a row, which no load short of a hung host produces. (With a
+// plain hdd-7200 the seek can be under 1 ms, and a hit delayed by load looked like a
+// miss: issue 13, item 14.)
 func TestTwoDevicesAndPageCache(t *testing.T) {
 	needFUSE(t)
 	dir := t.TempDir()
 	devs := []Device{
-		{Name: "data", Spec: "pagecache(hdd-7200,size=64MiB)", BackingDir: filepath.Join(dir, "b1"), MountPoint: filepath.Join(dir, "m1")},
+		{Name: "data", Spec: "pagecache(hdd-7200(controller=200ms),size=64MiB)", BackingDir: filepath.Join(dir, "b1"), MountPoint: filepath.Join(dir, "m1")},
 		{Name: "wal", Spec: NullSpec, BackingDir: filepath.Join(dir, "b2"), MountPoint: filepath.Join(dir, "m2")},
 	}
 	if err := os.MkdirAll(devs[0].BackingDir, 0o755); err != nil {
@@ -223,7 +247,7 @@ func TestTwoDevicesAndPageCache(t *testing.T) {
 	}
 	defer f.Close()
 	buf := make([]byte, 8192)
-	var lat [2]time.Duration
+	var lat [4]time.Duration // the miss, then three hits
 	for i := range lat {
 		s := time.Now()
 		if _, err := f.ReadAt(buf, 512<<10); err != nil {
@@ -241,18 +265,21 @@ func TestTwoDevicesAndPageCache(t *testing.T) {
 	if len(st) != 2 || st[0].Name != "data" || st[1].Name != "wal" {
 		t.Fatalf("stats for %d devices: %+v", len(st), st)
 	}
-	if st[0].Reads != 2 || st[0].Writes != 0 || st[1].Writes != 1 || st[1].Reads != 0 {
+	if st[0].Reads != 4 || st[0].Writes != 0 || st[1].Writes != 1 || st[1].Reads != 0 {
 		t.Fatalf("data reads %d writes %d, wal reads %d writes %d", st[0].Reads, st[0].Writes, st[1].Reads, st[1].Writes)
 	}
-	if st[0].Model.Hits != 2 || st[0].Model.Misses != 2 || len(st[0].Members) != 1 || st[0].Members[0].Stats.Reads != 1 {
+	if st[0].Model.Hits != 6 || st[0].Model.Misses != 2 || len(st[0].Members) != 1 || st[0].Members[0].Stats.Reads != 1 {
 		t.Fatalf("page cache: model %+v members %+v", st[0].Model, st[0].Members)
 	}
-	// The miss waited for the disk's read (its busy time, the model's service time; the
-	// mount's floor is compensated, hence the margin); the hit did not wait that long.
-	// The model's seek varies (0.7 to 8 ms here), so the bounds follow it, not a constant.
+	// The miss waited for the disk's read: its busy time is the model's service time,
+	// and the emulator takes at most the compensation off it.
 	disk := st[0].Members[0].Stats.Busy
-	if disk <= 0 || lat[0] < disk*8/10 || lat[1] >= disk {
-		t.Fatalf("disk read %v; miss took %v, hit %v: want the miss to wait for the disk and the hit not", disk, lat[0], lat[1])
+	comp := st[0].Compensation + st[0].CompensationPerMiB[0]*8192/(1<<20)
+	if disk < 200*time.Millisecond || lat[0] < disk-comp {
+		t.Fatalf("disk read %v, compensation %v; the miss took %v: want at least the disk's time less the compensation", disk, comp, lat[0])
 	}
-	t.Logf("disk read %v; miss %v, hit %v", disk, lat[0], lat[1])
+	if hit := min(lat[1], lat[2], lat[3]); hit >= disk {
+		t.Fatalf("disk read %v; the hits took %v: want the best of them below the disk's time", disk, lat[1:])
+	}
+	t.Logf("disk read %v; miss %v, hits %v", disk, lat[0], lat[1:])
 }
