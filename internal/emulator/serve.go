@@ -207,7 +207,7 @@ func mountOne(reg *device.Registry, d Device, cfg serveConfig) (*mounted, error)
 		td.reset(model)
 	}
 	if d.Trace != "" {
-		tw, err := createTrace(d.Trace, TraceHeader{Device: d.Name, Spec: d.Spec, Recorded: time.Now().UTC()})
+		tw, err := CreateTrace(d.Trace, TraceHeader{Device: d.Name, Spec: d.Spec, Recorded: time.Now().UTC()})
 		if err != nil {
 			server.Unmount()
 			return nil, err
@@ -313,7 +313,7 @@ func unmountAll(ms []*mounted) []DeviceStats {
 	for _, m := range ms {
 		m.dev.mu.Lock()
 		if m.dev.trace != nil {
-			m.dev.trace.close()
+			m.dev.trace.Close()
 			m.dev.trace = nil
 		}
 		m.dev.mu.Unlock()

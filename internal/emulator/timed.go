@@ -32,7 +32,7 @@ type timedDevice struct {
 	layout   *layout
 	last     time.Duration
 	bypass   bool // floor measurement: no model, no counting
-	trace    *traceWriter
+	trace    *TraceWriter
 	inflight int64
 	maxQD    int64
 	qdArea   time.Duration // integral of queue depth over virtual time (QD x ns)
@@ -94,7 +94,7 @@ func (d *timedDevice) do(r device.Request, fileSize int64, io func() error) erro
 		d.selfCal.modelLat = append(d.selfCal.modelLat, done-at)
 	}
 	if d.trace != nil && d.selfCal == nil {
-		d.trace.add(at, r)
+		d.trace.Add(at, r)
 	}
 	d.advanceQD(at)
 	d.inflight++

@@ -77,14 +77,23 @@ func TestClosedLoop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 4 users at 10 ms a transaction: about 400/s in the 1 s window; the ramp's
-	// transactions are not counted.
-	n := sum.Measured.Count("t")
-	if n < 250 || n > 420 {
-		t.Errorf("%d transactions measured, want about 400", n)
+	// The window begins when the 300 ms ramp ends and ends at the first tick after its
+	// 1 s; timers never fire early, so this holds however late a loaded host fires them.
+	m := sum.Measured
+	if m.Start.Before(sum.Start.Add(300*time.Millisecond)) || m.End.Before(sum.Start.Add(1300*time.Millisecond)) || m.End.After(sum.End) {
+		t.Errorf("measured window %v to %v after the start (run ended at %v), want it from the ramp's end (300ms) to at least 1.3s",
+			m.Start.Sub(sum.Start), m.End.Sub(sum.Start), sum.End.Sub(sum.Start))
 	}
-	if d := sum.Measured.Duration(); d < 950*time.Millisecond || d > 1100*time.Millisecond {
-		t.Errorf("measured window %v, want 1 s", d)
+	// 4 users at 10 ms a transaction (at least: a timer never fires early): about 400/s.
+	// However slow the host, the users were busy all the window (Little's law): the
+	// measured transactions' latencies add up to 4 x its length, give or take what was
+	// in flight at its ends and the users' own turns between transactions. The ramp's
+	// transactions are not counted.
+	n := m.Count("t")
+	d, h := m.Duration(), m.Ops["t"].Hist
+	busy := time.Duration(n) * h.Mean()
+	if n == 0 || n > 4*int64(d/(10*time.Millisecond))+4 || busy < 2*d || float64(busy) > 1.05*float64(4*d+4*h.Max()) {
+		t.Errorf("%d transactions of %v on average measured over %v: the 4 users were busy %v of it, want about %v", n, h.Mean(), d, busy, 4*d)
 	}
 	if total := f.ran.Load(); total <= n {
 		t.Errorf("%d transactions ran, %d measured: the ramp-up was not excluded", total, n)
@@ -122,11 +131,19 @@ func TestOpenLoopNoCoordinatedOmission(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := sum.Measured.Count("t"); n < 40 || n > 55 {
-		t.Errorf("%d transactions at 50/s for 1 s", n)
+	// Open loop: at most the schedule's 50 a second start in the window (a user never
+	// runs ahead of it; a closed loop would do 400). How close to 50 it gets depends on
+	// the host: under load 37, users that started late and fell behind did 30, so only
+	// a schedule off by 4 times is caught here.
+	d := sum.Measured.Duration()
+	if n, sched := sum.Measured.Count("t"), int64(50*d.Seconds()); n > sched+2 || n < sched/4 {
+		t.Errorf("%d transactions at 50/s over %v", n, d)
 	}
-	if p50 := sum.Measured.Ops["t"].Hist.Quantile(0.5); p50 > 20*time.Millisecond {
-		t.Errorf("p50 %v at an easy rate", p50)
+	// Each user is scheduled every 40 ms; a latency of that size means the schedule's
+	// wait was counted as service, which is what this guards against (the service is 5
+	// ms, a loaded host's wake-ups add a few).
+	if p50 := sum.Measured.Ops["t"].Hist.Quantile(0.5); p50 >= 40*time.Millisecond {
+		t.Errorf("p50 %v at an easy rate: more than the 40 ms between a user's transactions", p50)
 	}
 }
 
@@ -137,7 +154,7 @@ func TestFatalErrorKeepsMeasurements(t *testing.T) {
 	if err == nil || sum == nil {
 		t.Fatalf("err %v, summary %v", err, sum)
 	}
-	if time.Since(start) > 5*time.Second {
+	if time.Since(start) > 30*time.Second { // half the run's minute: it stopped at the failure
 		t.Errorf("a failed run took %v to stop", time.Since(start))
 	}
 	if sum.Status != StatusFailed || !strings.Contains(sum.Cause, "connection refused") {
@@ -162,8 +179,11 @@ func TestInterruptKeepsMeasurements(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || sum == nil || sum.Status != StatusInterrupted {
 		t.Fatalf("err %v summary %+v", err, sum)
 	}
-	if sum.Measured.Count("t") < 50 {
-		t.Errorf("only %d transactions kept", sum.Measured.Count("t"))
+	// Everything that ran is kept, but for what was in flight at the interrupt (one per
+	// user) and a last one a user may begin as it stops; how many ran in 500 ms depends
+	// on the host's load, so that is not the measure.
+	if n, ran := sum.Measured.Count("t"), f.ran.Load(); n == 0 || n < ran-4 {
+		t.Errorf("%d transactions kept of %d run", n, ran)
 	}
 }
 
@@ -208,14 +228,10 @@ func TestIORates(t *testing.T) {
 			f := &fakeWorkload{delay: time.Millisecond}
 			io := &fakeIO{failAt: tc.failAt}
 			var lines, js bytes.Buffer
-			sum, err := Run(context.Background(), f, Config{Users: 1, Ramp: 200 * time.Millisecond, Duration: 600 * time.Millisecond,
+			sum, err := Run(context.Background(), f, Config{Users: 1, Ramp: 200 * time.Millisecond, Duration: time.Second,
 				Interval: 200 * time.Millisecond, Lines: &lines, JSON: metrics.NewJSONLines(&js), IO: io.read})
 			if err != nil {
 				t.Fatal(err)
-			}
-			// A reading before the users start, one per interval: ramp end, 3 in the window.
-			if io.n != 5 {
-				t.Errorf("%d readings, want 5", io.n)
 			}
 			var recs []metrics.IntervalRecord
 			for _, l := range strings.Split(strings.TrimSpace(js.String()), "\n") {
@@ -225,8 +241,12 @@ func TestIORates(t *testing.T) {
 				}
 				recs = append(recs, r)
 			}
-			if len(recs) != 4 {
-				t.Fatalf("%d interval records, want 4:\n%s", len(recs), js.String())
+			// A reading before the users start and one per interval record: the ramp's,
+			// then 5 in the window. The window's end is fixed, so a loaded host that fires
+			// the ramp's end late gets fewer intervals, never more; the test needs 3 (a
+			// ramp's end 800 ms late; 390 ms was the worst of 35,000 timers at load 28).
+			if len(recs) < 3 || len(recs) > 6 || io.n != len(recs)+1 {
+				t.Fatalf("%d readings, %d interval records, want 7 and 6:\n%s", io.n, len(recs), js.String())
 			}
 			for i, r := range recs {
 				// With reading 3 failed, interval 2 (ending at it) and interval 3 (starting
@@ -319,7 +339,7 @@ func TestInterruptDuringLogins(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || sum == nil || sum.Status != StatusInterrupted {
 		t.Fatalf("err %v, summary %+v", err, sum)
 	}
-	if d := time.Since(start); d > 2*time.Second {
+	if d := time.Since(start); d > 30*time.Second { // half the run's minute: it stopped at the interrupt
 		t.Errorf("stopping took %v", d)
 	}
 	if f.closed.Load() != f.started.Load() || f.ran.Load() != 0 {
