@@ -1,6 +1,8 @@
 package oltp
 
 import (
+	"fmt"
+	"io"
 	"math"
 
 	"tierbench/internal/metrics"
@@ -49,6 +51,16 @@ func NewLevelReport(sum *Summary, ops []string) LevelReport {
 		l.Transactions[op] = m.Report(op)
 	}
 	return l
+}
+
+// WriteFirstErrors prints the first error of each transaction type in order that has
+// one.
+func WriteFirstErrors(w io.Writer, order []string, firstErrors map[string]string) {
+	for _, op := range order {
+		if e, ok := firstErrors[op]; ok {
+			fmt.Fprintf(w, "first error of %s: %s\n", op, e)
+		}
+	}
 }
 
 // SweepTable turns levels into the sweep table with the saturation point marked.

@@ -93,6 +93,10 @@ type RunResult struct {
 	TPS          float64                     `json:"tps"`
 	QPS          float64                     `json:"qps"`
 	Transactions map[string]metrics.OpReport `json:"transactions"`
+	// FirstErrors holds the first error of each transaction type that failed in that
+	// level's window (as Transactions[type].FirstError: a type with errors has one, a
+	// type without has none).
+	FirstErrors map[string]string `json:"first_errors,omitempty"`
 	// IO is that level's I/O rates over its window (see Definitions["io"]).
 	IO      *metrics.IORates `json:"io,omitempty"`
 	IOError string           `json:"io_error,omitempty"`
@@ -135,6 +139,15 @@ func (r *RunResult) LevelFailed(status Status, err error) {
 // the sweep table.
 func (r *RunResult) Headline(l LevelReport, levels []LevelReport) {
 	r.Users, r.TPS, r.QPS, r.Transactions = l.Users, l.TPS, l.QPS, l.Transactions
+	r.FirstErrors = nil
+	for op, t := range l.Transactions {
+		if t.FirstError != "" {
+			if r.FirstErrors == nil {
+				r.FirstErrors = map[string]string{}
+			}
+			r.FirstErrors[op] = t.FirstError
+		}
+	}
 	r.IO, r.IOError, r.ClientCPU = l.IO, l.IOError, l.ClientCPU
 	if len(levels) > 1 {
 		r.Sweep = SweepTable(levels)

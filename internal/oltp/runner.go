@@ -447,12 +447,17 @@ func (r *run) user(loopCtx, stmtCtx context.Context, worker Worker, u int) {
 			return // cut short by the end of the run: neither a success nor an error
 		}
 		c := metrics.Counts{Queries: int64(res.Queries), Retries: int64(res.Retries)}
-		if res.Err != nil {
-			c.Errors = 1
-		} else if res.Rollback {
+		switch {
+		case res.Err != nil:
+			// The error is kept with its count, in the same window (issue 13: a first
+			// error kept apart from the counts outlived them).
+			h.RecordError(txn.Op, time.Now(), res.Err.Error(), c)
+		case res.Rollback:
 			c.Rollbacks = 1
+			h.Record(txn.Op, latency, c)
+		default:
+			h.Record(txn.Op, latency, c)
 		}
-		h.Record(txn.Op, latency, c)
 		if res.Fatal {
 			r.fail(fmt.Errorf("user %d, %s: %w", u+1, txn.Op, res.Err))
 			return

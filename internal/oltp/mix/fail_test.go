@@ -2,12 +2,15 @@ package mix
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"tierbench/internal/oltp"
 	"time"
+
+	"tierbench/internal/metrics"
+	"tierbench/internal/oltp"
 )
 
 // tinyWith is the tiny mix with transactions replaced.
@@ -135,4 +138,70 @@ func TestOneTransactionFails(t *testing.T) {
 	if !strings.Contains(res.FirstErrors["bad"], "transaction bad, statement insert_existing: UNIQUE constraint failed") {
 		t.Errorf("first error of bad: %q", res.FirstErrors["bad"])
 	}
+}
+
+// TestFirstErrorsAgreeWithCounts: a transaction type that failed only during the
+// ramp-up (its sequence starts on keys the table holds, then passes them) has no
+// errors in the window, so the result names no first error for it; first errors and
+// error counts come from the same window (issue 13: after a killed MariaDB, a type
+// listed a first error while its error count was 0).
+func TestFirstErrorsAgreeWithCounts(t *testing.T) {
+	e := openSQLite(t)
+	m := tinyWith(t, `transactions:
+  - name: get
+    weight: 1
+    params:
+      id: {dist: key, table: kv}
+    statements:
+      - name: read
+        sql: SELECT v FROM kv WHERE id = :id
+  - name: ins
+    weight: 1
+    params:
+      id: {dist: sequence, start: 951}
+    statements:
+      - name: insert
+        sql: INSERT INTO kv (id, grp, pos, v, price, day, tag, ref) VALUES (:id, 1, 1, 'x', 1, '2024-01-01', 'x', 1)
+`)
+	if _, err := Load(context.Background(), e, m, LoadConfig{Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	res, err := Run(context.Background(), e, m, RunConfig{Plan: oltp.Plan{Users: []int{1}, Ramp: 2 * time.Second,
+		Duration: time.Second, Interval: time.Second, OutDir: out}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The 50 keys 951..1000 exist: the first 50 inserts failed, in the ramp.
+	var rampErrors int64
+	for _, line := range strings.Split(strings.TrimSpace(string(mustReadFile(t, filepath.Join(out, IntervalsFile)))), "\n") {
+		var rec metrics.IntervalRecord
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatal(err)
+		}
+		if rec.Phase == "ramp" {
+			rampErrors += rec.Ops["ins"].Errors
+		}
+	}
+	if rampErrors != 50 {
+		t.Fatalf("%d inserts failed in the ramp, want the 50 on existing keys", rampErrors)
+	}
+	ins := res.Transactions["ins"]
+	if ins.Errors != 0 || ins.Count == 0 {
+		t.Fatalf("ins in the window: %+v, want successes only", ins)
+	}
+	for _, op := range m.TxnNames() {
+		if first, n := res.FirstErrors[op], res.Transactions[op].Errors; (first != "") != (n > 0) {
+			t.Errorf("%s: first error %q with %d errors", op, first, n)
+		}
+	}
+}
+
+func mustReadFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

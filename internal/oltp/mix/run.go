@@ -38,9 +38,7 @@ type Result struct {
 	MixSHA256 string             `json:"mix_sha256"`
 	ThinkS    float64            `json:"think_s"`
 	Weights   map[string]float64 `json:"weights"`
-	// FirstErrors holds the first error of each transaction type that failed.
-	FirstErrors map[string]string  `json:"first_errors,omitempty"`
-	Levels      []oltp.LevelReport `json:"levels"`
+	Levels    []oltp.LevelReport `json:"levels"`
 }
 
 // WriteResult writes r to dir/result.json atomically.
@@ -99,9 +97,6 @@ func Run(ctx context.Context, e engine.Engine, m *Mix, cfg RunConfig) (*Result, 
 		if b := oltp.Best(res.Levels); b >= 0 {
 			res.Headline(res.Levels[b], res.Levels)
 		}
-		if errs := wl.FirstErrors(); len(errs) > 0 {
-			res.FirstErrors = errs
-		}
 		return err
 	}, func() error { return WriteResult(cfg.OutDir, res) })
 	return res, runErr
@@ -119,11 +114,7 @@ func WriteSummary(w io.Writer, r *Result, order []string) {
 	metrics.WriteIOLine(w, r.IO, r.IOError)
 	oltp.WriteClientCPULine(w, r.ClientCPU, r.Engine.Mode == engine.Embedded)
 	metrics.WriteOpTable(w, "transaction", order, r.Transactions)
-	for _, op := range order {
-		if e, ok := r.FirstErrors[op]; ok {
-			fmt.Fprintf(w, "first error of %s: %s\n", op, e)
-		}
-	}
+	oltp.WriteFirstErrors(w, order, r.FirstErrors)
 	if len(r.Sweep) > 1 {
 		fmt.Fprintln(w, "\nconcurrency sweep (saturation: the fewest users reaching 95% of the best throughput)")
 		metrics.WriteSweepTable(w, r.Sweep)

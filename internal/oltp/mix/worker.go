@@ -119,7 +119,6 @@ func (k *worker) Run(ctx context.Context, op string) oltp.Result {
 		return res
 	}
 	res.Err = fmt.Errorf("transaction %s, %w", op, err)
-	k.wl.noteError(op, res.Err)
 	res.Fatal = k.wl.hopeless() || !oltp.Alive(ctx, k.conn)
 	if res.Fatal && !k.wl.anyOK.Load() {
 		res.Err = fmt.Errorf("no transaction succeeded: %w", res.Err)

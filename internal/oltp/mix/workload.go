@@ -45,9 +45,6 @@ type Workload struct {
 	started   time.Time
 	anyOK     atomic.Bool
 	failures  atomic.Int64
-
-	errMu     sync.Mutex
-	firstErrs map[string]string
 }
 
 // txnPlan is a transaction made ready for one engine.
@@ -76,7 +73,7 @@ func NewWorkload(ctx context.Context, e engine.Engine, m *Mix, cfg WorkloadConfi
 	if err != nil {
 		return nil, err
 	}
-	w := &Workload{e: e, m: m, sd: sd, cfg: cfg, index: map[string]int{}, firstErrs: map[string]string{}}
+	w := &Workload{e: e, m: m, sd: sd, cfg: cfg, index: map[string]int{}}
 	db := e.DB()
 	for _, t := range m.Tables {
 		var one int
@@ -222,25 +219,6 @@ func (w *Workload) check(ctx context.Context) error {
 
 // Ops are the transaction names.
 func (w *Workload) Ops() []string { return w.names }
-
-// FirstErrors are the first error of each transaction type that failed.
-func (w *Workload) FirstErrors() map[string]string {
-	w.errMu.Lock()
-	defer w.errMu.Unlock()
-	out := make(map[string]string, len(w.firstErrs))
-	for k, v := range w.firstErrs {
-		out[k] = v
-	}
-	return out
-}
-
-func (w *Workload) noteError(op string, err error) {
-	w.errMu.Lock()
-	if _, ok := w.firstErrs[op]; !ok {
-		w.firstErrs[op] = err.Error()
-	}
-	w.errMu.Unlock()
-}
 
 // hopeless reports that nothing has worked for long enough to stop trying.
 func (w *Workload) hopeless() bool {

@@ -23,6 +23,7 @@ func WriteSummary(w io.Writer, r *Result) {
 	metrics.WriteIOLine(w, r.IO, r.IOError)
 	oltp.WriteClientCPULine(w, r.ClientCPU, r.Engine.Mode == engine.Embedded)
 	metrics.WriteOpTable(w, "transaction", TxnNames, r.Transactions)
+	oltp.WriteFirstErrors(w, TxnNames, r.FirstErrors)
 	if len(r.Sweep) > 1 {
 		fmt.Fprintln(w, "\nconcurrency sweep (saturation: the fewest users reaching 95% of the best throughput)")
 		metrics.WriteSweepTable(w, r.Sweep)
