@@ -35,6 +35,8 @@ func TestOLTPBadInput(t *testing.T) {
 		{"unknown mix", []string{"oltp", "load", "--mix", "tpcx", "--out", dir}, `--mix: no mix "tpcx": name a bundled mix (bbs, ecommerce, point-select, policy)`},
 		{"missing mix file", []string{"oltp", "load", "--mix", "./nope.yaml", "--out", dir}, "--mix: mix file: open ./nope.yaml: no such file"},
 		{"no mix", []string{"oltp", "load", "--out", dir}, `required flag(s) "mix" not set`},
+		{"error share above 1", []string{"oltp", "run", "--mix", "point-select", "--max-error-share", "2", "--out", dir}, "--max-error-share 2: give a share from 0 to 1"},
+		{"error share NaN", []string{"tpcc", "run", "--max-error-share", "NaN", "--out", dir}, "--max-error-share NaN: give a share from 0 to 1"},
 		{"negative scale", []string{"oltp", "load", "--mix", "policy", "--scale", "-1", "--out", dir}, "--scale -1: give a factor above 0"},
 		{"missing out", []string{"oltp", "load", "--mix", "policy"}, "--out is required"},
 		{"show unknown", []string{"oltp", "show", "tpcx"}, `no bundled mix "tpcx"`},
@@ -136,5 +138,57 @@ func TestOLTPCommands(t *testing.T) {
 	if _, err := runCLI(t, "oltp", "run", "--mix", "bbs", "--duration", "1s", "--out", dir); err == nil ||
 		!strings.Contains(err.Error(), "holds the policy mix's data: run `tierbench oltp load --mix bbs") {
 		t.Errorf("bbs on policy's data: %v", err)
+	}
+}
+
+// TestOLTPRunNotOK: a mix with a transaction type that fails every time runs its
+// window, then says first that the run is not ok and why, records it in result.json
+// and returns an error (a non-zero exit), keeping what was measured.
+func TestOLTPRunNotOK(t *testing.T) {
+	dir := t.TempDir()
+	src := string(mustRead(t, "../../internal/oltp/mix/testdata/tiny.yaml"))
+	src = src[:strings.Index(src, "transactions:")] + `transactions:
+  - name: get
+    weight: 1
+    params:
+      id: {dist: key, table: kv}
+    statements:
+      - name: read
+        sql: SELECT v FROM kv WHERE id = :id
+  - name: dup
+    weight: 1
+    params:
+      id: {dist: key, table: kv}
+    statements:
+      - name: insert_existing
+        sql: INSERT INTO kv (id, grp, pos, v, price, day, tag, ref) VALUES (:id, 1, 1, 'x', 1, '2024-01-01', 'x', 1)
+`
+	file := filepath.Join(dir, "dup.yaml")
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := runCLI(t, "oltp", "load", "--mix", file, "--out", dir); err != nil {
+		t.Fatalf("load: %v\n%s", err, out)
+	}
+	out, err := runCLI(t, "oltp", "run", "--mix", file, "--ramp", "0s", "--duration", "1s", "--interval", "1s", "--max-error-share", "0.6", "--out", dir)
+	const why = "run failed: transaction type dup failed every time it ran ("
+	if err == nil || !strings.HasPrefix(err.Error(), why) || !strings.Contains(err.Error(), "(what was measured is kept in "+filepath.Join(dir, "result.json")+")") {
+		t.Fatalf("error %v, want one that begins %q and says where the measurements are", err, why)
+	}
+	summary := out[strings.Index(out, "\n\n")+2:] // after the interval lines
+	if !strings.HasPrefix(summary, "NOT OK: "+why) {
+		t.Errorf("the summary does not begin with the status:\n%s", summary)
+	}
+	var res struct {
+		Status        string  `json:"status"`
+		Error         string  `json:"error"`
+		TPS           float64 `json:"tps"`
+		MaxErrorShare float64 `json:"max_error_share"`
+	}
+	if err := json.Unmarshal(mustRead(t, filepath.Join(dir, "result.json")), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != "failed" || !strings.HasPrefix(res.Error, why) || res.TPS <= 0 || res.MaxErrorShare != 0.6 {
+		t.Errorf("result.json: %+v", res)
 	}
 }

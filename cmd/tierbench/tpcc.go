@@ -141,11 +141,14 @@ type loadFlags struct {
 	ramp, duration, interval time.Duration
 	rate                     float64
 	seed                     int64
+	maxErrorShare            float64
 }
 
 func (lf *loadFlags) register(cmd *cobra.Command, seedHelp string) {
 	f := cmd.Flags()
 	f.StringVar(&lf.usersText, "users", "1", "virtual users, or a sweep such as 1,2,4,8 (each level after its own ramp-up)")
+	f.Float64Var(&lf.maxErrorShare, "max-error-share", oltp.DefaultMaxErrorShare,
+		"largest share of failed transactions (0 to 1) a level may have and be ok; a transaction type that fails every time fails the level whatever the share")
 	f.DurationVar(&lf.ramp, "ramp", 10*time.Second, "ramp-up before each measured window, excluded from results")
 	f.DurationVar(&lf.duration, "duration", time.Minute, "measured window of each level")
 	f.DurationVar(&lf.interval, "interval", 10*time.Second, "report interval of the progress lines and intervals.jsonl")
@@ -169,6 +172,9 @@ func (lf *loadFlags) parse() error {
 	if lf.rate < 0 {
 		return fmt.Errorf("--rate %v: give transactions per second, or 0 for a closed loop", lf.rate)
 	}
+	if !(lf.maxErrorShare >= 0 && lf.maxErrorShare <= 1) {
+		return fmt.Errorf("--max-error-share %v: give a share from 0 to 1, e.g. 0.01 for one transaction in a hundred (0: none may fail)", lf.maxErrorShare)
+	}
 	return nil
 }
 
@@ -176,7 +182,7 @@ func (lf *loadFlags) parse() error {
 // counters from opened.
 func (lf *loadFlags) plan(out string, lines io.Writer, opened *openedEngine) oltp.Plan {
 	return oltp.Plan{Users: lf.users, Ramp: lf.ramp, Duration: lf.duration, Rate: lf.rate, Interval: lf.interval,
-		Seed: lf.seed, OutDir: out, Lines: lines, IO: opened.IOSampler()}
+		Seed: lf.seed, MaxErrorShare: lf.maxErrorShare, OutDir: out, Lines: lines, IO: opened.IOSampler()}
 }
 
 // open opens the engine for a run of tpcc or oltp (openKept), telling --client-io auto

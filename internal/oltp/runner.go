@@ -76,6 +76,10 @@ type Config struct {
 	// StopGrace is how long transactions in flight at the end of the window may take to
 	// finish before they are cancelled (default 10 s).
 	StopGrace time.Duration
+	// MaxErrorShare is the share of failed transactions (0 to 1) above which a window
+	// that completed is failed all the same (CheckErrors); 0 allows none. A transaction
+	// type that fails every time it runs fails the window whatever the share.
+	MaxErrorShare float64
 }
 
 // Status says how a run ended.
@@ -123,6 +127,9 @@ func (c Config) Validate() error {
 	}
 	if c.Rate < 0 {
 		return fmt.Errorf("rate %v: give transactions per second above 0, or 0 for a closed loop", c.Rate)
+	}
+	if !(c.MaxErrorShare >= 0 && c.MaxErrorShare <= 1) {
+		return fmt.Errorf("max error share %v: give a share from 0 to 1, e.g. 0.01 for one in a hundred", c.MaxErrorShare)
 	}
 	return nil
 }
@@ -301,6 +308,12 @@ loop:
 	grace.Stop()
 	if sum.Status == StatusOK && r.windowErr != nil {
 		sum.Status, sum.Cause = StatusFailed, r.windowErr.Error()
+	}
+	if sum.Status == StatusOK {
+		if err := CheckErrors(sum.Measured, w.Ops(), cfg.MaxErrorShare); err != nil {
+			sum.Status, sum.Cause = StatusFailed, err.Error()
+			return sum, fmt.Errorf("run failed: %w", err)
+		}
 	}
 	switch sum.Status {
 	case StatusFailed:

@@ -29,6 +29,8 @@ type fakeWorkload struct {
 	login     time.Duration
 	lastLogin atomic.Int64
 	firstRun  atomic.Int64
+	// errEvery > 0 makes every errEvery-th transaction fail (not fatally).
+	errEvery int64
 }
 
 func (f *fakeWorkload) Ops() []string { return []string{"t"} }
@@ -58,6 +60,9 @@ func (w *fakeWorker) Run(ctx context.Context, op string) Result {
 	n := w.f.ran.Add(1)
 	if w.f.failAfter > 0 && n >= w.f.failAfter {
 		return Result{Err: errors.New("connection refused"), Fatal: true}
+	}
+	if w.f.errEvery > 0 && n%w.f.errEvery == 0 {
+		return Result{Err: errors.New("deadlock"), Queries: 1}
 	}
 	select {
 	case <-time.After(w.f.delay):

@@ -1,8 +1,11 @@
 package mix
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -124,13 +127,38 @@ func TestOneTransactionFails(t *testing.T) {
 	if _, err := Load(context.Background(), e, m, LoadConfig{Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), e, m, RunConfig{Plan: oltp.Plan{Users: []int{2}, Duration: time.Second, Interval: time.Second, OutDir: t.TempDir()}})
-	if err != nil {
-		t.Fatalf("the run stopped although one transaction type works: %v", err)
+	// Even if every failure were allowed, a type that fails every time leaves a TPS
+	// that describes another mix: the window runs to its end, keeps what it measured,
+	// and is not ok.
+	out := t.TempDir()
+	res, err := Run(context.Background(), e, m, RunConfig{Plan: oltp.Plan{Users: []int{2}, Duration: time.Second,
+		Interval: time.Second, MaxErrorShare: 1, OutDir: out}})
+	var tooMany *oltp.TooManyErrorsError
+	if !errors.As(err, &tooMany) || len(tooMany.Failed) != 1 || tooMany.Failed[0].Name != "bad" {
+		t.Fatalf("error %v, want a TooManyErrorsError naming bad", err)
 	}
 	good, bad, lookup := res.Transactions["good"], res.Transactions["bad"], res.Transactions["lookup"]
 	if good.Count == 0 || good.Errors != 0 || bad.Count != 0 || bad.Errors == 0 {
 		t.Errorf("good %+v bad %+v", good, bad)
+	}
+	if res.Status != "failed" || res.TPS <= 0 || res.Levels[0].Status != "failed" || res.Levels[0].Seconds < 0.9 {
+		t.Errorf("status %s, level %s over %v s, tps %v: want failed, with what the whole window measured", res.Status, res.Levels[0].Status, res.Levels[0].Seconds, res.TPS)
+	}
+	wantWhy := fmt.Sprintf("run failed: transaction type bad failed every time it ran (%d errors, the first: transaction bad, statement insert_existing: UNIQUE constraint failed: kv.id)", bad.Errors)
+	if !strings.HasPrefix(res.Error, wantWhy) || strings.Contains(res.Error, "transactions failed (") {
+		t.Errorf("error %q, want it to begin %q and not to speak of the share (all may fail)", res.Error, wantWhy)
+	}
+	var back Result
+	if err := json.Unmarshal(mustReadFile(t, filepath.Join(out, ResultFile)), &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Status != "failed" || back.Error != res.Error || back.MaxErrorShare != 1 || back.Transactions["good"].Count != good.Count {
+		t.Errorf("result.json: status %q error %q max_error_share %v", back.Status, back.Error, back.MaxErrorShare)
+	}
+	var sum bytes.Buffer
+	WriteSummary(&sum, res, m.TxnNames())
+	if first := strings.SplitN(strings.TrimLeft(sum.String(), "\n"), "\n", 2)[0]; first != "NOT OK: "+res.Error {
+		t.Errorf("the summary begins %q, want the status and why", first)
 	}
 	if lookup.Count == 0 || lookup.Rollbacks != lookup.Count || lookup.Errors != 0 {
 		t.Errorf("on_empty: rollback: %+v", lookup)

@@ -27,6 +27,7 @@ var Definitions = map[string]string{
 	"qps":        "statements sent per second, BEGIN and COMMIT included (a one-statement transaction runs alone, in autocommit)",
 	"io":         oltp.IODefinition,
 	"client_cpu": oltp.ClientCPUDefinition,
+	"status":     oltp.StatusDefinition,
 }
 
 // Result is result.json of `oltp run`: what every run reports (oltp.RunResult; the
@@ -102,14 +103,13 @@ func Run(ctx context.Context, e engine.Engine, m *Mix, cfg RunConfig) (*Result, 
 	return res, runErr
 }
 
-// WriteSummary prints a run's result for people: the headline numbers, one row per
+// WriteSummary prints a run's result for people: first, for a run that is not ok,
+// why (oltp.WriteStatus); then the headline numbers, one row per
 // transaction type, the first error of each type that failed and, for a sweep, the
 // table of levels.
 func WriteSummary(w io.Writer, r *Result, order []string) {
-	fmt.Fprintf(w, "\nmix %s on %s %s (%s), %s loop, status %s\n", r.Mix, r.Engine.Name, r.Engine.Version, r.Engine.Describe(), r.Loop, r.Status)
-	if r.Error != "" {
-		fmt.Fprintf(w, "error: %s\n", r.Error)
-	}
+	oltp.WriteStatus(w, &r.RunResult)
+	fmt.Fprintf(w, "mix %s on %s %s (%s), %s loop, status %s\n", r.Mix, r.Engine.Name, r.Engine.Version, r.Engine.Describe(), r.Loop, r.Status)
 	fmt.Fprintf(w, "users %d: TPS %.1f  QPS %.1f\n", r.Users, r.TPS, r.QPS)
 	metrics.WriteIOLine(w, r.IO, r.IOError)
 	oltp.WriteClientCPULine(w, r.ClientCPU, r.Engine.Mode == engine.Embedded)
