@@ -38,12 +38,13 @@ func openMix(name string, scale float64) (*mix.Mix, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--mix: %w", err)
 	}
-	if scale < 0 {
-		return nil, fmt.Errorf("--scale %v: give a factor above 0 (0 keeps the mix's own, %v)", scale, m.Scale)
+	if scale == 0 { // the flag's default
+		return m, nil
 	}
-	if scale > 0 {
-		m.Scale = scale
+	if err := m.CheckScale(scale); err != nil {
+		return nil, fmt.Errorf("--scale %v: %w", scale, err)
 	}
+	m.Scale = scale
 	return m, nil
 }
 

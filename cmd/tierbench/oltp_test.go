@@ -37,7 +37,12 @@ func TestOLTPBadInput(t *testing.T) {
 		{"no mix", []string{"oltp", "load", "--out", dir}, `required flag(s) "mix" not set`},
 		{"error share above 1", []string{"oltp", "run", "--mix", "point-select", "--max-error-share", "2", "--out", dir}, "--max-error-share 2: give a share from 0 to 1"},
 		{"error share NaN", []string{"tpcc", "run", "--max-error-share", "NaN", "--out", dir}, "--max-error-share NaN: give a share from 0 to 1"},
-		{"negative scale", []string{"oltp", "load", "--mix", "policy", "--scale", "-1", "--out", dir}, "--scale -1: give a factor above 0"},
+		{"negative scale", []string{"oltp", "load", "--mix", "policy", "--scale", "-1", "--out", dir}, "--scale -1: give a finite factor above 0"},
+		{"scale NaN", []string{"oltp", "load", "--mix", "policy", "--scale", "NaN", "--out", dir}, "--scale NaN: give a finite factor above 0"},
+		{"scale Inf", []string{"oltp", "load", "--mix", "policy", "--scale", "Inf", "--out", dir}, "--scale +Inf: give a finite factor above 0"},
+		// policy's customer table has 50,000 rows at scale 1.
+		{"scale overflows the rows", []string{"oltp", "load", "--mix", "policy", "--scale", "1e300", "--out", dir},
+			"--scale 1e+300: table customer would have 5e+304 rows (rows: 50000 x scale 1e+300), more than the 9007199254740992 (2^53) a table may have"},
 		{"missing out", []string{"oltp", "load", "--mix", "policy"}, "--out is required"},
 		{"show unknown", []string{"oltp", "show", "tpcx"}, `no bundled mix "tpcx"`},
 		{"show nothing", []string{"oltp", "show"}, "give one bundled mix: bbs, ecommerce, point-select, policy"},

@@ -67,8 +67,8 @@ func Load(ctx context.Context, e engine.Engine, m *Mix, cfg LoadConfig) (*LoadIn
 	if cfg.Scale == 0 {
 		cfg.Scale = m.Scale
 	}
-	if cfg.Scale < 0 {
-		return nil, fmt.Errorf("mix %s: scale %v: give a factor above 0", m.Name, cfg.Scale)
+	if err := m.CheckScale(cfg.Scale); err != nil {
+		return nil, fmt.Errorf("mix %s: scale %v: %w", m.Name, cfg.Scale, err)
 	}
 	d := e.Dialect()
 	sd, err := dialectFor(d)

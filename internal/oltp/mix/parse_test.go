@@ -1,6 +1,7 @@
 package mix
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -108,6 +109,11 @@ func TestValidationErrors(t *testing.T) {
 		{"nurand without a", "{dist: key, table: a}", "{dist: nurand, min: 1, max: 9}", "base.yaml:13: transactions[0].params.id.a: give A of NURand(A, x, y)"},
 		{"sequence divide in a parameter", "{dist: key, table: a}", "{dist: sequence, divide: 2}", "base.yaml:13: transactions[0].params.id: divide: and cycle: are for the population only"},
 		{"missing sql", "        sql: SELECT 1\n", "", "base.yaml:20: transactions[1].statements[0].sql: missing"},
+		// Issue 13: these loaded 1 row and reported success.
+		{"rows past int64's float", "    rows: 10", "    rows: 9223372036854775807", "base.yaml:4: tables[0].rows: 9223372036854775807 is more than the 9007199254740992 (2^53) rows a table may have"},
+		{"rows x scale", "name: t\n", "name: t\nscale: 1e15\n", "base.yaml:2: scale: table a would have 1e+16 rows (rows: 10 x scale 1e+15), more than the 9007199254740992 (2^53) a table may have"},
+		{"scale NaN", "name: t\n", "name: t\nscale: .nan\n", `base.yaml:2: scale: ".nan" is not a number`},
+		{"rows not whole", "    rows: 10", "    rows: 1e12", `base.yaml:4: tables[0].rows: "1e12" is not a whole number`},
 		{"unknown dialect", "        sql: SELECT 1\n", "        sql: SELECT 1\n        dialects: {oracle: SELECT 1 FROM dual}\n", "base.yaml:22: transactions[1].statements[0].dialects.oracle: unknown field (valid: mysql, postgres, sqlite)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -124,6 +130,43 @@ func TestValidationErrors(t *testing.T) {
 				t.Fatalf("error:\n%v\nwant one containing:\n%s", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestCheckScale: scale factors a load accepts, against the hand-computed rows of a
+// table of 10 rows at scale 1.
+func TestCheckScale(t *testing.T) {
+	m, err := Parse("base.yaml", []byte(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		scale float64
+		rows  int64
+		want  string // "" for accepted
+	}{
+		{1, 10, ""}, {0.05, 1, ""}, {0.01, 1, ""}, {2.5, 25, ""},
+		{1e14, 1e15, ""},
+		{1e15, 0, "table a would have 1e+16 rows (rows: 10 x scale 1e+15), more than the 9007199254740992 (2^53) a table may have"},
+		{1e300, 0, "table a would have 1e+301 rows"},
+		{0, 0, "give a finite factor above 0"},
+		{-1, 0, "give a finite factor above 0"},
+		{math.NaN(), 0, "give a finite factor above 0"},
+		{math.Inf(1), 0, "give a finite factor above 0"},
+	} {
+		err := m.CheckScale(c.scale)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("scale %v: %v", c.scale, err)
+		case c.want == "" && m.Tables[0].RowsAt(c.scale) != c.rows:
+			t.Errorf("scale %v: %d rows, want %d", c.scale, m.Tables[0].RowsAt(c.scale), c.rows)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("scale %v: error %v, want %q", c.scale, err, c.want)
+		}
+	}
+	// Load refuses the same scales before it touches the database.
+	if _, err := Load(t.Context(), nil, m, LoadConfig{Scale: math.NaN()}); err == nil || !strings.Contains(err.Error(), "mix t: scale NaN: give a finite factor above 0") {
+		t.Errorf("Load at scale NaN: %v", err)
 	}
 }
 
