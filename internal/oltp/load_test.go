@@ -4,15 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
-	"tierbench/internal/engine"
 	"time"
+
+	"tierbench/internal/engine"
 )
 
 func TestLoadParallelSumsByTable(t *testing.T) {
 	jobs := []int{1, 2, 3, 4, 5, 6}
-	rows, err := LoadParallel(context.Background(), 3, jobs, func(_ context.Context, j int) (string, int64, error) {
+	rows, err := LoadParallel(context.Background(), 3, slices.Values(jobs), func(_ context.Context, j int) (string, int64, error) {
 		return fmt.Sprintf("t%d", j%2), int64(j * 10), nil
 	})
 	if err != nil {
@@ -31,7 +33,7 @@ func TestLoadParallelStopsAtFirstError(t *testing.T) {
 		jobs[i] = i
 	}
 	var ran int
-	rows, err := LoadParallel(context.Background(), 1, jobs, func(_ context.Context, j int) (string, int64, error) {
+	rows, err := LoadParallel(context.Background(), 1, slices.Values(jobs), func(_ context.Context, j int) (string, int64, error) {
 		ran++
 		if j == 3 {
 			return "", 0, boom

@@ -23,6 +23,8 @@ type fakeWorkload struct {
 	failAfter int64
 	started   atomic.Int64
 	closed    atomic.Int64
+	// discarded counts Discard (oltp.Discarder), closed clean closes.
+	discarded atomic.Int64
 	ran       atomic.Int64
 	newErr    error
 	failUser  int
@@ -72,7 +74,8 @@ func (w *fakeWorker) Run(ctx context.Context, op string) Result {
 	return Result{Queries: 3}
 }
 
-func (w *fakeWorker) Close() error { w.f.closed.Add(1); return nil }
+func (w *fakeWorker) Close() error   { w.f.closed.Add(1); return nil }
+func (w *fakeWorker) Discard() error { w.f.discarded.Add(1); return nil }
 
 func TestClosedLoop(t *testing.T) {
 	f := &fakeWorkload{delay: 10 * time.Millisecond}
@@ -97,8 +100,8 @@ func TestClosedLoop(t *testing.T) {
 	if sum.Measured.Total().Queries != 3*n {
 		t.Errorf("queries %d for %d transactions", sum.Measured.Total().Queries, n)
 	}
-	if f.started.Load() != 4 || f.closed.Load() != 4 {
-		t.Errorf("%d workers started, %d closed", f.started.Load(), f.closed.Load())
+	if f.started.Load() != 4 || f.closed.Load() != 4 || f.discarded.Load() != 0 {
+		t.Errorf("%d workers started, %d closed, %d discarded; a run that ends ok closes them cleanly", f.started.Load(), f.closed.Load(), f.discarded.Load())
 	}
 	if !strings.Contains(lines.String(), "(ramp)") || strings.Count(lines.String(), "\n") < 5 {
 		t.Errorf("interval lines:\n%s", lines.String())
@@ -154,8 +157,8 @@ func TestFatalErrorKeepsMeasurements(t *testing.T) {
 	if sum.Measured.Total().Errors < 1 {
 		t.Error("the fatal error was not counted")
 	}
-	if f.closed.Load() != f.started.Load() {
-		t.Errorf("%d workers started, %d closed", f.started.Load(), f.closed.Load())
+	if f.discarded.Load() != f.started.Load() || f.closed.Load() != 0 {
+		t.Errorf("%d workers started, %d discarded, %d closed; a failed run discards them", f.started.Load(), f.discarded.Load(), f.closed.Load())
 	}
 }
 
@@ -169,6 +172,9 @@ func TestInterruptKeepsMeasurements(t *testing.T) {
 	}
 	if sum.Measured.Count("t") < 50 {
 		t.Errorf("only %d transactions kept", sum.Measured.Count("t"))
+	}
+	if f.discarded.Load() != 2 || f.closed.Load() != 0 {
+		t.Errorf("%d discarded, %d closed; an interrupted run discards its 2 workers", f.discarded.Load(), f.closed.Load())
 	}
 }
 
@@ -307,8 +313,8 @@ func TestLoginFailureClosesTheOthers(t *testing.T) {
 	if f.ran.Load() != 0 {
 		t.Errorf("%d transactions ran although a user could not log in", f.ran.Load())
 	}
-	if f.started.Load() == 0 || f.closed.Load() != f.started.Load() {
-		t.Errorf("%d workers opened, %d closed", f.started.Load(), f.closed.Load())
+	if f.started.Load() == 0 || f.discarded.Load() != f.started.Load() {
+		t.Errorf("%d workers opened, %d discarded", f.started.Load(), f.discarded.Load())
 	}
 	if sum.Measured == nil || sum.Measured.Count("t") != 0 {
 		t.Errorf("measured %+v, want an empty snapshot", sum.Measured)
@@ -327,7 +333,31 @@ func TestInterruptDuringLogins(t *testing.T) {
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("stopping took %v", d)
 	}
-	if f.closed.Load() != f.started.Load() || f.ran.Load() != 0 {
-		t.Errorf("%d opened, %d closed, %d transactions", f.started.Load(), f.closed.Load(), f.ran.Load())
+	if f.discarded.Load() != f.started.Load() || f.closed.Load() != 0 || f.ran.Load() != 0 {
+		t.Errorf("%d opened, %d discarded, %d closed, %d transactions", f.started.Load(), f.discarded.Load(), f.closed.Load(), f.ran.Load())
+	}
+}
+
+// TestUsersShareBoundedHandles: beyond maxHandles users, users share metrics handles,
+// so a run's histograms do not grow with its users, and every transaction is still
+// counted once.
+func TestUsersShareBoundedHandles(t *testing.T) {
+	f := &fakeWorkload{delay: 5 * time.Millisecond}
+	users := maxHandles*3 + 5
+	var handles int
+	sum, err := Run(context.Background(), f, Config{Users: users, Duration: 300 * time.Millisecond, Interval: 100 * time.Millisecond,
+		StopGrace: time.Second, onStart: func(r *run) { handles = len(r.handles) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if handles != maxHandles {
+		t.Errorf("%d handles for %d users, want %d", handles, users, maxHandles)
+	}
+	if n, ran := sum.Measured.Count("t"), f.ran.Load(); n == 0 || n > ran {
+		t.Errorf("counted %d of %d transactions run", n, ran)
+	}
+	_, err = Run(context.Background(), f, Config{Users: 3, Duration: 50 * time.Millisecond, onStart: func(r *run) { handles = len(r.handles) }})
+	if err != nil || handles != 3 {
+		t.Errorf("3 users: %d handles, %v; want one each", handles, err)
 	}
 }

@@ -19,7 +19,7 @@ import (
 	"tierbench/internal/engine/blockio"
 )
 
-func init() { engine.Register("postgres", Open) }
+func init() { engine.Register("postgres", Open, Dialect) }
 
 // sqlstateTooManyConnections is too_many_connections: no connection slot is left.
 const sqlstateTooManyConnections = "53300"
@@ -33,6 +33,10 @@ var Dialect = &engine.Dialect{
 	Analyze:     func(table string) []string { return []string{"ANALYZE " + table} },
 	Begin:       "BEGIN",
 	BeginRead:   "BEGIN",
+	// A backend after TPC-C's 29 statements: 1,824 KiB of private memory and page
+	// tables (scripts/session-memory, 20 and 400 users), and 48 KB of shared memory per
+	// max_connections slot, which follows the users.
+	SessionMemory: 2 << 20,
 }
 
 type pgEngine struct {

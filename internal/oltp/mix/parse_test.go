@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"tierbench/internal/engine"
 )
 
 func TestBundledMixesParse(t *testing.T) {
@@ -211,5 +213,37 @@ func TestOpen(t *testing.T) {
 	}
 	if m.File != "testdata/tiny.yaml" || !m.Transactions[1].Statements[0].Query || m.Transactions[1].ReadOnly() {
 		t.Errorf("tiny: %+v", m)
+	}
+}
+
+// TestDiskBytes against hand arithmetic for base's table a: id int (4 bytes), v
+// varchar(10) filled by the pattern "##" (2 characters and a 2-byte length), primary
+// key id. A row: 32 (header) + 4 + 4, its primary key entry 4 + 16: 60 bytes, 75 with
+// the 25% for part-empty pages. A secondary index on v adds 4 + 4 (the key and the
+// primary key) + 16 = 24: 84, 105 with the slack. Plus 1 GiB for the engine's log.
+func TestDiskBytes(t *testing.T) {
+	m, err := Parse("base.yaml", []byte(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := DiskBytes(m, 1000) // 10,000 rows
+	if want := 10_000*75.0 + 1<<30; err != nil || got != want {
+		t.Errorf("DiskBytes = %v, %v; want %v", got, err, want)
+	}
+	ix := strings.Replace(base, "    primary_key: id\n", "    primary_key: id\n    indexes:\n      - {columns: [v]}\n", 1)
+	if m, err = Parse("ix.yaml", []byte(ix)); err != nil {
+		t.Fatal(err)
+	}
+	got, err = DiskBytes(m, 1000)
+	if want := 10_000*105.0 + 1<<30; err != nil || got != want {
+		t.Errorf("with an index on v: DiskBytes = %v, %v; want %v", got, err, want)
+	}
+	// A table of 10^12 rows (issue 13: rows: 1e12 started a multi-terabyte load).
+	need, err := LoadNeed(m, 1e11, 1, &engine.Dialect{Name: "sqlite"}, false, "/srv")
+	if err != nil || need.Disk != 1e12*105+1<<30 || need.DiskDir != "/srv" || need.What != "oltp load --mix t --scale 1e+11" {
+		t.Errorf("LoadNeed: %+v, %v", need, err)
+	}
+	if need, _ := LoadNeed(m, 1, 1, &engine.Dialect{Name: "postgres"}, true, ""); need.Disk != 0 {
+		t.Errorf("an external server's disk is not this host's: %+v", need)
 	}
 }

@@ -235,48 +235,58 @@ func (w *Workload) NewWorker(ctx context.Context, user int) (oltp.Worker, error)
 	}
 	k := &worker{wl: w, s: s, conn: s.Conn(), r: newRNG(w.cfg.Seed, "user", user), stmtCtx: engine.NewStmtContext(s)}
 	k.raw = k.runRaw
-	own, hasOwn := s.(engine.Preparer)
+	n := len(w.plans)
+	k.fast, k.fastArgs = make([][]engine.Prepared, n), make([][][]any, n)
+	k.stmts, k.args = make([][]driver.Stmt, n), make([][][]driver.NamedValue, n)
+	k.dest, k.vals = make([][][]driver.Value, n), make([][]any, n)
+	for i, p := range w.plans {
+		k.fast[i], k.fastArgs[i] = make([]engine.Prepared, len(p.stmts)), make([][]any, len(p.stmts))
+		k.stmts[i], k.args[i] = make([]driver.Stmt, len(p.stmts)), make([][]driver.NamedValue, len(p.stmts))
+		k.dest[i], k.vals[i] = make([][]driver.Value, len(p.stmts)), make([]any, p.slots)
+	}
+	// The session's own statements are prepared outside conn.Raw, which holds the
+	// connection: a session may need it through database/sql while it prepares
+	// (MariaDB's, after a KILL QUERY that a cancelled prepare sent), and would wait for
+	// itself for ever (a Ctrl-C during MariaDB logins hung, issue 13).
+	if own, ok := s.(engine.Preparer); ok {
+		for i, p := range w.plans {
+			for j, sp := range p.stmts {
+				fp, err := own.Prepare(ctx, sp.sql)
+				if err == nil {
+					k.fast[i][j], k.fastArgs[i][j] = fp, make([]any, len(sp.args))
+				} else if ctx.Err() != nil {
+					k.Discard()
+					return nil, ctx.Err()
+				}
+			}
+		}
+	}
 	err = k.conn.Raw(func(dc any) error {
 		prep, canPrepare := dc.(driver.ConnPrepareContext)
-		for _, p := range w.plans {
-			fast := make([]engine.Prepared, len(p.stmts))
-			fastArgs := make([][]any, len(p.stmts))
-			stmts := make([]driver.Stmt, len(p.stmts))
-			args := make([][]driver.NamedValue, len(p.stmts))
+		for i, p := range w.plans {
 			for j, sp := range p.stmts {
-				if hasOwn {
-					if fp, err := own.Prepare(ctx, sp.sql); err == nil {
-						fast[j], fastArgs[j] = fp, make([]any, len(sp.args))
-						continue
-					} else if ctx.Err() != nil {
-						return ctx.Err()
-					}
+				if k.fast[i][j] != nil {
+					continue
 				}
 				// A statement the server will not prepare again (MySQL caps prepared
 				// statements per server) runs unprepared on this session.
 				if canPrepare {
 					if st, err := prep.PrepareContext(ctx, sp.sql); err == nil {
-						stmts[j] = st
+						k.stmts[i][j] = st
 					} else if ctx.Err() != nil {
 						return ctx.Err()
 					}
 				}
-				args[j] = make([]driver.NamedValue, len(sp.args))
-				for a := range args[j] {
-					args[j][a].Ordinal = a + 1
+				k.args[i][j] = make([]driver.NamedValue, len(sp.args))
+				for a := range k.args[i][j] {
+					k.args[i][j][a].Ordinal = a + 1
 				}
 			}
-			k.fast = append(k.fast, fast)
-			k.fastArgs = append(k.fastArgs, fastArgs)
-			k.stmts = append(k.stmts, stmts)
-			k.args = append(k.args, args)
-			k.dest = append(k.dest, make([][]driver.Value, len(p.stmts)))
-			k.vals = append(k.vals, make([]any, p.slots))
 		}
 		return nil
 	})
 	if err != nil {
-		k.Close()
+		k.Discard()
 		return nil, err
 	}
 	return k, nil
