@@ -197,3 +197,51 @@ func TestOLTPRunNotOK(t *testing.T) {
 		t.Errorf("result.json: %+v", res)
 	}
 }
+
+// TestRefusesWhatCannotFit: loads and runs whose estimate exceeds this host's memory
+// or disk stop before anything starts (no server, no database directory), with one
+// line that gives the estimate, the limit and the override (issue 13: 10^11 TPC-C
+// warehouses, 100,000 PostgreSQL users, a table of 10^12 rows).
+func TestRefusesWhatCannotFit(t *testing.T) {
+	dir := t.TempDir()
+	src := string(mustRead(t, "../../internal/oltp/mix/testdata/tiny.yaml"))
+	huge := filepath.Join(dir, "huge.yaml")
+	if err := os.WriteFile(huge, []byte(strings.Replace(src, "rows: 1000\n", "rows: 1000000000000\n", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"warehouses", []string{"tpcc", "load", "--warehouses", "100000000000"},
+			[]string{"tpcc load --warehouses 100000000000 needs about 9.5 EiB of disk on ", "(about 105 MiB per warehouse and 1.0 GiB for the engine's log"}},
+		{"rows", []string{"oltp", "load", "--mix", huge},
+			[]string{"oltp load --mix tiny --scale 1 needs about ", " TiB of disk on ", "the mix's rows by their column types"}},
+		{"postgres users", []string{"oltp", "run", "--engine", "postgres", "--mix", "policy", "--users", "10000000"},
+			[]string{"oltp run --users 10000000 needs about ", " TiB of memory, but this host has ", "about 2.1 MiB per user: 2.0 MiB for the postgres session and 128 KiB for tierbench's own"}},
+		{"mysql users in a sweep", []string{"tpcc", "run", "--engine", "mysql", "--users", "1,10000000"},
+			[]string{"tpcc run --users 1,10000000 needs about ", "1.0 MiB for the mysql session"}},
+		{"external server", []string{"oltp", "run", "--engine", "postgres", "--dsn", "postgres://x@127.0.0.1:1/db", "--mix", "policy", "--users", "100000000"},
+			[]string{"oltp run --users 100000000 needs about ", "(about 128 KiB per user for tierbench)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(dir, tc.name)
+			_, err := runCLI(t, append(tc.args, "--out", out)...)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range append(tc.want, "give --ignore-limits to run it anyway") {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error spans lines: %q", err)
+			}
+			if _, err := os.Stat(filepath.Join(out, "db")); !os.IsNotExist(err) {
+				t.Errorf("the refused command left %s/db (%v)", out, err)
+			}
+		})
+	}
+}

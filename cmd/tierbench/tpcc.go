@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"tierbench/internal/capacity"
 	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
 	"tierbench/internal/oltp"
@@ -47,6 +48,44 @@ func openKept(ctx context.Context, ef *engineFlags, out string) (*openedEngine, 
 	return ef.open(ctx, out, true)
 }
 
+// checkCapacity refuses, before anything is started, a command whose estimate exceeds
+// this host's memory or disk (capacity.Check; ignore is --ignore-limits). need gets
+// the engine's dialect, whether its server is external, and the directory the data
+// will fill ("" for an external server). An unknown engine is left for open to report.
+func (ef *engineFlags) checkCapacity(out string, ignore bool, need func(d *engine.Dialect, external bool, dataDir string) (capacity.Need, error)) error {
+	d, err := engine.DialectOf(strings.ToLower(ef.name))
+	if err != nil {
+		return nil
+	}
+	n, err := need(d, ef.dsn != "", ef.dataDir(out))
+	if err != nil {
+		return err
+	}
+	return capacity.Check(n, ignore)
+}
+
+// dataDir is the directory whose file system the database's data will fill, before
+// the engine opens: "" for an external server (its disk is not this host's to
+// measure), a real directory given as the data's tier, OUT for an emulated tier (its
+// backing files live in OUT/tiers), else --db or OUT/db.
+func (ef *engineFlags) dataDir(out string) string {
+	if ef.dsn != "" {
+		return ""
+	}
+	if plan, _, _, err := ef.plan(); err == nil && plan != nil {
+		if t, ok := plan.Tier(placement.Data); ok {
+			if t.Emulated() {
+				return out
+			}
+			return t.Dir
+		}
+	}
+	if ef.dbDir != "" {
+		return ef.dbDir
+	}
+	return filepath.Join(out, "db")
+}
+
 func registerTPCCEngineFlags(cmd *cobra.Command, ef *engineFlags, out *string) {
 	ef.register(cmd)
 	// TPC-C always keeps its database: load, run and check work on the same one.
@@ -58,6 +97,7 @@ func newTPCCLoadCommand() *cobra.Command {
 	var (
 		ef         engineFlags
 		out        string
+		ignore     bool
 		warehouses int
 		loaders    int
 		seed       int64
@@ -78,6 +118,11 @@ server given by --dsn.`,
 			}
 			if loaders < 0 {
 				return fmt.Errorf("--loaders %d: give 0 (automatic) or more", loaders)
+			}
+			if err := ef.checkCapacity(out, ignore, func(d *engine.Dialect, external bool, dir string) (capacity.Need, error) {
+				return tpcc.LoadNeed(warehouses, loaders, d, external, dir), nil
+			}); err != nil {
+				return err
 			}
 			ctx := cmd.Context()
 			opened, err := openKept(ctx, &ef, out)
@@ -103,7 +148,8 @@ server given by --dsn.`,
 	}
 	registerTPCCEngineFlags(cmd, &ef, &out)
 	f := cmd.Flags()
-	f.IntVar(&warehouses, "warehouses", 1, "number of warehouses W (each about 100 MB)")
+	registerIgnoreLimits(cmd, &ignore)
+	f.IntVar(&warehouses, "warehouses", 1, "number of warehouses W (each about 110 MB on disk)")
 	f.IntVar(&loaders, "loaders", 0, "parallel table loads (0: one per core; SQLite always 1)")
 	f.Int64Var(&seed, "seed", 1, "seed of the generated data: the same seed gives the same data")
 	return cmd
@@ -138,10 +184,11 @@ func parseUsers(s string) ([]int, error) {
 type loadFlags struct {
 	usersText                string
 	users                    []int
+	maxErrorShare            float64
+	ignoreLimits             bool
 	ramp, duration, interval time.Duration
 	rate                     float64
 	seed                     int64
-	maxErrorShare            float64
 }
 
 func (lf *loadFlags) register(cmd *cobra.Command, seedHelp string) {
@@ -149,6 +196,7 @@ func (lf *loadFlags) register(cmd *cobra.Command, seedHelp string) {
 	f.StringVar(&lf.usersText, "users", "1", "virtual users, or a sweep such as 1,2,4,8 (each level after its own ramp-up)")
 	f.Float64Var(&lf.maxErrorShare, "max-error-share", oltp.DefaultMaxErrorShare,
 		"largest share of failed transactions (0 to 1) a level may have and be ok; a transaction type that fails every time fails the level whatever the share")
+	registerIgnoreLimits(cmd, &lf.ignoreLimits)
 	f.DurationVar(&lf.ramp, "ramp", 10*time.Second, "ramp-up before each measured window, excluded from results")
 	f.DurationVar(&lf.duration, "duration", time.Minute, "measured window of each level")
 	f.DurationVar(&lf.interval, "interval", 10*time.Second, "report interval of the progress lines and intervals.jsonl")
@@ -186,9 +234,17 @@ func (lf *loadFlags) plan(out string, lines io.Writer, opened *openedEngine) olt
 }
 
 // open opens the engine for a run of tpcc or oltp (openKept), telling --client-io auto
-// the most users the run will hold at once.
-func (lf *loadFlags) open(ctx context.Context, ef *engineFlags, out string) (*openedEngine, error) {
+// (and a managed server's connection limit) the most users the run will hold at once,
+// after refusing a number of users whose sessions this host's memory cannot hold.
+func (lf *loadFlags) open(ctx context.Context, cmd *cobra.Command, ef *engineFlags, out string) (*openedEngine, error) {
 	ef.sessions = slices.Max(lf.users)
+	what := fmt.Sprintf("%s --users %s", cmd.CommandPath(), lf.usersText)
+	what = strings.TrimPrefix(what, cmd.Root().Name()+" ")
+	if err := ef.checkCapacity(out, lf.ignoreLimits, func(d *engine.Dialect, external bool, _ string) (capacity.Need, error) {
+		return oltp.RunNeed(what, ef.sessions, d, external), nil
+	}); err != nil {
+		return nil, err
+	}
 	return openKept(ctx, ef, out)
 }
 
@@ -252,7 +308,7 @@ func newTPCCRunCommand() *cobra.Command {
 				return err
 			}
 			ctx := cmd.Context()
-			opened, err := lf.open(ctx, &ef, out)
+			opened, err := lf.open(ctx, cmd, &ef, out)
 			if err != nil {
 				return err
 			}
