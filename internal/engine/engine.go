@@ -282,7 +282,8 @@ type Dialect struct {
 	// process, a MariaDB connection thread and its buffers; for SQLite its connection
 	// and page cache inside tierbench), as scripts/session-memory measures it: the
 	// larger of the policy mix's and TPC-C's figures, at 20 and 400 users, rounded up
-	// (README: Memory per user). Runs multiply it by their users before they start.
+	// (README: What a load or a run needs). Runs multiply it by their users before
+	// they start.
 	SessionMemory int64
 }
 

@@ -12,15 +12,15 @@ import (
 // goroutine, its worker (prepared statements, argument and row buffers) and its
 // driver connection, with users sharing metrics handles (maxHandles). Measured with
 // scripts/session-memory (at most 101 KiB a user, on PostgreSQL with the policy mix),
-// rounded up (README: Memory per user); the engine's side of a session is
+// rounded up (README: What a load or a run needs); the engine's side of a session is
 // engine.Dialect.SessionMemory.
 const UserMemory = 128 << 10
 
 // LoaderMemory is what one parallel loader costs tierbench: the generator's buffers,
-// the pipe to the bulk loader, the driver's copy buffers. Measured as tierbench's
-// peak RSS over tpcc load with 1 and with 8 loaders, rounded up (README: Memory per
-// user).
-const LoaderMemory = 4 << 20
+// the pipe to the bulk loader, the driver's copy buffers. tierbench's peak RSS over
+// `tpcc load --engine postgres --warehouses 4` was 23.5 MiB with 1 loader and 35.5 MiB
+// with 8: 1.7 MiB a loader, rounded up (README: What a load or a run needs).
+const LoaderMemory = 2 << 20
 
 // Loaders is the number of parallel loads a load runs for n given (0: automatic, one
 // per core and at least 2), before the engine's own cap (SQLite: 1).

@@ -29,7 +29,7 @@ func TestLoadersNeed(t *testing.T) {
 	if want := 3 * float64(LoaderMemory+2<<20); n.Memory != want {
 		t.Errorf("memory %v, want %v", n.Memory, want)
 	}
-	if want := "3 loaders, about 6.0 MiB per loader: 2.0 MiB for the mysql session and 4.0 MiB for tierbench's own"; n.Basis != want {
+	if want := "3 loaders, about 4.0 MiB per loader: 2.0 MiB for the mysql session and 2.0 MiB for tierbench's own"; n.Basis != want {
 		t.Errorf("basis %q, want %q", n.Basis, want)
 	}
 	if Loaders(0) < 2 || Loaders(5) != 5 {

@@ -128,7 +128,7 @@ func loadUnit(ctx context.Context, e engine.Engine, g *generator, u unit, bar *p
 
 // BytesPerWarehouse is what a loaded warehouse takes on disk, data and indexes: the
 // growth from W=1 to W=4, over 3, was 104 MB on PostgreSQL 15, 92 MB on MariaDB 10.11
-// and 86 MB on SQLite (README: Disk a load needs); the largest, rounded up.
+// and 86 MB on SQLite (README: What a load or a run needs); the largest, rounded up.
 const BytesPerWarehouse = 110e6
 
 // logBytes is what the engine's log may hold during a load beside the data:

@@ -65,13 +65,13 @@ func TestTotalRows(t *testing.T) {
 func TestLoadNeed(t *testing.T) {
 	d := &engine.Dialect{Name: "postgres", SessionMemory: 2 << 20}
 	n := LoadNeed(1000, 2, d, false, "/srv/db")
-	if n.Disk != 1000*110e6+1<<30 || n.DiskDir != "/srv/db" || n.Memory != 2*(4<<20+2<<20) || n.What != "tpcc load --warehouses 1000" {
+	if n.Disk != 1000*110e6+1<<30 || n.DiskDir != "/srv/db" || n.Memory != 2*(2<<20+2<<20) || n.What != "tpcc load --warehouses 1000" {
 		t.Errorf("need %+v", n)
 	}
 	if big := LoadNeed(100_000_000_000, 2, d, false, "/srv/db"); big.Memory != n.Memory {
 		t.Errorf("memory grows with W: %v against %v", big.Memory, n.Memory)
 	}
-	if ext := LoadNeed(1000, 2, d, true, ""); ext.Disk != 0 || ext.Memory != 2*(4<<20) {
+	if ext := LoadNeed(1000, 2, d, true, ""); ext.Disk != 0 || ext.Memory != 2*(2<<20) {
 		t.Errorf("external: %+v", ext)
 	}
 }
