@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -204,6 +205,9 @@ func (lf *loadFlags) register(cmd *cobra.Command, seedHelp string) {
 	f.Int64Var(&lf.seed, "seed", 1, seedHelp)
 }
 
+// minInterval is the shortest --interval.
+const minInterval = 100 * time.Millisecond
+
 // parse checks the flags and reads --users.
 func (lf *loadFlags) parse() error {
 	users, err := parseUsers(lf.usersText)
@@ -217,7 +221,12 @@ func (lf *loadFlags) parse() error {
 	if lf.ramp < 0 || lf.interval < 0 {
 		return fmt.Errorf("--ramp and --interval cannot be negative")
 	}
-	if lf.rate < 0 {
+	if lf.interval > 0 && lf.interval < minInterval {
+		// Each interval is a line on the terminal and in intervals.jsonl: --interval
+		// 1ns would fill the disk with them, and merge the users' histograms nonstop.
+		return fmt.Errorf("--interval %s: give %s or more (0: 10s)", lf.interval, minInterval)
+	}
+	if !(lf.rate >= 0) || math.IsInf(lf.rate, 0) {
 		return fmt.Errorf("--rate %v: give transactions per second, or 0 for a closed loop", lf.rate)
 	}
 	if !(lf.maxErrorShare >= 0 && lf.maxErrorShare <= 1) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -63,6 +64,8 @@ func TestValidateLevels(t *testing.T) {
 		{Config{}, []int{1}, "duration 0s"},
 		{Config{Duration: time.Second, Ramp: -time.Second}, []int{1}, "ramp -1s"},
 		{Config{Duration: time.Second, Rate: -1}, []int{1}, "rate -1"},
+		{Config{Duration: time.Second, Rate: math.NaN()}, []int{1}, "rate NaN"},
+		{Config{Duration: time.Second, Rate: math.Inf(1)}, []int{1}, "rate +Inf"},
 	} {
 		err := tc.cfg.ValidateLevels(tc.users)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"sync"
 	"time"
 
@@ -146,7 +147,7 @@ func (c Config) Validate() error {
 	if c.Duration <= 0 {
 		return fmt.Errorf("duration %s: give a positive duration such as 30s or 5m", c.Duration)
 	}
-	if c.Rate < 0 {
+	if !(c.Rate >= 0) || math.IsInf(c.Rate, 0) {
 		return fmt.Errorf("rate %v: give transactions per second above 0, or 0 for a closed loop", c.Rate)
 	}
 	if !(c.MaxErrorShare >= 0 && c.MaxErrorShare <= 1) {
