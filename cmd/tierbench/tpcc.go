@@ -114,8 +114,8 @@ server given by --dsn.`,
   tierbench tpcc load --engine postgres --warehouses 10 --out runs/tpcc-pg`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if warehouses < 1 {
-				return fmt.Errorf("--warehouses %d: give 1 or more", warehouses)
+			if warehouses < 1 || warehouses > tpcc.MaxWarehouses {
+				return fmt.Errorf("--warehouses %d: give 1 to %d (W_ID is a 32-bit INT)", warehouses, tpcc.MaxWarehouses)
 			}
 			if loaders < 0 {
 				return fmt.Errorf("--loaders %d: give 0 (automatic) or more", loaders)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"time"
 
@@ -52,8 +53,8 @@ func ReadLoadInfo(dir string) (*LoadInfo, error) {
 // Load drops any TPC-C tables, creates them, populates cfg.Warehouses warehouses as
 // clause 4.3 says, builds the secondary indexes and collects statistics.
 func Load(ctx context.Context, e engine.Engine, cfg LoadConfig) (*LoadInfo, error) {
-	if cfg.Warehouses < 1 {
-		return nil, fmt.Errorf("tpcc: warehouses %d: give at least 1", cfg.Warehouses)
+	if cfg.Warehouses < 1 || cfg.Warehouses > MaxWarehouses {
+		return nil, fmt.Errorf("tpcc: warehouses %d: give 1 to %d", cfg.Warehouses, MaxWarehouses)
 	}
 	d := e.Dialect()
 	sd, err := dialectFor(d)
@@ -125,6 +126,10 @@ func loadUnit(ctx context.Context, e engine.Engine, g *generator, u unit, bar *p
 	}
 	return n, nil
 }
+
+// MaxWarehouses is the most warehouses a population may have: W_ID is an INT column,
+// 32 bits on every engine.
+const MaxWarehouses = math.MaxInt32
 
 // BytesPerWarehouse is what a loaded warehouse takes on disk, data and indexes: the
 // growth from W=1 to W=4, over 3, was 104 MB on PostgreSQL 15, 92 MB on MariaDB 10.11

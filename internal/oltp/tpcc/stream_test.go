@@ -76,15 +76,16 @@ func TestLoadNeed(t *testing.T) {
 	}
 }
 
-// TestHugeLoadStops: a load of 10^11 warehouses (run with --ignore-limits) streams:
-// it starts loading at once and stops at Ctrl-C with context.Canceled.
+// TestHugeLoadStops: a load of the most warehouses there may be, 2^31-1 (run with
+// --ignore-limits), streams: it starts loading at once and stops at Ctrl-C with
+// context.Canceled.
 func TestHugeLoadStops(t *testing.T) {
 	e := openSQLite(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		_, err := Load(ctx, e, LoadConfig{Warehouses: 100_000_000_000, Seed: 1, Now: fixedNow})
+		_, err := Load(ctx, e, LoadConfig{Warehouses: MaxWarehouses, Seed: 1, Now: fixedNow})
 		done <- err
 	}()
 	// Cancel once the first rows are in, as a user's Ctrl-C would.
