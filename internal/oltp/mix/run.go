@@ -104,9 +104,8 @@ func Run(ctx context.Context, e engine.Engine, m *Mix, cfg RunConfig) (*Result, 
 }
 
 // WriteSummary prints a run's result for people: first, for a run that is not ok,
-// why (oltp.WriteStatus); then the headline numbers, one row per
-// transaction type, the first error of each type that failed and, for a sweep, the
-// table of levels.
+// why (oltp.WriteStatus); then the headline numbers, one row per transaction type, the
+// first error of each type that failed and, for a sweep, the table of levels.
 func WriteSummary(w io.Writer, r *Result, order []string) {
 	oltp.WriteStatus(w, &r.RunResult)
 	fmt.Fprintf(w, "mix %s on %s %s (%s), %s loop, status %s\n", r.Mix, r.Engine.Name, r.Engine.Version, r.Engine.Describe(), r.Loop, r.Status)
