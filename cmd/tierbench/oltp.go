@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"tierbench/internal/capacity"
 	"tierbench/internal/engine"
 	"tierbench/internal/oltp/mix"
 	"tierbench/internal/placement"
@@ -38,12 +39,13 @@ func openMix(name string, scale float64) (*mix.Mix, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--mix: %w", err)
 	}
-	if scale < 0 {
-		return nil, fmt.Errorf("--scale %v: give a factor above 0 (0 keeps the mix's own, %v)", scale, m.Scale)
+	if scale == 0 { // the flag's default
+		return m, nil
 	}
-	if scale > 0 {
-		m.Scale = scale
+	if err := m.CheckScale(scale); err != nil {
+		return nil, fmt.Errorf("--scale %v: %w", scale, err)
 	}
+	m.Scale = scale
 	return m, nil
 }
 
@@ -51,6 +53,7 @@ func newOLTPLoadCommand() *cobra.Command {
 	var (
 		ef           engineFlags
 		out, mixName string
+		ignore       bool
 		scale        float64
 		loaders      int
 		seed         int64
@@ -71,6 +74,11 @@ dropped first if they exist, also on a server given by --dsn.`,
 			}
 			m, err := openMix(mixName, scale)
 			if err != nil {
+				return err
+			}
+			if err := ef.checkCapacity(out, ignore, func(d *engine.Dialect, external bool, dir string) (capacity.Need, error) {
+				return mix.LoadNeed(m, m.Scale, loaders, d, external, dir)
+			}); err != nil {
 				return err
 			}
 			ctx := cmd.Context()
@@ -104,6 +112,7 @@ dropped first if they exist, also on a server given by --dsn.`,
 	registerTPCCEngineFlags(cmd, &ef, &out)
 	f := cmd.Flags()
 	f.StringVar(&mixName, "mix", "", "bundled mix name ("+strings.Join(mix.Bundled(), ", ")+") or path of a mix file")
+	registerIgnoreLimits(cmd, &ignore)
 	f.Float64Var(&scale, "scale", 0, "multiply the mix's table rows by this factor (0: the mix's own scale)")
 	f.IntVar(&loaders, "loaders", 0, "parallel table loads (0: one per core; SQLite always 1)")
 	registerGeneratorSeed(cmd, &seed, "seed of the generated data: the same seed gives the same data")
@@ -161,7 +170,7 @@ func newOLTPRunCommand() *cobra.Command {
 				fmt.Fprintf(cmd.ErrOrStderr(), "note: the mix file changed since it was loaded (%s)\n", li.MixFile)
 			}
 			ctx := cmd.Context()
-			opened, err := lf.open(ctx, &ef, out)
+			opened, err := lf.open(ctx, cmd, &ef, out)
 			if err != nil {
 				return err
 			}

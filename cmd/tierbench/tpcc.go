@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"tierbench/internal/capacity"
 	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
 	"tierbench/internal/oltp"
@@ -66,6 +68,44 @@ func (ef *engineFlags) needLoad(out, loadFile, loadCmd string) error {
 	return fmt.Errorf("--out %s holds no load (no %s): run `tierbench %s --engine %s --out %s` first", out, loadFile, loadCmd, ef.name, out)
 }
 
+// checkCapacity refuses, before anything is started, a command whose estimate exceeds
+// this host's memory or disk (capacity.Check; ignore is --ignore-limits). need gets
+// the engine's dialect, whether its server is external, and the directory the data
+// will fill ("" for an external server). An unknown engine is left for open to report.
+func (ef *engineFlags) checkCapacity(out string, ignore bool, need func(d *engine.Dialect, external bool, dataDir string) (capacity.Need, error)) error {
+	d, err := engine.DialectOf(strings.ToLower(ef.name))
+	if err != nil {
+		return nil
+	}
+	n, err := need(d, ef.dsn != "", ef.dataDir(out))
+	if err != nil {
+		return err
+	}
+	return capacity.Check(n, ignore)
+}
+
+// dataDir is the directory whose file system the database's data will fill, before
+// the engine opens: "" for an external server (its disk is not this host's to
+// measure), a real directory given as the data's tier, OUT for an emulated tier (its
+// backing files live in OUT/tiers), else --db or OUT/db.
+func (ef *engineFlags) dataDir(out string) string {
+	if ef.dsn != "" {
+		return ""
+	}
+	if plan, _, _, err := ef.plan(); err == nil && plan != nil {
+		if t, ok := plan.Tier(placement.Data); ok {
+			if t.Emulated() {
+				return out
+			}
+			return t.Dir
+		}
+	}
+	if ef.dbDir != "" {
+		return ef.dbDir
+	}
+	return filepath.Join(out, "db")
+}
+
 func registerTPCCEngineFlags(cmd *cobra.Command, ef *engineFlags, out *string) {
 	ef.register(cmd)
 	// TPC-C always keeps its database: load, run and check work on the same one.
@@ -77,6 +117,7 @@ func newTPCCLoadCommand() *cobra.Command {
 	var (
 		ef         engineFlags
 		out        string
+		ignore     bool
 		warehouses int
 		loaders    int
 		seed       int64
@@ -92,11 +133,16 @@ server given by --dsn.`,
   tierbench tpcc load --engine postgres --warehouses 10 --out runs/tpcc-pg`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if warehouses < 1 {
-				return fmt.Errorf("--warehouses %d: give 1 or more", warehouses)
+			if warehouses < 1 || warehouses > tpcc.MaxWarehouses {
+				return fmt.Errorf("--warehouses %d: give 1 to %d (W_ID is a 32-bit INT)", warehouses, tpcc.MaxWarehouses)
 			}
 			if loaders < 0 {
 				return fmt.Errorf("--loaders %d: give 0 (automatic) or more", loaders)
+			}
+			if err := ef.checkCapacity(out, ignore, func(d *engine.Dialect, external bool, dir string) (capacity.Need, error) {
+				return tpcc.LoadNeed(warehouses, loaders, d, external, dir), nil
+			}); err != nil {
+				return err
 			}
 			ctx := cmd.Context()
 			ef.results = []string{tpcc.LoadInfoFile, loadStorageFile}
@@ -124,7 +170,8 @@ server given by --dsn.`,
 	}
 	registerTPCCEngineFlags(cmd, &ef, &out)
 	f := cmd.Flags()
-	f.IntVar(&warehouses, "warehouses", 1, "number of warehouses W (each about 100 MB)")
+	registerIgnoreLimits(cmd, &ignore)
+	f.IntVar(&warehouses, "warehouses", 1, "number of warehouses W (each about 110 MB on disk)")
 	f.IntVar(&loaders, "loaders", 0, "parallel table loads (0: one per core; SQLite always 1)")
 	registerGeneratorSeed(cmd, &seed, "seed of the generated data: the same seed gives the same data")
 	return cmd
@@ -159,6 +206,8 @@ func parseUsers(s string) ([]int, error) {
 type loadFlags struct {
 	usersText                string
 	users                    []int
+	maxErrorShare            float64
+	ignoreLimits             bool
 	ramp, duration, interval time.Duration
 	rate                     float64
 	seed                     int64
@@ -167,12 +216,18 @@ type loadFlags struct {
 func (lf *loadFlags) register(cmd *cobra.Command, seedHelp string) {
 	f := cmd.Flags()
 	f.StringVar(&lf.usersText, "users", "1", "virtual users, or a sweep such as 1,2,4,8 (each level after its own ramp-up)")
+	f.Float64Var(&lf.maxErrorShare, "max-error-share", oltp.DefaultMaxErrorShare,
+		"largest share of failed transactions (0 to 1) a level may have and be ok; a transaction type that fails every time fails the level whatever the share")
+	registerIgnoreLimits(cmd, &lf.ignoreLimits)
 	f.DurationVar(&lf.ramp, "ramp", 10*time.Second, "ramp-up before each measured window, excluded from results")
 	f.DurationVar(&lf.duration, "duration", time.Minute, "measured window of each level")
 	f.DurationVar(&lf.interval, "interval", 10*time.Second, "report interval of the progress lines and intervals.jsonl")
 	f.Float64Var(&lf.rate, "rate", 0, "open loop: transactions per second in total, latency from the intended start (0: closed loop)")
 	registerGeneratorSeed(cmd, &lf.seed, seedHelp)
 }
+
+// minInterval is the shortest --interval.
+const minInterval = 100 * time.Millisecond
 
 // parse checks the flags and reads --users.
 func (lf *loadFlags) parse() error {
@@ -187,8 +242,16 @@ func (lf *loadFlags) parse() error {
 	if lf.ramp < 0 || lf.interval < 0 {
 		return fmt.Errorf("--ramp and --interval cannot be negative")
 	}
-	if lf.rate < 0 {
+	if lf.interval > 0 && lf.interval < minInterval {
+		// Each interval is a line on the terminal and in intervals.jsonl: --interval
+		// 1ns would fill the disk with them, and merge the users' histograms nonstop.
+		return fmt.Errorf("--interval %s: give %s or more (0: 10s)", lf.interval, minInterval)
+	}
+	if !(lf.rate >= 0) || math.IsInf(lf.rate, 0) {
 		return fmt.Errorf("--rate %v: give transactions per second, or 0 for a closed loop", lf.rate)
+	}
+	if !(lf.maxErrorShare >= 0 && lf.maxErrorShare <= 1) {
+		return fmt.Errorf("--max-error-share %v: give a share from 0 to 1, e.g. 0.01 for one transaction in a hundred (0: none may fail)", lf.maxErrorShare)
 	}
 	return nil
 }
@@ -197,14 +260,23 @@ func (lf *loadFlags) parse() error {
 // counters from opened.
 func (lf *loadFlags) plan(out string, lines io.Writer, opened *openedEngine) oltp.Plan {
 	return oltp.Plan{Users: lf.users, Ramp: lf.ramp, Duration: lf.duration, Rate: lf.rate, Interval: lf.interval,
-		Seed: lf.seed, OutDir: out, Lines: lines, IO: opened.IOSampler()}
+		Seed: lf.seed, MaxErrorShare: lf.maxErrorShare, OutDir: out, Lines: lines, IO: opened.IOSampler()}
 }
 
 // open opens the engine for a run of tpcc or oltp (openLoaded), telling --client-io
-// auto the most users the run will hold at once, and sets the earlier run's result
-// and intervals aside (restored when this run writes none).
-func (lf *loadFlags) open(ctx context.Context, ef *engineFlags, out string) (*openedEngine, error) {
+// auto (and a managed server's connection limit) the most users the run will hold at
+// once, after refusing a number of users whose sessions this host's memory cannot
+// hold, and sets the earlier run's result and intervals aside (restored when this run
+// writes none).
+func (lf *loadFlags) open(ctx context.Context, cmd *cobra.Command, ef *engineFlags, out string) (*openedEngine, error) {
 	ef.sessions = slices.Max(lf.users)
+	what := fmt.Sprintf("%s --users %s", cmd.CommandPath(), lf.usersText)
+	what = strings.TrimPrefix(what, cmd.Root().Name()+" ")
+	if err := ef.checkCapacity(out, lf.ignoreLimits, func(d *engine.Dialect, external bool, _ string) (capacity.Need, error) {
+		return oltp.RunNeed(what, ef.sessions, d, external), nil
+	}); err != nil {
+		return nil, err
+	}
 	ef.results = []string{oltp.ResultFile, oltp.IntervalsFile}
 	return openLoaded(ctx, ef, out)
 }
@@ -352,7 +424,7 @@ func newTPCCRunCommand() *cobra.Command {
 				}
 			}
 			ctx := cmd.Context()
-			opened, err := lf.open(ctx, &ef, out)
+			opened, err := lf.open(ctx, cmd, &ef, out)
 			if err != nil {
 				return err
 			}

@@ -60,7 +60,7 @@ func TestInfoDescribe(t *testing.T) {
 func TestOpenMakesPathsAbsolute(t *testing.T) {
 	var got Config
 	stop := errors.New("stop")
-	Register("test-paths", func(_ context.Context, cfg Config) (Engine, error) { got = cfg; return nil, stop })
+	Register("test-paths", func(_ context.Context, cfg Config) (Engine, error) { got = cfg; return nil, stop }, &Dialect{Name: "test-paths"})
 	wd, _ := os.Getwd()
 	_, err := Open(context.Background(), Config{Name: "test-paths", Dir: "runs/x/db", WALDir: "/abs/wal"})
 	if err != stop {

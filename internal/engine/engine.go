@@ -309,25 +309,51 @@ type Dialect struct {
 	// BufferPerSession says the buffer a run sets (Config.BufferBytes) is held by
 	// every session, not shared: SQLite gives each connection its own cache_size.
 	BufferPerSession bool
+	// SessionMemory is the resident memory, in bytes, that one open session of a
+	// managed or embedded engine adds beside tierbench's own (a PostgreSQL backend
+	// process, a MariaDB connection thread and its buffers; for SQLite its connection
+	// and page cache inside tierbench), as scripts/session-memory measures it: the
+	// larger of the policy mix's and TPC-C's figures, at 20 and 400 users, rounded up
+	// (README: What a load or a run needs). Runs multiply it by their users before
+	// they start.
+	SessionMemory int64
 }
 
 // Opener opens an engine from a configuration.
 type Opener func(ctx context.Context, cfg Config) (Engine, error)
 
+// registration is what an engine registers: how to open it, and its dialect, whose
+// facts commands need before they open it (SessionMemory).
+type registration struct {
+	open    Opener
+	dialect *Dialect
+}
+
 var (
 	registryMu sync.Mutex
-	registry   = map[string]Opener{}
+	registry   = map[string]registration{}
 )
 
-// Register makes an engine available by name; it panics on a duplicate name, as
-// database/sql does, because that is a programming error.
-func Register(name string, open Opener) {
+// Register makes an engine available by name, with its dialect; it panics on a
+// duplicate name, as database/sql does, because that is a programming error.
+func Register(name string, open Opener, d *Dialect) {
 	registryMu.Lock()
 	defer registryMu.Unlock()
 	if _, dup := registry[name]; dup {
 		panic("engine: Register called twice for " + name)
 	}
-	registry[name] = open
+	registry[name] = registration{open: open, dialect: d}
+}
+
+// DialectOf is the dialect of the engine registered as name, without opening it.
+func DialectOf(name string) (*Dialect, error) {
+	registryMu.Lock()
+	reg, ok := registry[name]
+	registryMu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("unknown engine %q: valid engines are %v", name, Names())
+	}
+	return reg.dialect, nil
 }
 
 // Names lists the registered engines, sorted.
@@ -345,8 +371,9 @@ func Names() []string {
 // Open opens the engine cfg.Name.
 func Open(ctx context.Context, cfg Config) (Engine, error) {
 	registryMu.Lock()
-	open, ok := registry[cfg.Name]
+	reg, ok := registry[cfg.Name]
 	registryMu.Unlock()
+	open := reg.open
 	if !ok {
 		return nil, fmt.Errorf("unknown engine %q: valid engines are %v", cfg.Name, Names())
 	}

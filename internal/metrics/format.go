@@ -17,6 +17,8 @@ type OpReport struct {
 	// PerSecond is Count over the window.
 	PerSecond float64 `json:"per_second"`
 	Latency   Latency `json:"latency"`
+	// FirstError is the earliest of the failures counted in Errors.
+	FirstError string `json:"first_error,omitempty"`
 }
 
 // Report turns a snapshot's operation into an OpReport.
@@ -26,7 +28,7 @@ func (s *Snapshot) Report(op string) OpReport {
 		return OpReport{}
 	}
 	n := st.Hist.Count()
-	return OpReport{Count: n, Counts: st.Counts, PerSecond: round3(s.Rate(n)), Latency: st.Hist.Summary()}
+	return OpReport{Count: n, Counts: st.Counts, PerSecond: round3(s.Rate(n)), Latency: st.Hist.Summary(), FirstError: st.FirstError}
 }
 
 // IntervalRecord is one JSON line: an interval's throughput and latencies.

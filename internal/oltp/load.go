@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"iter"
 	"sync"
 	"time"
 
@@ -36,7 +37,7 @@ func FinishLoad(ctx context.Context, e engine.Engine, seed int64, rows map[strin
 // error, and returns the rows loaded, summed by the table load names. The jobs are
 // handed out in order, so a deterministic generator per job gives the same data
 // whatever the number of loaders.
-func LoadParallel[J any](ctx context.Context, loaders int, jobs []J, load func(context.Context, J) (table string, rows int64, err error)) (map[string]int64, error) {
+func LoadParallel[J any](ctx context.Context, loaders int, jobs iter.Seq[J], load func(context.Context, J) (table string, rows int64, err error)) (map[string]int64, error) {
 	rows := map[string]int64{}
 	var rowsMu sync.Mutex
 	err := Parallel(ctx, loaders, jobs, func(ctx context.Context, j J) error {
@@ -57,8 +58,10 @@ func LoadParallel[J any](ctx context.Context, loaders int, jobs []J, load func(c
 
 // Parallel runs fn on every job with n goroutines (at least 1), handing the jobs out
 // in order. The first error cancels the context the others run under and is
-// returned, as is the cause of ctx ending.
-func Parallel[J any](ctx context.Context, n int, jobs []J, fn func(context.Context, J) error) error {
+// returned, as is the cause of ctx ending. Jobs are drawn from the sequence only as
+// goroutines take them, so a load of any size holds n jobs at a time, and no job is
+// drawn once ctx has ended.
+func Parallel[J any](ctx context.Context, n int, jobs iter.Seq[J], fn func(context.Context, J) error) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	ch := make(chan J)
@@ -75,13 +78,16 @@ func Parallel[J any](ctx context.Context, n int, jobs []J, fn func(context.Conte
 			}
 		}()
 	}
-feed:
-	for _, j := range jobs {
+	for j := range jobs {
+		if ctx.Err() != nil {
+			break
+		}
 		select {
 		case ch <- j:
+			continue
 		case <-ctx.Done():
-			break feed
 		}
+		break
 	}
 	close(ch)
 	wg.Wait()

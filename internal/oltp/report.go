@@ -1,6 +1,8 @@
 package oltp
 
 import (
+	"fmt"
+	"io"
 	"math"
 
 	"tierbench/internal/metrics"
@@ -49,6 +51,30 @@ func NewLevelReport(sum *Summary, ops []string) LevelReport {
 		l.Transactions[op] = m.Report(op)
 	}
 	return l
+}
+
+// WriteStatus begins a run's summary: a blank line then, for a run that is not ok,
+// what it ended as and why, before any number a reader might take for the result.
+func WriteStatus(w io.Writer, r *RunResult) {
+	fmt.Fprintln(w)
+	if r.Status == string(StatusOK) {
+		return
+	}
+	why := r.Error // "run failed: ..."
+	if why == "" {
+		why = "run " + r.Status
+	}
+	fmt.Fprintf(w, "NOT OK: %s\n", why)
+}
+
+// WriteFirstErrors prints the first error of each transaction type in order that has
+// one.
+func WriteFirstErrors(w io.Writer, order []string, firstErrors map[string]string) {
+	for _, op := range order {
+		if e, ok := firstErrors[op]; ok {
+			fmt.Fprintf(w, "first error of %s: %s\n", op, e)
+		}
+	}
 }
 
 // SweepTable turns levels into the sweep table with the saturation point marked.

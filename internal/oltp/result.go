@@ -31,6 +31,8 @@ type Plan struct {
 	Rate     float64
 	Interval time.Duration
 	Seed     int64
+	// MaxErrorShare is Config.MaxErrorShare of every level.
+	MaxErrorShare float64
 	// OutDir receives result.json and intervals.jsonl.
 	OutDir string
 	// Lines receives the per-interval lines (nil: none).
@@ -42,14 +44,14 @@ type Plan struct {
 
 // Validate checks the plan before its first level runs.
 func (p Plan) Validate() error {
-	return Config{Ramp: p.Ramp, Duration: p.Duration, Rate: p.Rate}.ValidateLevels(p.Users)
+	return Config{Ramp: p.Ramp, Duration: p.Duration, Rate: p.Rate, MaxErrorShare: p.MaxErrorShare}.ValidateLevels(p.Users)
 }
 
 // Level is the runner's configuration for the level of users users; its interval
 // records go to jl.
 func (p Plan) Level(users int, jl *metrics.JSONLines) Config {
 	return Config{Users: users, Ramp: p.Ramp, Duration: p.Duration, Rate: p.Rate, Interval: p.Interval,
-		Lines: p.Lines, JSON: jl, IO: p.IO}
+		Lines: p.Lines, JSON: jl, IO: p.IO, MaxErrorShare: p.MaxErrorShare}
 }
 
 // Sweep runs the plan's levels in order: level(users) runs and records one level;
@@ -76,23 +78,30 @@ func (p Plan) Sweep(level func(users int) error, save func() error) error {
 // `tpcc run`); each workload's result embeds it, so its fields appear at the top
 // level, and adds its own.
 type RunResult struct {
-	Benchmark   string            `json:"benchmark"`
-	Status      string            `json:"status"`
-	Error       string            `json:"error,omitempty"`
-	Started     time.Time         `json:"started"`
-	Engine      engine.Info       `json:"engine"`
-	RampS       float64           `json:"ramp_s"`
-	DurationS   float64           `json:"duration_s"`
-	Loop        string            `json:"loop"`
-	Rate        float64           `json:"rate,omitempty"`
-	Seed        int64             `json:"seed"`
-	Definitions map[string]string `json:"definitions"`
+	Benchmark string      `json:"benchmark"`
+	Status    string      `json:"status"`
+	Error     string      `json:"error,omitempty"`
+	Started   time.Time   `json:"started"`
+	Engine    engine.Info `json:"engine"`
+	RampS     float64     `json:"ramp_s"`
+	DurationS float64     `json:"duration_s"`
+	Loop      string      `json:"loop"`
+	Rate      float64     `json:"rate,omitempty"`
+	Seed      int64       `json:"seed"`
+	// MaxErrorShare is the share of failed transactions above which a level is failed
+	// (see Definitions["status"]).
+	MaxErrorShare float64           `json:"max_error_share"`
+	Definitions   map[string]string `json:"definitions"`
 	// The headline numbers are those of the workload's best level (the only level of a
 	// plain run); Headline sets them.
 	Users        int                         `json:"users"`
 	TPS          float64                     `json:"tps"`
 	QPS          float64                     `json:"qps"`
 	Transactions map[string]metrics.OpReport `json:"transactions"`
+	// FirstErrors holds the first error of each transaction type that failed in that
+	// level's window (as Transactions[type].FirstError: a type with errors has one, a
+	// type without has none).
+	FirstErrors map[string]string `json:"first_errors,omitempty"`
 	// IO is that level's I/O rates over its window (see Definitions["io"]).
 	IO      *metrics.IORates `json:"io,omitempty"`
 	IOError string           `json:"io_error,omitempty"`
@@ -118,7 +127,7 @@ func NewRunResult(benchmark string, info engine.Info, p Plan, definitions map[st
 	r := RunResult{
 		Benchmark: benchmark, Status: string(StatusOK), Started: time.Now().UTC(), Engine: info,
 		RampS: p.Ramp.Seconds(), DurationS: p.Duration.Seconds(), Loop: "closed", Rate: p.Rate, Seed: p.Seed,
-		Definitions: definitions, IntervalsFile: IntervalsFile,
+		MaxErrorShare: p.MaxErrorShare, Definitions: definitions, IntervalsFile: IntervalsFile,
 	}
 	if p.Rate > 0 {
 		r.Loop = "open"
@@ -139,6 +148,15 @@ func (r *RunResult) LevelFailed(status Status, err error) {
 // the sweep table.
 func (r *RunResult) Headline(l LevelReport, levels []LevelReport) {
 	r.Users, r.TPS, r.QPS, r.Transactions = l.Users, l.TPS, l.QPS, l.Transactions
+	r.FirstErrors = nil
+	for op, t := range l.Transactions {
+		if t.FirstError != "" {
+			if r.FirstErrors == nil {
+				r.FirstErrors = map[string]string{}
+			}
+			r.FirstErrors[op] = t.FirstError
+		}
+	}
 	r.IO, r.IOError, r.ClientCPU = l.IO, l.IOError, l.ClientCPU
 	if len(levels) > 1 {
 		r.Sweep = SweepTable(levels)

@@ -23,12 +23,16 @@ type fakeWorkload struct {
 	failAfter int64
 	started   atomic.Int64
 	closed    atomic.Int64
+	// discarded counts Discard (oltp.Discarder), closed clean closes.
+	discarded atomic.Int64
 	ran       atomic.Int64
 	newErr    error
 	failUser  int
 	login     time.Duration
 	lastLogin atomic.Int64
 	firstRun  atomic.Int64
+	// errEvery > 0 makes every errEvery-th transaction fail (not fatally).
+	errEvery int64
 }
 
 func (f *fakeWorkload) Ops() []string { return []string{"t"} }
@@ -59,6 +63,9 @@ func (w *fakeWorker) Run(ctx context.Context, op string) Result {
 	if w.f.failAfter > 0 && n >= w.f.failAfter {
 		return Result{Err: errors.New("connection refused"), Fatal: true}
 	}
+	if w.f.errEvery > 0 && n%w.f.errEvery == 0 {
+		return Result{Err: errors.New("deadlock"), Queries: 1}
+	}
 	select {
 	case <-time.After(w.f.delay):
 	case <-ctx.Done():
@@ -67,7 +74,8 @@ func (w *fakeWorker) Run(ctx context.Context, op string) Result {
 	return Result{Queries: 3}
 }
 
-func (w *fakeWorker) Close() error { w.f.closed.Add(1); return nil }
+func (w *fakeWorker) Close() error   { w.f.closed.Add(1); return nil }
+func (w *fakeWorker) Discard() error { w.f.discarded.Add(1); return nil }
 
 func TestClosedLoop(t *testing.T) {
 	f := &fakeWorkload{delay: 10 * time.Millisecond}
@@ -101,8 +109,8 @@ func TestClosedLoop(t *testing.T) {
 	if sum.Measured.Total().Queries != 3*n {
 		t.Errorf("queries %d for %d transactions", sum.Measured.Total().Queries, n)
 	}
-	if f.started.Load() != 4 || f.closed.Load() != 4 {
-		t.Errorf("%d workers started, %d closed", f.started.Load(), f.closed.Load())
+	if f.started.Load() != 4 || f.closed.Load() != 4 || f.discarded.Load() != 0 {
+		t.Errorf("%d workers started, %d closed, %d discarded; a run that ends ok closes them cleanly", f.started.Load(), f.closed.Load(), f.discarded.Load())
 	}
 	if !strings.Contains(lines.String(), "(ramp)") || strings.Count(lines.String(), "\n") < 5 {
 		t.Errorf("interval lines:\n%s", lines.String())
@@ -166,8 +174,8 @@ func TestFatalErrorKeepsMeasurements(t *testing.T) {
 	if sum.Measured.Total().Errors < 1 {
 		t.Error("the fatal error was not counted")
 	}
-	if f.closed.Load() != f.started.Load() {
-		t.Errorf("%d workers started, %d closed", f.started.Load(), f.closed.Load())
+	if f.discarded.Load() != f.started.Load() || f.closed.Load() != 0 {
+		t.Errorf("%d workers started, %d discarded, %d closed; a failed run discards them", f.started.Load(), f.discarded.Load(), f.closed.Load())
 	}
 }
 
@@ -184,6 +192,9 @@ func TestInterruptKeepsMeasurements(t *testing.T) {
 	// on the host's load, so that is not the measure.
 	if n, ran := sum.Measured.Count("t"), f.ran.Load(); n == 0 || n < ran-4 {
 		t.Errorf("%d transactions kept of %d run", n, ran)
+	}
+	if f.discarded.Load() != 2 || f.closed.Load() != 0 {
+		t.Errorf("%d discarded, %d closed; an interrupted run discards its 2 workers", f.discarded.Load(), f.closed.Load())
 	}
 }
 
@@ -322,8 +333,8 @@ func TestLoginFailureClosesTheOthers(t *testing.T) {
 	if f.ran.Load() != 0 {
 		t.Errorf("%d transactions ran although a user could not log in", f.ran.Load())
 	}
-	if f.started.Load() == 0 || f.closed.Load() != f.started.Load() {
-		t.Errorf("%d workers opened, %d closed", f.started.Load(), f.closed.Load())
+	if f.started.Load() == 0 || f.discarded.Load() != f.started.Load() {
+		t.Errorf("%d workers opened, %d discarded", f.started.Load(), f.discarded.Load())
 	}
 	if sum.Measured == nil || sum.Measured.Count("t") != 0 {
 		t.Errorf("measured %+v, want an empty snapshot", sum.Measured)
@@ -342,7 +353,31 @@ func TestInterruptDuringLogins(t *testing.T) {
 	if d := time.Since(start); d > 30*time.Second { // half the run's minute: it stopped at the interrupt
 		t.Errorf("stopping took %v", d)
 	}
-	if f.closed.Load() != f.started.Load() || f.ran.Load() != 0 {
-		t.Errorf("%d opened, %d closed, %d transactions", f.started.Load(), f.closed.Load(), f.ran.Load())
+	if f.discarded.Load() != f.started.Load() || f.closed.Load() != 0 || f.ran.Load() != 0 {
+		t.Errorf("%d opened, %d discarded, %d closed, %d transactions", f.started.Load(), f.discarded.Load(), f.closed.Load(), f.ran.Load())
+	}
+}
+
+// TestUsersShareBoundedHandles: beyond maxHandles users, users share metrics handles,
+// so a run's histograms do not grow with its users, and every transaction is still
+// counted once.
+func TestUsersShareBoundedHandles(t *testing.T) {
+	f := &fakeWorkload{delay: 5 * time.Millisecond}
+	users := maxHandles*3 + 5
+	var handles int
+	sum, err := Run(context.Background(), f, Config{Users: users, Duration: 300 * time.Millisecond, Interval: 100 * time.Millisecond,
+		StopGrace: time.Second, onStart: func(r *run) { handles = len(r.handles) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if handles != maxHandles {
+		t.Errorf("%d handles for %d users, want %d", handles, users, maxHandles)
+	}
+	if n, ran := sum.Measured.Count("t"), f.ran.Load(); n == 0 || n > ran {
+		t.Errorf("counted %d of %d transactions run", n, ran)
+	}
+	_, err = Run(context.Background(), f, Config{Users: 3, Duration: 50 * time.Millisecond, onStart: func(r *run) { handles = len(r.handles) }})
+	if err != nil || handles != 3 {
+		t.Errorf("3 users: %d handles, %v; want one each", handles, err)
 	}
 }

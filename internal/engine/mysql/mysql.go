@@ -20,7 +20,7 @@ import (
 )
 
 func init() {
-	engine.Register("mysql", Open)
+	engine.Register("mysql", Open, Dialect)
 	// The driver logs what it also returns as an error (a connection lost, a bad idle
 	// connection it retries) to stderr, where the lines land between tierbench's own
 	// output. Each failure reaches the caller as the error the driver returns, which
@@ -40,6 +40,9 @@ var Dialect = &engine.Dialect{
 	// Measured at SF 1 by scripts/tpch-footprint (README, "What a run needs").
 	TPCHBytesPerSF:   2340 << 20,
 	TPCHSessionBytes: 3 << 20,
+	// A connection thread after TPC-C's statements: 781 KiB (scripts/session-memory, 20
+	// and 400 users, MariaDB 10.11).
+	SessionMemory: 1 << 20,
 }
 
 type mysqlEngine struct {

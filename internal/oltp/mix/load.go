@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
-	"runtime"
 	"time"
 
 	"tierbench/internal/engine"
@@ -67,18 +68,15 @@ func Load(ctx context.Context, e engine.Engine, m *Mix, cfg LoadConfig) (*LoadIn
 	if cfg.Scale == 0 {
 		cfg.Scale = m.Scale
 	}
-	if cfg.Scale < 0 {
-		return nil, fmt.Errorf("mix %s: scale %v: give a factor above 0", m.Name, cfg.Scale)
+	if err := m.CheckScale(cfg.Scale); err != nil {
+		return nil, fmt.Errorf("mix %s: scale %v: %w", m.Name, cfg.Scale, err)
 	}
 	d := e.Dialect()
 	sd, err := dialectFor(d)
 	if err != nil {
 		return nil, err
 	}
-	loaders := cfg.Loaders
-	if loaders <= 0 {
-		loaders = max(2, runtime.NumCPU())
-	}
+	loaders := oltp.Loaders(cfg.Loaders)
 	if sd.loaders > 0 {
 		loaders = min(loaders, sd.loaders)
 	}
@@ -99,7 +97,6 @@ func Load(ctx context.Context, e engine.Engine, m *Mix, cfg LoadConfig) (*LoadIn
 	ev := env{seed: cfg.Seed, load: true, keys: func(table, _ string) (int64, error) {
 		return m.Table(table).RowsAt(cfg.Scale), nil
 	}}
-	var chunks []chunk
 	var total int64
 	for _, t := range m.Tables {
 		for _, c := range t.Columns {
@@ -109,14 +106,10 @@ func Load(ctx context.Context, e engine.Engine, m *Mix, cfg LoadConfig) (*LoadIn
 			}
 			gens[t] = append(gens[t], g)
 		}
-		rows := t.RowsAt(cfg.Scale)
-		total += rows
-		for i, first := 0, int64(1); first <= rows; i, first = i+1, first+chunkRows {
-			chunks = append(chunks, chunk{table: t, n: i, first: first, last: min(rows, first+chunkRows-1)})
-		}
+		total = min(total+t.RowsAt(cfg.Scale), math.MaxInt64-MaxRows)
 	}
 	bar := progress.Start(cfg.Progress, "load "+m.Name, "rows", total)
-	rows, err := oltp.LoadParallel(ctx, loaders, chunks, func(ctx context.Context, c chunk) (string, int64, error) {
+	rows, err := oltp.LoadParallel(ctx, loaders, chunks(m, cfg.Scale), func(ctx context.Context, c chunk) (string, int64, error) {
 		n, err := loadChunk(ctx, e, c, gens[c.table], cfg.Seed, bar)
 		return c.table.Name, n, err
 	})
@@ -147,6 +140,22 @@ func Load(ctx context.Context, e engine.Engine, m *Mix, cfg LoadConfig) (*LoadIn
 		return nil, err
 	}
 	return &LoadInfo{LoadReport: rep, Mix: m.Name, MixFile: m.File, MixSHA256: m.SHA256, Scale: cfg.Scale}, nil
+}
+
+// chunks yields the chunks of m's tables at scale, as loaders draw them: a list of
+// them would grow with the rows (10^7 chunks for 10^12 rows) before the first row
+// was loaded.
+func chunks(m *Mix, scale float64) iter.Seq[chunk] {
+	return func(yield func(chunk) bool) {
+		for _, t := range m.Tables {
+			rows := t.RowsAt(scale)
+			for i, first := 0, int64(1); first <= rows; i, first = i+1, first+chunkRows {
+				if !yield(chunk{table: t, n: i, first: first, last: min(rows, first+chunkRows-1)}) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // loadChunk streams one chunk from its generator into Engine.Load.

@@ -28,6 +28,7 @@ var Definitions = map[string]string{
 	"qps":        "statements sent per second, BEGIN and COMMIT included (a one-statement transaction runs alone, in autocommit)",
 	"io":         oltp.IODefinition,
 	"client_cpu": oltp.ClientCPUDefinition,
+	"status":     oltp.StatusDefinition,
 }
 
 // Result is result.json of `oltp run`: what every run reports (oltp.RunResult; the
@@ -39,9 +40,7 @@ type Result struct {
 	MixSHA256 string             `json:"mix_sha256"`
 	ThinkS    float64            `json:"think_s"`
 	Weights   map[string]float64 `json:"weights"`
-	// FirstErrors holds the first error of each transaction type that failed.
-	FirstErrors map[string]string  `json:"first_errors,omitempty"`
-	Levels      []oltp.LevelReport `json:"levels"`
+	Levels    []oltp.LevelReport `json:"levels"`
 }
 
 // WriteResult writes r to dir/result.json atomically.
@@ -100,31 +99,22 @@ func Run(ctx context.Context, e engine.Engine, m *Mix, cfg RunConfig) (*Result, 
 		if b := oltp.Best(res.Levels); b >= 0 {
 			res.Headline(res.Levels[b], res.Levels)
 		}
-		if errs := wl.FirstErrors(); len(errs) > 0 {
-			res.FirstErrors = errs
-		}
 		return err
 	}, func() error { res.NoteIntervals(jl); return WriteResult(cfg.OutDir, res) })
 	return res, errors.Join(runErr, res.NoteIntervals(jl))
 }
 
-// WriteSummary prints a run's result for people: the headline numbers, one row per
-// transaction type, the first error of each type that failed and, for a sweep, the
-// table of levels.
+// WriteSummary prints a run's result for people: first, for a run that is not ok,
+// why (oltp.WriteStatus); then the headline numbers, one row per transaction type, the
+// first error of each type that failed and, for a sweep, the table of levels.
 func WriteSummary(w io.Writer, r *Result, order []string) {
-	fmt.Fprintf(w, "\nmix %s on %s %s (%s), %s loop, status %s\n", r.Mix, r.Engine.Name, r.Engine.Version, r.Engine.Describe(), r.Loop, r.Status)
-	if r.Error != "" {
-		fmt.Fprintf(w, "error: %s\n", r.Error)
-	}
+	oltp.WriteStatus(w, &r.RunResult)
+	fmt.Fprintf(w, "mix %s on %s %s (%s), %s loop, status %s\n", r.Mix, r.Engine.Name, r.Engine.Version, r.Engine.Describe(), r.Loop, r.Status)
 	fmt.Fprintf(w, "users %d: TPS %.1f  QPS %.1f\n", r.Users, r.TPS, r.QPS)
 	metrics.WriteIOLine(w, r.IO, r.IOError)
 	oltp.WriteClientCPULine(w, r.ClientCPU, r.Engine.Mode == engine.Embedded)
 	metrics.WriteOpTable(w, "transaction", order, r.Transactions)
-	for _, op := range order {
-		if e, ok := r.FirstErrors[op]; ok {
-			fmt.Fprintf(w, "first error of %s: %s\n", op, e)
-		}
-	}
+	oltp.WriteFirstErrors(w, order, r.FirstErrors)
 	if len(r.Sweep) > 1 {
 		fmt.Fprintln(w, "\nconcurrency sweep (saturation: the fewest users reaching 95% of the best throughput)")
 		metrics.WriteSweepTable(w, r.Sweep)

@@ -32,6 +32,7 @@ var Definitions = map[string]string{
 	"tps":         "tpm / 60",
 	"io":          oltp.IODefinition,
 	"client_cpu":  oltp.ClientCPUDefinition,
+	"status":      oltp.StatusDefinition,
 	"qps":         "statements per second, BEGIN and COMMIT included",
 }
 

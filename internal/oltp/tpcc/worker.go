@@ -107,6 +107,14 @@ func (k *worker) Close() error {
 	return k.s.Close()
 }
 
+// Discard implements oltp.Discarder: the session's prepared statements, which live on
+// the server only, go with its connection.
+func (k *worker) Discard() error {
+	k.stmtCtx.Stop()
+	oltp.DropConn(k.s.Conn())
+	return k.s.Close()
+}
+
 // body is one transaction's work inside BEGIN ... COMMIT.
 type body func(ctx context.Context, t *txn) error
 
