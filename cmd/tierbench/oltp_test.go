@@ -223,9 +223,10 @@ func TestRefusesWhatCannotFit(t *testing.T) {
 			[]string{"tpcc load --warehouses 1000000 needs about 100 TiB of disk on ", "(about 105 MiB per warehouse and 1.0 GiB for the engine's log"}},
 		{"rows", []string{"oltp", "load", "--mix", huge},
 			[]string{"oltp load --mix tiny --scale 1 needs about ", " TiB of disk on ", "the mix's rows by their column types"}},
-		{"postgres users", []string{"oltp", "run", "--engine", "postgres", "--mix", "policy", "--users", "10000000"},
+		// --db names a database, so the runs get past "--out holds no load" to the estimate.
+		{"postgres users", []string{"oltp", "run", "--engine", "postgres", "--mix", "policy", "--users", "10000000", "--db", filepath.Join(dir, "pgdb")},
 			[]string{"oltp run --users 10000000 needs about ", " TiB of memory, but this host has ", "about 2.1 MiB per user: 2.0 MiB for the postgres session and 128 KiB for tierbench's own"}},
-		{"mysql users in a sweep", []string{"tpcc", "run", "--engine", "mysql", "--users", "1,10000000"},
+		{"mysql users in a sweep", []string{"tpcc", "run", "--engine", "mysql", "--users", "1,10000000", "--db", filepath.Join(dir, "mydb")},
 			[]string{"tpcc run --users 1,10000000 needs about ", "1.0 MiB for the mysql session"}},
 		{"external server", []string{"oltp", "run", "--engine", "postgres", "--dsn", "postgres://x@127.0.0.1:1/db", "--mix", "policy", "--users", "100000000"},
 			[]string{"oltp run --users 100000000 needs about ", "(about 128 KiB per user for tierbench)"}},
