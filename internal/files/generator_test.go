@@ -52,7 +52,9 @@ func TestSimulateByHand(t *testing.T) {
 // The rules that hold for every run: the splits add up, sizes stay in range, files
 // are named in creation order and live in the subdirectory drawn for them.
 func TestGeneratorInvariants(t *testing.T) {
-	cfg := small(func(c *Config) { c.Files, c.Transactions, c.Subdirs, c.SizeMin, c.SizeMax, c.Seed = 300, 5000, 4, 10, 5000, 3 })
+	cfg := small(func(c *Config) {
+		c.Files, c.Transactions, c.Subdirs, c.SizeMin, c.SizeMax, c.Seed = 300, 5000, 4, 10, 5000, 3
+	})
 	g := NewGenerator(cfg)
 	if len(g.Source()) != cfg.SizeMax {
 		t.Fatalf("source of %d bytes, want %d", len(g.Source()), cfg.SizeMax)

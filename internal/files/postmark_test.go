@@ -49,8 +49,8 @@ func shortTempDir(t *testing.T) string {
 // postmarkReport is what postmark prints: its counts and its data totals as printed.
 type postmarkReport struct {
 	created, createdAlone, createdMixed, read, appended, deleted, deletedAlone, deletedMixed int64
-	dataRead, dataWritten                                                                   string
-	outOfFiles                                                                              bool
+	dataRead, dataWritten                                                                    string
+	outOfFiles                                                                               bool
 }
 
 // postmarkScript is the command script that sets cfg's parameters and runs once in dir.
