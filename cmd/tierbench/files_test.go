@@ -56,7 +56,7 @@ func TestFilesBadInput(t *testing.T) {
 		{"bias out of range", run("--dir", dir, "--read-bias", "11"), "--read-bias 11: give the chance of a read rather than an append in tenths, 0 to 10, or -1 for neither"},
 		{"zero seed", run("--dir", dir, "--seed", "0"), "--seed 0: give a seed from 1 to 2147483647, as Postmark takes"},
 		{"unknown preset", run("--dir", dir, "--preset", "extreme"), `--preset "extreme": give one of non-load, low, medium, high`},
-		{"idle with files", run("--dir", dir, "--preset", "non-load", "--files", "10"), "--idle 1m0s: an idle run makes no files"},
+		{"idle with files", run("--dir", dir, "--preset", "non-load", "--files", "10"), "--idle 1m0s: an idle run (preset non-load) makes no files"},
 		{"out of files", run("--dir", dir, "--files", "40", "--transactions", "1000", "--create-bias", "2"), "--transactions 1000: the pool of 40 files is empty after transaction"},
 		{"larger than the disk", run("--dir", dir, "--files", "40000000", "--size-min", "1GiB", "--size-max", "1GiB"), "files run --files 40000000 --size-max 1073741824 --transactions 500 needs about"},
 	} {

@@ -131,7 +131,7 @@ func (c Config) Validate() error {
 	}
 	if c.Idle > 0 {
 		if c.Files != 0 || c.Transactions != 0 {
-			return &FieldError{"Idle", c.Idle, "an idle run makes no files: leave out --files and --transactions (or the file workload's preset)"}
+			return &FieldError{"Idle", c.Idle, "an idle run (preset non-load) makes no files: leave out --files and --transactions, or choose another --preset"}
 		}
 		return nil
 	}

@@ -85,7 +85,7 @@ func need(dir string, cfg Config, est Estimate, bound string) capacity.Need {
 		What: fmt.Sprintf("files run --files %d --size-max %d --transactions %d", cfg.Files, cfg.SizeMax, cfg.Transactions),
 		Disk: float64(est.PeakBytes) + float64(est.PeakFiles+int64(cfg.Subdirs))*blockBytes, DiskDir: dir,
 		Memory: float64(cfg.SizeMax) + float64(2*cfg.Files)*slotBytes + float64(cfg.ReadBlock+cfg.WriteBlock),
-		Basis: fmt.Sprintf("%s %d files holding %s at once, %s, each rounded up to a 4 KiB block",
+		Basis: fmt.Sprintf("%s %d files holding %s at once (%s), each rounded up to a 4 KiB block",
 			bound, est.PeakFiles, capacity.Bytes(float64(est.PeakBytes)), basis),
 	}
 }

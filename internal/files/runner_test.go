@@ -233,7 +233,7 @@ func TestValidate(t *testing.T) {
 		{small(func(c *Config) { c.CreateBias = -2 }), "--create-bias -2:"},
 		{small(func(c *Config) { c.Seed = 0 }), "--seed 0: give a seed from 1 to 2147483647"},
 		{Config{Idle: -time.Second}, "--idle -1s:"},
-		{Config{Idle: time.Second, Files: 3}, "--idle 1s: an idle run makes no files"},
+		{Config{Idle: time.Second, Files: 3}, "--idle 1s: an idle run (preset non-load) makes no files"},
 	} {
 		err := tc.cfg.Validate()
 		var fe *FieldError
