@@ -2,6 +2,7 @@ package files
 
 import (
 	"context"
+	"debug/elf"
 	"fmt"
 	"os"
 	"os/exec"
@@ -205,5 +206,30 @@ func TestOutOfFilesAsPostmark(t *testing.T) {
 	}
 	if oof.After <= 0 || oof.After >= int64(cfg.Transactions) {
 		t.Errorf("ran out after %d transactions", oof.After)
+	}
+}
+
+// Postmark's numbers come from its own Mersenne Twister, not the C library: Debian's
+// binary imports none of rand, srand, random or srandom. Were a build to switch to
+// them, this says why TestMatchesPostmark then fails.
+func TestPostmarkImportsNoLibcRandom(t *testing.T) {
+	bin := needPostmark(t)
+	f, err := elf.Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	syms, err := f.ImportedSymbols()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(syms) == 0 {
+		t.Fatal("postmark imports nothing: not the dynamically linked binary this test knows")
+	}
+	for _, s := range syms {
+		switch s.Name {
+		case "rand", "srand", "random", "srandom", "rand_r", "drand48", "srand48":
+			t.Errorf("postmark imports %s from %s: its numbers may no longer be MT19937's", s.Name, s.Library)
+		}
 	}
 }
