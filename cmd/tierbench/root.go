@@ -46,6 +46,7 @@ Start with 'tierbench demo'.`,
 	})
 	root.AddCommand(newDemoCommand(), newTPCHCommand(), newTPCCCommand(), newDeviceCommand())
 	root.AddCommand(newOLTPCommand())
+	root.AddCommand(newFilesCommand())
 	return root
 }
 

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tierbench/internal/files"
+	"tierbench/internal/metrics"
+)
+
+func TestFilesRun(t *testing.T) {
+	dir, out := t.TempDir(), filepath.Join(t.TempDir(), "out")
+	// The preset's parameters, with the flags given on top of them.
+	stdout, err := runCLI(t, "files", "run", "--dir", dir, "--preset", "low", "--files", "30", "--transactions", "120",
+		"--size-max", "8KiB", "--buffered=false", "--seed", "5", "--out", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := metrics.ReadJSONFile[files.Result](filepath.Join(out, "result.json"))
+	if err != nil || res == nil {
+		t.Fatalf("result.json: %v", err)
+	}
+	low, _ := files.LookupPreset("low")
+	want := low
+	want.Files, want.Transactions, want.SizeMax, want.Buffered, want.Seed = 30, 120, 8192, false, 5
+	if res.Config != want || res.Preset != "low" || res.Status != "ok" {
+		t.Fatalf("config %+v preset %q status %s, want %+v", res.Config, res.Preset, res.Status, want)
+	}
+	if res.Counts != files.Simulate(want).Counts {
+		t.Fatalf("counts %+v, want %+v", res.Counts, files.Simulate(want).Counts)
+	}
+	for _, s := range []string{"preset low: 30 files of 512 B to 8 KiB in 10 subdirectories, 120 transactions", "unbuffered I/O, seed 5", "transactions: 120 (", "result: " + filepath.Join(out, "result.json")} {
+		if !strings.Contains(stdout, s) {
+			t.Errorf("summary lacks %q:\n%s", s, stdout)
+		}
+	}
+}
+
+func TestFilesBadInput(t *testing.T) {
+	dir, out := t.TempDir(), t.TempDir()
+	run := func(args ...string) []string {
+		return append(append([]string{"files", "run"}, args...), "--out", out)
+	}
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		wantErr string
+	}{
+		{"no dir", run(), `required flag(s) "dir" not set`},
+		{"missing dir", run("--dir", filepath.Join(dir, "nope")), "--dir " + filepath.Join(dir, "nope") + ": not an existing directory"},
+		{"zero files", run("--dir", dir, "--files", "0"), "--files 0: give the number of files in the pool, 1 to"},
+		{"size not a size", run("--dir", dir, "--size-max", "big"), `--size-max "big" is not a size`},
+		{"sizes crossed", run("--dir", dir, "--size-min", "2KiB", "--size-max", "1KiB"), "--size-max 1024: give the largest file size in bytes, at least --size-min (2048)"},
+		{"size too large", run("--dir", dir, "--size-max", "2GiB"), "--size-max 2147483648:"},
+		{"bias out of range", run("--dir", dir, "--read-bias", "11"), "--read-bias 11: give the chance of a read rather than an append in tenths, 0 to 10, or -1 for neither"},
+		{"zero seed", run("--dir", dir, "--seed", "0"), "--seed 0: give a seed from 1 to 2147483647, as Postmark takes"},
+		{"unknown preset", run("--dir", dir, "--preset", "extreme"), `--preset "extreme": give one of non-load, low, medium, high`},
+		{"idle with files", run("--dir", dir, "--preset", "non-load", "--files", "10"), "--idle 1m0s: an idle run (preset non-load) makes no files"},
+		{"out of files", run("--dir", dir, "--files", "40", "--transactions", "1000", "--create-bias", "2"), "--transactions 1000: the pool of 40 files is empty after transaction"},
+		{"larger than the disk", run("--dir", dir, "--files", "40000000", "--size-min", "1GiB", "--size-max", "1GiB"), "files run --files 40000000 --size-max 1073741824 --transactions 500 needs about"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := runCLI(t, tc.args...)
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("error = %v, want one containing %q", err, tc.wantErr)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error spans lines: %q", err)
+			}
+		})
+	}
+}
