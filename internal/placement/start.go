@@ -12,6 +12,7 @@ import (
 
 	"tierbench/internal/device"
 	"tierbench/internal/emulator"
+	"tierbench/internal/energy"
 	"tierbench/internal/engine"
 )
 
@@ -264,11 +265,8 @@ func (pl *Placed) Finish(gPerKWh float64) (*Storage, error) {
 		FlushMethod:         pl.opts.FlushMethod,
 		Settings:            pl.applied,
 		GridIntensity:       gPerKWh,
-		GridIntensitySource: "--grid-intensity",
+		GridIntensitySource: energy.GridSource(gPerKWh),
 		EnergyModel:         energyModel,
-	}
-	if gPerKWh == DefaultGridIntensity {
-		s.GridIntensitySource = GridIntensitySource
 	}
 	for _, class := range AllClasses {
 		if t, ok := pl.plan.Tier(class); ok {
@@ -299,7 +297,7 @@ func (pl *Placed) Finish(gPerKWh float64) (*Storage, error) {
 		}
 		s.Tiers = append(s.Tiers, tr)
 	}
-	s.CO2g = CO2Grams(s.EnergyJ, gPerKWh)
+	s.CO2g = energy.CO2Grams(s.EnergyJ, gPerKWh)
 	return s, err
 }
 

@@ -5,14 +5,15 @@ import (
 
 	"tierbench/internal/device"
 	"tierbench/internal/emulator"
+	"tierbench/internal/energy"
 )
 
 // DefaultGridIntensity is the CO2 intensity of electricity used when none is given,
-// in grams of CO2 per kWh: the world average CodeCarbon falls back to.
-const DefaultGridIntensity = 475.0
+// in grams of CO2 per kWh (energy.DefaultGridIntensity).
+const DefaultGridIntensity = energy.DefaultGridIntensity
 
 // GridIntensitySource names where DefaultGridIntensity comes from.
-const GridIntensitySource = "world average, CodeCarbon's fallback (Our World in Data / Ember)"
+const GridIntensitySource = energy.GridIntensitySource
 
 // Storage is the storage section of a result: where each class of files was, what
 // each emulated device did and used, and what placement set on the engine.
@@ -134,11 +135,6 @@ func summarise(h *emulator.Histogram) LatencySummary {
 	}
 }
 
-// CO2Grams is the CO2 of joules of electricity at gPerKWh grams per kWh.
-func CO2Grams(joules, gPerKWh float64) float64 {
-	return joules / 3.6e6 * gPerKWh
-}
-
 // deviceResult turns a device's final counters into its result. idleJ is what the
 // device draws idle over st.Elapsed (the spec's fresh model, busy 0).
 func deviceResult(st emulator.DeviceStats, idleJ, gPerKWh float64) *DeviceResult {
@@ -152,7 +148,7 @@ func deviceResult(st emulator.DeviceStats, idleJ, gPerKWh float64) *DeviceResult
 		Hits: st.Model.Hits, Misses: st.Model.Misses, Writebacks: st.Model.Writebacks,
 		FloorUs: st.FloorUs, TooFast: st.TooFast,
 		EnergyJ: st.EnergyJ, IdleEnergyJ: idleJ, ActiveEnergyJ: st.EnergyJ - idleJ,
-		CO2g: CO2Grams(st.EnergyJ, gPerKWh),
+		CO2g: energy.CO2Grams(st.EnergyJ, gPerKWh),
 	}
 	d.MediaReads, d.MediaWrites = st.Reads, st.Writes
 	if len(st.Members) > 0 {

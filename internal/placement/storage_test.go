@@ -14,19 +14,6 @@ import (
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
 
-// TestCO2Grams: 1 kWh is 3.6 MJ; at 475 g/kWh, 3.6 MJ is 475 g.
-func TestCO2Grams(t *testing.T) {
-	for _, tc := range []struct{ j, g, want float64 }{
-		{3.6e6, 475, 475},
-		{840, 475, 0.11083333333333334}, // 840 J = 2.333e-4 kWh
-		{1000, 0, 0},
-	} {
-		if got := CO2Grams(tc.j, tc.g); !near(got, tc.want) {
-			t.Errorf("CO2Grams(%v, %v) = %v, want %v", tc.j, tc.g, got, tc.want)
-		}
-	}
-}
-
 // TestDeviceEnergy checks the model's energy against the profile's watts by hand:
 // hdd-7200 is 7.5 W idle and 12 W active, so 100 s with 20 s busy is
 // 7.5 x 100 + (12 - 7.5) x 20 = 840 J, of which 750 J idle.
