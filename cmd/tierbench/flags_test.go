@@ -24,7 +24,8 @@ func TestParseSF(t *testing.T) {
 		{"abc", 0, "not a number"},
 		{"NaN", 0, "not a number"},
 		{"1.5", 0, "whole numbers"},
-		{"30000", 0, "too large"},
+		{"100000", 100000, ""},
+		{"100001", 0, "too large"},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
 			got, err := parseSF(tc.in)

@@ -20,7 +20,7 @@ func BenchmarkGenerateSF1(b *testing.B) {
 		dir = b.TempDir()
 	}
 	for i := 0; i < b.N; i++ {
-		if err := WriteFiles(context.Background(), dir, Tables, Options{SF: 1}, 0); err != nil {
+		if err := WriteFiles(context.Background(), dir, Tables, Options{SF: 1}, UpdateSets{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -58,7 +58,10 @@ const orderBlock = 128
 
 // orders appends ORDERS rows (to ob) and their LINEITEM rows (to lb); either
 // may be nil to skip formatting that table (Clause 4.2.3).
-func (g *gen) orders(ob, lb []byte, or orderRange) ([]byte, []byte) {
+//
+// At SF 30000 and above, st holds the 64-bit O_CUSTKEY and L_PARTKEY states
+// at order or.first (see chain.go); below, it is ignored.
+func (g *gen) orders(ob, lb []byte, or orderRange, st chainState) ([]byte, []byte) {
 	streams := append(append([]int{}, orderStreams...), lineStreams...)
 	r := newRowSeeds(streams, func(s int) int64 {
 		if s >= sLQty && s <= sLCmnt {
@@ -67,10 +70,14 @@ func (g *gen) orders(ob, lb []byte, or orderRange) ([]byte, []byte) {
 		return or.orderSkip
 	})
 	recs := make([]orderRec, orderBlock)
+	var wide *chainState
+	if g.sc.wide() {
+		wide = &st
+	}
 	for lo := or.first; lo < or.first+or.count; lo += orderBlock {
 		n := int(min(orderBlock, or.first+or.count-lo))
 		for i := 0; i < n; i++ {
-			g.drawOrder(&recs[i], r, lo+int64(i), or.seq)
+			g.drawOrder(&recs[i], r, lo+int64(i), or.seq, wide)
 			r.nextRow()
 		}
 		var sink byte
@@ -114,8 +121,9 @@ func touchText(c []byte) byte {
 }
 
 // drawOrder makes every random draw of one order and its lineitems (dbgen's
-// mk_order) in the order dbgen makes them within each stream.
-func (g *gen) drawOrder(o *orderRec, r *rowSeeds, idx, seq int64) {
+// mk_order) in the order dbgen makes them within each stream. wide, when not
+// nil, holds the 64-bit streams used from SF 30000 on and is advanced.
+func (g *gen) drawOrder(o *orderRec, r *rowSeeds, idx, seq int64, wide *chainState) {
 	ds := g.ds
 	nCust := g.sc.customers()
 	nPart := g.sc.parts()
@@ -123,7 +131,13 @@ func (g *gen) drawOrder(o *orderRec, r *rowSeeds, idx, seq int64) {
 	const oDateMax = startDate + totalDates - (121 + 30) - 1
 
 	o.okey = sparseKey(idx, seq)
-	ckey := r.random(1, nCust, sOCkey)
+	var ckey int64
+	if wide != nil {
+		wide.ck = nextRand64(wide.ck)
+		ckey = random64(wide.ck, 1, nCust)
+	} else {
+		ckey = r.random(1, nCust, sOCkey)
+	}
 	delta := int64(1)
 	for ckey%3 == 0 { // CUST_MORTALITY: a third of customers have no orders
 		ckey += delta
@@ -146,7 +160,12 @@ func (g *gen) drawOrder(o *orderRec, r *rowSeeds, idx, seq int64) {
 		li.instr = ds.instructs.pickIndex(r, sLShip)
 		li.mode = ds.shipModes.pickIndex(r, sLSmode)
 		li.cmnt = g.text(r, 27, sLCmnt)
-		li.pkey = r.random(1, nPart, sLPkey)
+		if wide != nil {
+			wide.pk = nextRand64(wide.pk)
+			li.pkey = random64(wide.pk, 1, nPart)
+		} else {
+			li.pkey = r.random(1, nPart, sLPkey)
+		}
 		snum := r.random(0, 3, sLSkey)
 		li.skey = g.partSuppKey(li.pkey, snum)
 		li.eprice = retailPrice(li.pkey) * li.qty
@@ -163,6 +182,10 @@ func (g *gen) drawOrder(o *orderRec, r *rowSeeds, idx, seq int64) {
 			li.status = 'F'
 			shipped++
 		}
+	}
+	if wide != nil {
+		// row_stop: NthElement over the 64-bit state for the unused draws
+		wide.pk = nthElement(wide.pk, streamBoundary[sLPkey]-int64(o.lines))
 	}
 	o.status = 'O'
 	if shipped > 0 {

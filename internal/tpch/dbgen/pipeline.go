@@ -18,12 +18,17 @@ type group struct {
 	count     int64
 	batchRows int64
 	outs      [2]io.Writer // nil: table not wanted
-	gen       func(bufs [2][]byte, lo, n int64) [2][]byte
+	gen       func(bufs [2][]byte, lo, n int64, st chainState) [2][]byte
+	// walk, if set, is called by the feeder for every batch in row order and
+	// returns the state of the streams that cannot skip ahead at the batch's
+	// first row (see chain.go).
+	walk func(lo, n int64) chainState
 }
 
 type batch struct {
 	g     *group
 	lo, n int64
+	st    chainState
 	out   [2][]byte
 	done  chan struct{}
 }
@@ -56,7 +61,7 @@ func runGroups(ctx context.Context, workers int, groups []*group) error {
 							in[k] = getBuf()
 						}
 					}
-					b.out = b.g.gen(in, b.lo, b.n)
+					b.out = b.g.gen(in, b.lo, b.n, b.st)
 				}
 				close(b.done)
 			}
@@ -79,6 +84,9 @@ func runGroups(ctx context.Context, workers int, groups []*group) error {
 			for lo := g.first; lo < g.first+g.count; lo += g.batchRows {
 				n := min(g.batchRows, g.first+g.count-lo)
 				b := &batch{g: g, lo: lo, n: n, done: make(chan struct{})}
+				if g.walk != nil {
+					b.st = g.walk(lo, n)
+				}
 				select {
 				case pending <- b:
 				case <-ctx.Done():

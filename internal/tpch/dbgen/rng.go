@@ -165,3 +165,37 @@ func nextRand(x int64) int64 {
 	}
 	return v
 }
+
+// From SF 30000 on, dbgen draws O_CUSTKEY and L_PARTKEY from a 64-bit linear
+// congruential generator (rng64.c, NextRand64: x' = x*A + 1 mod 2^64) and
+// reduces it with |x| % range (dss_random64). The streams keep their
+// Park-Miller seeds and skip-ahead (speed_seed.c's 64-bit advance is commented
+// out there), so a chunk or update set starts from a Park-Miller state, and
+// row_stop's NthElement still moves L_PARTKEY by the draws a row did not use,
+// multiplying the 64-bit state modulo 2^31-1 with wrapping products.
+const rngA64 = 6364136223846793005
+
+func nextRand64(x int64) int64 { return int64(uint64(x)*rngA64 + 1) }
+
+// random64 is dss_random64 on a state already advanced by nextRand64: a value in [lo, hi].
+func random64(x, lo, hi int64) int64 {
+	if x < 0 {
+		x = -x // MinInt64 stays negative, as in C
+	}
+	return lo + x%(hi-lo+1)
+}
+
+// nthElement is dbgen's NthElement applied to any 64-bit state: n steps of
+// 16807*z mod (2^31-1), where the first product may overflow and wraps as the
+// C code does; a negative state gives a negative result (C's % truncates).
+func nthElement(z, n int64) int64 {
+	mult := int64(rngMult)
+	for n > 0 {
+		if n%2 != 0 {
+			z = (mult * z) % rngModulus
+		}
+		n /= 2
+		mult = (mult * mult) % rngModulus
+	}
+	return z
+}
