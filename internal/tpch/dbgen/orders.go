@@ -41,19 +41,19 @@ type lineRec struct {
 	sdate, cdate, rdate                int64
 	instr, mode                        int
 	rflag, status                      byte
-	cmnt                               []byte
+	cmnt                               textRef
 }
 
 type orderRec struct {
 	okey, ckey, odate, clerk, total int64
 	prio, lines                     int
 	status                          byte
-	cmnt                            []byte
+	cmnt                            textRef
 	line                            [7]lineRec
 }
 
 // orderBlock is how many orders are drawn before they are formatted; their
-// comments are fetched from the pool together first (see touchText).
+// comments are fetched from the pool together first (see textPoolT.prefetch).
 const orderBlock = 128
 
 // orders appends ORDERS rows (to ob) and their LINEITEM rows (to lb); either
@@ -70,6 +70,8 @@ func (g *gen) orders(ob, lb []byte, or orderRange, st chainState) ([]byte, []byt
 		return or.orderSkip
 	})
 	recs := make([]orderRec, orderBlock)
+	refs := make([]textRef, 0, orderBlock*8)
+	ents := make([]uint32, orderBlock*8)
 	var wide *chainState
 	if g.sc.wide() {
 		wide = &st
@@ -80,19 +82,19 @@ func (g *gen) orders(ob, lb []byte, or orderRange, st chainState) ([]byte, []byt
 			g.drawOrder(&recs[i], r, lo+int64(i), or.seq, wide)
 			r.nextRow()
 		}
-		var sink byte
+		refs = refs[:0]
 		for i := range recs[:n] {
 			o := &recs[i]
 			if ob != nil {
-				sink += touchText(o.cmnt)
+				refs = append(refs, o.cmnt)
 			}
 			if lb != nil {
 				for l := 0; l < o.lines; l++ {
-					sink += touchText(o.line[l].cmnt)
+					refs = append(refs, o.line[l].cmnt)
 				}
 			}
 		}
-		touchSink.Add(uint32(sink))
+		touchSink.Add(uint32(g.pool.prefetch(refs, ents)))
 		for i := range recs[:n] {
 			o := &recs[i]
 			if lb != nil {
@@ -106,19 +108,8 @@ func (g *gen) orders(ob, lb []byte, or orderRange, st chainState) ([]byte, []byt
 	return ob, lb
 }
 
-// touchSink keeps touchText's loads from being optimised away.
+// touchSink keeps the pool's prefetch loads from being optimised away.
 var touchSink atomic.Uint32
-
-// touchText loads the cache lines of a comment. Comments are cut from random
-// places in the 300 MiB pool, so nearly every one is a cache miss; loading a
-// block's comments in a tight loop lets the CPU overlap those misses instead
-// of taking them one by one while formatting.
-func touchText(c []byte) byte {
-	if len(c) == 0 {
-		return 0
-	}
-	return c[0] + c[len(c)-1]
-}
 
 // drawOrder makes every random draw of one order and its lineitems (dbgen's
 // mk_order) in the order dbgen makes them within each stream. wide, when not
@@ -209,7 +200,7 @@ func (g *gen) appendOrder(b []byte, o *orderRec) []byte {
 	b = append(b, "|Clerk#"...)
 	b = textfmt.AppendPadded(b, o.clerk, 9)
 	b = append(b, "|0|"...)
-	b = append(b, o.cmnt...)
+	b = g.appendText(b, o.cmnt)
 	return append(b, '|', '\n')
 }
 
@@ -239,7 +230,7 @@ func (g *gen) appendLines(b []byte, o *orderRec) []byte {
 		b = appendSep(b)
 		b = append(b, ds.shipModes.words[li.mode]...)
 		b = appendSep(b)
-		b = append(b, li.cmnt...)
+		b = g.appendText(b, li.cmnt)
 		b = append(b, '|', '\n')
 	}
 	return b

@@ -11,7 +11,7 @@ func TestPoolParallelMatchesSequential(t *testing.T) {
 	g1, _ := newSentenceGen(ds)
 	seqPool := sequentialPool(g1, size)
 	defer seqPool.release()
-	seq := seqPool.pieces[0].buf
+	seq := seqPool.bytes()
 	for _, n := range []int{2, 3, 5} {
 		g2, _ := newSentenceGen(ds)
 		pp := g2.fillPoolParallel(size, n)
@@ -19,7 +19,7 @@ func TestPoolParallelMatchesSequential(t *testing.T) {
 		if string(seq) != string(pp.bytes()) {
 			t.Fatalf("parallel pool with %d segments differs from sequential", n)
 		}
-		for _, pc := range pp.pieces[1:] {
+		for _, pc := range pp.parts[1:] {
 			for o := pc.start - 300; o < pc.start+10; o++ {
 				if string(pp.slice(o, 250)) != string(seq[o:o+250]) {
 					t.Fatalf("slice(%d) across a piece boundary differs", o)
@@ -44,10 +44,10 @@ func TestPoolSpliceFallback(t *testing.T) {
 	g2, _ := newSentenceGen(ds)
 	pp := g2.fillPoolParallel(size, 2)
 	defer pp.release()
-	if len(pp.pieces) != 1 {
-		t.Fatalf("expected the sequential fallback, got %d pieces", len(pp.pieces))
+	if len(pp.parts) != 1 {
+		t.Fatalf("expected the sequential fallback, got %d parts", len(pp.parts))
 	}
-	if string(pp.bytes()) != string(seqPool.pieces[0].buf) {
+	if string(pp.bytes()) != string(seqPool.bytes()) {
 		t.Fatal("fallback pool differs from sequential")
 	}
 }
