@@ -51,3 +51,53 @@ func TestPoolSpliceFallback(t *testing.T) {
 		t.Fatal("fallback pool differs from sequential")
 	}
 }
+
+func TestMulMod(t *testing.T) {
+	vals := []int64{0, 1, 2, 16807, 1 << 30, rngModulus - 2, rngModulus - 1, 1234567890, 987654321}
+	for _, a := range vals {
+		for _, b := range vals {
+			if got, want := mulMod(a, b), a*b%rngModulus; got != want {
+				t.Errorf("mulMod(%d, %d) = %d, want %d", a, b, got, want)
+			}
+		}
+	}
+	x, y := int64(1), int64(48271)
+	for i := 0; i < 100000; i++ {
+		x, y = nextRand(x), nextRand(nextRand(y))
+		if got, want := mulMod(x, y), x*y%rngModulus; got != want {
+			t.Fatalf("mulMod(%d, %d) = %d, want %d", x, y, got, want)
+		}
+	}
+}
+
+// nthElementLoop is NthElement step by step, as speed_seed.c writes it.
+func nthElementLoop(z, n int64) int64 {
+	mult := int64(rngMult)
+	for n > 0 {
+		if n%2 != 0 {
+			z = (mult * z) % rngModulus
+		}
+		n /= 2
+		mult = (mult * mult) % rngModulus
+	}
+	return z
+}
+
+func TestNthElementFold(t *testing.T) {
+	z := int64(1808217256)
+	for i := 0; i < 200000; i++ {
+		z = nextRand64(z)
+		for n := int64(0); n < 8; n++ {
+			if got, want := nthElement(z, n), nthElementLoop(z, n); got != want {
+				t.Fatalf("nthElement(%d, %d) = %d, want %d", z, n, got, want)
+			}
+		}
+	}
+	for _, z := range []int64{-1 << 63, 1<<63 - 1, -1, 0, 1, rngModulus, -rngModulus} {
+		for n := int64(0); n < 8; n++ {
+			if got, want := nthElement(z, n), nthElementLoop(z, n); got != want {
+				t.Errorf("nthElement(%d, %d) = %d, want %d", z, n, got, want)
+			}
+		}
+	}
+}
