@@ -28,8 +28,9 @@ type Options struct {
 // Tables are generated concurrently and each writer receives large blocks in
 // row order; a consumer reading several pipes must read them concurrently.
 // With Chunks > 1, nation and region are written in full for every step, as
-// dbgen does. The first call in a process also builds the shared 300 MiB
-// text pool (about a second, using all CPUs); ctx is checked between batches,
+// dbgen does. The first call in a process also builds the shared text pool
+// (dbgen's 300 MiB of text, held in ~105 MiB; under a second of CPU, using
+// all CPUs); ctx is checked between batches,
 // so a writer that blocks forever is not interrupted by cancellation.
 func Generate(ctx context.Context, opt Options, outs map[string]io.Writer) error {
 	for name := range outs {

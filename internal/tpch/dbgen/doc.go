@@ -11,7 +11,8 @@
 //     seed * 16807^(r*boundary) mod (2^31-1) and any row range can be
 //     generated on its own (rng.go);
 //   - the 300 MiB text pool built from the grammar and word lists of
-//     dists.dss, from which every comment is cut (text.go, textpar.go);
+//     dists.dss, from which every comment is cut, held as 16-bit word
+//     pieces with an index (text.go, textpar.go);
 //   - sparse order keys, RETAILPRICE, PS_SUPPKEY, phone numbers, dates and
 //     the other column formulas of Clause 4.2.3 (one file per table);
 //   - dbgen's -C/-S chunk split and -U/-S update sets (api.go, update.go).
