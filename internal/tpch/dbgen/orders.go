@@ -1,6 +1,7 @@
 package dbgen
 
 import (
+	"sync"
 	"sync/atomic"
 
 	"tierbench/internal/textfmt"
@@ -69,9 +70,9 @@ func (g *gen) orders(ob, lb []byte, or orderRange, st chainState) ([]byte, []byt
 		}
 		return or.orderSkip
 	})
-	recs := make([]orderRec, orderBlock)
-	refs := make([]textRef, 0, orderBlock*8)
-	ents := make([]uint32, orderBlock*8)
+	sc := orderScratchPool.Get().(*orderScratch)
+	defer orderScratchPool.Put(sc)
+	recs, refs, ents := sc.recs[:], sc.refs[:0], sc.ents[:]
 	var wide *chainState
 	if g.sc.wide() {
 		wide = &st
@@ -107,6 +108,16 @@ func (g *gen) orders(ob, lb []byte, or orderRange, st chainState) ([]byte, []byt
 	}
 	return ob, lb
 }
+
+// orderScratch is what orders needs per call; reused so that batches leave
+// no garbage and the heap stays the size of the batch buffers at every SF.
+type orderScratch struct {
+	recs [orderBlock]orderRec
+	refs [orderBlock * 8]textRef
+	ents [orderBlock * 8]uint32
+}
+
+var orderScratchPool = sync.Pool{New: func() any { return new(orderScratch) }}
 
 // touchSink keeps the pool's prefetch loads from being optimised away.
 var touchSink atomic.Uint32
