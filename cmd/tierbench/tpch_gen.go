@@ -60,8 +60,15 @@ func newTPCHGenCommand() *cobra.Command {
 			if err := dbgen.WriteFiles(cmd.Context(), out, list, opt, upd); err != nil {
 				return err
 			}
+			what := slices.Clone(list)
+			switch {
+			case upd.From > 0 && upd.From == upd.To:
+				what = append(what, fmt.Sprintf("update set %d", upd.From))
+			case upd.From > 0:
+				what = append(what, fmt.Sprintf("update sets %d..%d", upd.From, upd.To))
+			}
 			fmt.Fprintf(cmd.OutOrStdout(), "generated %s at SF %v in %s (%.2f s)\n",
-				strings.Join(list, ", "), sf, out, time.Since(start).Seconds())
+				strings.Join(what, ", "), sf, out, time.Since(start).Seconds())
 			return nil
 		},
 	}

@@ -42,8 +42,12 @@ func TestGenBadInput(t *testing.T) {
 
 func TestGenUpdateSetAlone(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := runCLI(t, "tpch", "gen", "--sf", "0.01", "--update-set", "3", "--out", dir); err != nil {
+	out, err := runCLI(t, "tpch", "gen", "--sf", "0.01", "--update-set", "3", "--out", dir)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if !strings.Contains(out, "generated update set 3 at SF 0.01") {
+		t.Errorf("output %q does not say what was written", out)
 	}
 	ents, _ := os.ReadDir(dir)
 	var names []string
