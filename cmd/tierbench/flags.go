@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"tierbench/internal/capacity"
+	"tierbench/internal/tpch/dbgen"
 )
 
 // parseSF checks a scale factor flag: a finite number of at least 0.01, as dbgen takes.
@@ -20,8 +21,8 @@ func parseSF(s string) (float64, error) {
 	if sf < 0.01 {
 		return 0, fmt.Errorf("--sf %v is too small: the scale factor must be at least 0.01", s)
 	}
-	if sf >= 30000 {
-		return 0, fmt.Errorf("--sf %v is too large: tierbench generates TPC-H data up to SF 10000", s)
+	if sf > dbgen.MaxSF {
+		return 0, fmt.Errorf("--sf %v is too large: TPC-H defines scale factors up to %d", s, dbgen.MaxSF)
 	}
 	if sf > 1 && sf != math.Trunc(sf) {
 		// dbgen truncates such scale factors silently; a benchmark must not.

@@ -20,10 +20,11 @@ var tblBytesAtSF1 = map[string]float64{
 // lineitem.tbl.u2 753,528, delete.2 9,497); sets differ by a few percent.
 const updateSetBytesAtSF1 = 1_000_000
 
-// MemoryBytes is about what generation holds in memory: the 300 MiB text pool and
-// the batches in flight. `tierbench tpch gen --sf 1 --updates 2` peaks at 389 MB of
-// resident memory on 2 cores (the README's tpch gen section says how it was measured).
-const MemoryBytes = 400 << 20
+// MemoryBytes is about what generation holds in memory: the text pool (about 105 MiB
+// as word pieces) and each table's fixed batch buffers. `scripts/gen-vs-tpchgen` measured
+// peaks of 153 MiB at SF 1 and 166-175 MiB at SF 10 on 2 cores (README, tpch gen);
+// rounded up for more workers.
+const MemoryBytes = 256 << 20
 
 // TableBytes estimates the bytes of table's .tbl file at sf (0 for an unknown table
 // or an invalid sf); with chunks > 1, of one chunk (nation and region are whole in
@@ -46,7 +47,7 @@ func UpdateSetBytes(sf float64) float64 {
 	return updateSetBytesAtSF1 * float64(UpdateRowCount(sf)) / float64(UpdateRowCount(1))
 }
 
-// FileBytes estimates what WriteFiles(dir, tables, opt, updates) writes.
+// FileBytes estimates what WriteFiles writes for tables and updates update sets.
 func FileBytes(tables []string, opt Options, updates int) float64 {
 	var b float64
 	for _, t := range tables {

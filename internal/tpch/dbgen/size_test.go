@@ -15,7 +15,7 @@ import (
 func TestFileBytes(t *testing.T) {
 	const sf = 0.01
 	dir := t.TempDir()
-	if err := WriteFiles(context.Background(), dir, Tables, Options{SF: sf}, 1); err != nil {
+	if err := WriteFiles(context.Background(), dir, Tables, Options{SF: sf}, UpdateSets{From: 1, To: 1}); err != nil {
 		t.Fatal(err)
 	}
 	size := func(name string) float64 {
