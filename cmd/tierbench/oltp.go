@@ -13,8 +13,8 @@ import (
 	"tierbench/internal/capacity"
 	"tierbench/internal/engine"
 	"tierbench/internal/oltp/mix"
-	"tierbench/internal/placement"
 	"tierbench/internal/progress"
+	"tierbench/internal/result"
 )
 
 func newOLTPCommand() *cobra.Command {
@@ -182,7 +182,7 @@ func newOLTPRunCommand() *cobra.Command {
 			}
 			return finishRun(cmd.OutOrStdout(), opened, runOutput{
 				path: filepath.Join(out, mix.ResultFile), started: res.Started,
-				write:   func(st *placement.Storage) error { res.Storage = st; return mix.WriteResult(out, res) },
+				write:   func(st *result.Storage) error { res.Storage = st; return mix.WriteResult(out, res) },
 				summary: func() { mix.WriteSummary(cmd.OutOrStdout(), res, m.TxnNames()) },
 			}, true, err)
 		},

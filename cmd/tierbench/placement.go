@@ -16,6 +16,7 @@ import (
 	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
 	"tierbench/internal/placement"
+	"tierbench/internal/result"
 	"tierbench/internal/rundir"
 )
 
@@ -43,8 +44,8 @@ func (pf *placementFlags) register(cmd *cobra.Command) {
 }
 
 // plan reads the placement flags; a nil plan with no error means nothing is placed.
-func (pf *placementFlags) plan() (*placement.Plan, placement.FlushMethod, []string, error) {
-	method, err := placement.ParseFlushMethod(pf.flushMethod)
+func (pf *placementFlags) plan() (*placement.Plan, engine.FlushMethod, []string, error) {
+	method, err := engine.ParseFlushMethod(pf.flushMethod)
 	if err != nil {
 		return nil, "", nil, err
 	}
@@ -273,7 +274,7 @@ func (o *openedEngine) Config() engine.Config { return o.cfg }
 // empty, unless kept), then unmounts the emulated tiers, and returns the storage
 // section of the result: nil when nothing was placed. Safe to call twice; the second
 // call returns nil.
-func (o *openedEngine) Finish() (*placement.Storage, error) {
+func (o *openedEngine) Finish() (*result.Storage, error) {
 	if o.finished {
 		return nil, nil
 	}

@@ -17,7 +17,7 @@ import (
 	"tierbench/internal/engine/enginetest"
 	"tierbench/internal/engine/postgres"
 	"tierbench/internal/metrics"
-	"tierbench/internal/placement"
+	"tierbench/internal/result"
 	"tierbench/internal/rundir"
 )
 
@@ -190,7 +190,7 @@ func TestFinishRunSaysWhatIsKept(t *testing.T) {
 			summarised := false
 			err := finishRun(&w, &openedEngine{finished: true}, runOutput{
 				path: path, started: started,
-				write: func(*placement.Storage) error {
+				write: func(*result.Storage) error {
 					if tc.writeErr != nil {
 						return tc.writeErr
 					}

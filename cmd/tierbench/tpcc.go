@@ -22,6 +22,7 @@ import (
 	"tierbench/internal/oltp/tpcc"
 	"tierbench/internal/placement"
 	"tierbench/internal/progress"
+	"tierbench/internal/result"
 )
 
 // exitCheckFailed is the status of `tpcc check` when a consistency condition fails.
@@ -288,7 +289,7 @@ type runOutput struct {
 	// another's.
 	started any
 	// write writes the result with its storage section (nil: none); summary prints it.
-	write   func(*placement.Storage) error
+	write   func(*result.Storage) error
 	summary func()
 }
 
@@ -439,7 +440,7 @@ func newTPCCRunCommand() *cobra.Command {
 			}
 			return finishRun(cmd.OutOrStdout(), opened, runOutput{
 				path: filepath.Join(out, tpcc.ResultFile), started: res.Started,
-				write:   func(st *placement.Storage) error { res.Storage = st; return tpcc.WriteResult(out, res) },
+				write:   func(st *result.Storage) error { res.Storage = st; return tpcc.WriteResult(out, res) },
 				summary: func() { tpcc.WriteSummary(cmd.OutOrStdout(), res) },
 			}, true, err)
 		},
@@ -510,7 +511,7 @@ func newTPCCCheckCommand() *cobra.Command {
 func finishWithStorage(cmd *cobra.Command, opened *openedEngine, out, file string) error {
 	storage, err := opened.Finish()
 	if storage != nil {
-		placement.WriteSummary(cmd.OutOrStdout(), storage)
+		storage.WriteSummary(cmd.OutOrStdout())
 		if werr := metrics.WriteJSONFile(filepath.Join(out, file), storage); werr != nil {
 			err = errors.Join(err, werr)
 		}

@@ -13,8 +13,8 @@ import (
 	_ "tierbench/internal/engine/mysql"
 	_ "tierbench/internal/engine/postgres"
 	_ "tierbench/internal/engine/sqlite"
-	"tierbench/internal/placement"
 	"tierbench/internal/progress"
+	"tierbench/internal/result"
 	"tierbench/internal/tpch"
 	"tierbench/internal/tpch/qgen"
 )
@@ -196,7 +196,7 @@ func newTPCHRunCommand() *cobra.Command {
 			// devices' counters go into the result.
 			if err := finishRun(cmd.OutOrStdout(), opened, runOutput{
 				path: filepath.Join(out, tpch.ResultFile), started: res.Started,
-				write:   func(st *placement.Storage) error { res.Storage = st; return tpch.WriteResult(out, res) },
+				write:   func(st *result.Storage) error { res.Storage = st; return tpch.WriteResult(out, res) },
 				summary: func() { tpch.Summary(cmd.OutOrStdout(), res) },
 			}, true, err); err != nil {
 				return err

@@ -175,8 +175,9 @@ func Run(ctx context.Context, cfg Config) (_ []Row, err error) {
 				continue
 			}
 			row, err := cfg.runDevice(ctx, dev)
-			if errors.Is(err, emulator.ErrTooFast) && dev != candidates[len(candidates)-1] {
-				why = append(why, tooFastReason(dev, err))
+			var tooFast *emulator.TooFastError
+			if errors.As(err, &tooFast) && dev != candidates[len(candidates)-1] {
+				why = append(why, tooFast.Compare(dev))
 				cfg.logf("%s cannot be emulated in real time here; trying the next fastest device", dev)
 				continue
 			}
@@ -321,15 +322,4 @@ func CheckRanking(rows []Row) error {
 		}
 	}
 	return nil
-}
-
-// tooFastReason shortens the emulator's refusal to what the table's note needs: the
-// device's modelled read against the host's measured floor.
-func tooFastReason(dev string, err error) string {
-	msg := err.Error()
-	i, j := strings.Index(msg, " answers a random"), strings.Index(msg, ": record a trace")
-	if i < 0 || j < i {
-		return msg
-	}
-	return dev + msg[i:j]
 }

@@ -3,9 +3,11 @@ package placement
 import (
 	"strings"
 	"testing"
+
+	"tierbench/internal/engine"
 )
 
-func names(ss []Setting) string {
+func names(ss []engine.Setting) string {
 	var out []string
 	for _, s := range ss {
 		out = append(out, s.Name+"="+s.Value)
@@ -17,7 +19,7 @@ func TestSettings(t *testing.T) {
 	for _, tc := range []struct {
 		engine   string
 		emulated bool
-		method   FlushMethod
+		method   engine.FlushMethod
 		major    int
 		want     string
 		err      string
@@ -26,16 +28,16 @@ func TestSettings(t *testing.T) {
 		{"postgres", true, "", 18, "backend_flush_after=0 bgwriter_flush_after=0 checkpoint_flush_after=0 wal_writer_flush_after=0 io_method=sync", ""},
 		// An unknown version never gets a setting it may not know.
 		{"postgres", true, "", 0, "backend_flush_after=0 bgwriter_flush_after=0 checkpoint_flush_after=0 wal_writer_flush_after=0", ""},
-		{"postgres", false, Direct, 16, "debug_io_direct=data,wal", ""},
-		{"postgres", false, Direct, 15, "", "--flush-method direct: postgres 15 has no direct I/O (debug_io_direct came in 16)"},
-		{"postgres", false, Buffered, 15, "", ""},
+		{"postgres", false, engine.Direct, 16, "debug_io_direct=data,wal", ""},
+		{"postgres", false, engine.Direct, 15, "", "--flush-method direct: postgres 15 has no direct I/O (debug_io_direct came in 16)"},
+		{"postgres", false, engine.Buffered, 15, "", ""},
 		{"postgres", false, "", 15, "", ""},
 		{"mysql", true, "", 10, "innodb_use_native_aio=0 innodb_flush_method=fsync", ""},
-		{"mysql", true, Direct, 10, "innodb_use_native_aio=0 innodb_flush_method=O_DIRECT", ""},
-		{"mysql", false, Buffered, 10, "innodb_flush_method=fsync", ""},
+		{"mysql", true, engine.Direct, 10, "innodb_use_native_aio=0 innodb_flush_method=O_DIRECT", ""},
+		{"mysql", false, engine.Buffered, 10, "innodb_flush_method=fsync", ""},
 		{"mysql", false, "", 10, "", ""},
 		{"sqlite", true, "", 0, "mmap_size=0 temp_store=FILE", ""},
-		{"sqlite", true, Direct, 0, "", "--flush-method direct: SQLite has no direct I/O"},
+		{"sqlite", true, engine.Direct, 0, "", "--flush-method direct: SQLite has no direct I/O"},
 		{"oracle", true, "", 0, "", `unknown engine "oracle"`},
 	} {
 		t.Run(tc.engine+"/"+string(tc.method), func(t *testing.T) {
@@ -58,16 +60,5 @@ func TestSettings(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-func TestParseFlushMethod(t *testing.T) {
-	for in, want := range map[string]FlushMethod{"": "", "Buffered": Buffered, " direct ": Direct} {
-		if got, err := ParseFlushMethod(in); err != nil || got != want {
-			t.Errorf("ParseFlushMethod(%q) = %q, %v; want %q", in, got, err, want)
-		}
-	}
-	if _, err := ParseFlushMethod("O_DIRECT"); err == nil || !strings.Contains(err.Error(), `--flush-method "O_DIRECT"`) {
-		t.Errorf("O_DIRECT: %v", err)
 	}
 }

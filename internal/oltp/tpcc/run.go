@@ -11,6 +11,7 @@ import (
 	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
 	"tierbench/internal/oltp"
+	"tierbench/internal/result"
 )
 
 // RunConfig describes `tpcc run`: the plan of every run, and TPC-C's own settings.
@@ -114,9 +115,9 @@ func Run(ctx context.Context, e engine.Engine, cfg RunConfig) (*Result, error) {
 			res.Levels = append(res.Levels, *lvl)
 		}
 		if err != nil {
-			var status oltp.Status
+			var status result.Status
 			if lvl != nil {
-				status = oltp.Status(lvl.Status)
+				status = lvl.Status
 			}
 			res.LevelFailed(status, err)
 		}
