@@ -11,6 +11,7 @@ import (
 
 	"tierbench/internal/device"
 	"tierbench/internal/emulator"
+	"tierbench/internal/engine"
 )
 
 // Class is a class of database files.
@@ -242,20 +243,23 @@ func (p *Plan) Emulated() bool {
 	return slices.ContainsFunc(p.Tiers, Tier.Emulated)
 }
 
-// CheckEngine refuses placements an engine cannot do, before anything is mounted.
-// SQLite writes its WAL and rollback journal beside the database file: a WAL tier
-// other than the data tier is impossible there.
+// CheckEngine refuses placements an engine cannot do, before anything is mounted: a
+// WAL tier other than the data tier for an engine that keeps its WAL beside the data
+// (SQLite: engine.IOSettings.NoSeparateWAL).
 func (p *Plan) CheckEngine(engineName string) error {
-	if engineName != "sqlite" || p.Classes.WAL == "" {
+	if p.Classes.WAL == "" || p.Classes.WAL == p.Classes.Data {
 		return nil
 	}
-	if p.Classes.WAL != p.Classes.Data {
-		wal := p.given.WAL
-		if wal == "" { // a plan built by hand, not by NewPlan
-			wal = p.Classes.WAL
-		}
-		return fmt.Errorf("--wal %s: SQLite keeps its WAL and journal beside the database file, so they cannot go on another tier: "+
-			"leave --wal out (they follow --data), or use postgres or mysql to place the WAL apart", wal)
+	io, err := engine.IOSettingsOf(engineName)
+	if err != nil {
+		return fmt.Errorf("placement: %w", err)
 	}
-	return nil
+	if io.NoSeparateWAL == "" {
+		return nil
+	}
+	wal := p.given.WAL
+	if wal == "" { // a plan built by hand, not by NewPlan
+		wal = p.Classes.WAL
+	}
+	return fmt.Errorf("--wal %s: %s", wal, io.NoSeparateWAL)
 }

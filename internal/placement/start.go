@@ -31,7 +31,7 @@ type Options struct {
 	// emulated tier).
 	FlushMethod engine.FlushMethod
 	// ServerMajor is the major version of the managed server, for settings that exist
-	// only in some versions; 0 asks the installed server (ServerMajor).
+	// only in some versions; 0 asks the installed server (engine.IOSettings.Major).
 	ServerMajor int
 	// Keep leaves the emulated tiers' backing files in OUT/tiers after Finish, so a
 	// later run with the same --tier values finds the database (tpcc load, then run).
@@ -150,8 +150,8 @@ func (pl *Placed) Dir(class Class) string {
 }
 
 // Apply places cfg's files on the tiers and adds the settings placement needs: those
-// that let the engine's I/O reach an emulated device honestly (EmulatedSettings) and
-// those of the flush method. A setting the user gave (cfg.Settings) wins. It returns
+// that let the engine's I/O reach an emulated device honestly and those of the flush
+// method, as the engine's driver says (engine.IOSettingsOf). A setting the user gave (cfg.Settings) wins. It returns
 // the settings it added. An external server (cfg.DSN) cannot be placed.
 func (pl *Placed) Apply(cfg *engine.Config) ([]engine.Setting, error) {
 	if err := pl.plan.CheckEngine(cfg.Name); err != nil {
@@ -166,15 +166,17 @@ func (pl *Placed) Apply(cfg *engine.Config) ([]engine.Setting, error) {
 		}
 		return nil, nil
 	}
+	io, err := engine.IOSettingsOf(cfg.Name)
+	if err != nil {
+		return nil, fmt.Errorf("placement: %w", err)
+	}
 	major := pl.opts.ServerMajor
 	if major == 0 && (pl.plan.Emulated() || pl.opts.FlushMethod != "") {
-		m, err := ServerMajor(cfg.Name)
-		if err != nil {
+		if major, err = io.Major(); err != nil {
 			return nil, err
 		}
-		major = m
 	}
-	want, err := Settings(cfg.Name, pl.plan.Emulated(), pl.opts.FlushMethod, major)
+	want, err := io.For(cfg.Name, pl.plan.Emulated(), pl.opts.FlushMethod, major)
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +186,7 @@ func (pl *Placed) Apply(cfg *engine.Config) ([]engine.Setting, error) {
 		}
 		cfg.Dir = d
 	}
-	if d := pl.Dir(WAL); d != "" && cfg.Name != "sqlite" { // SQLite: beside the data (CheckEngine)
+	if d := pl.Dir(WAL); d != "" && io.NoSeparateWAL == "" { // else beside the data (CheckEngine)
 		cfg.WALDir = d
 	}
 	if d := pl.Dir(Temp); d != "" {

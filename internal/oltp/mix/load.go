@@ -72,14 +72,7 @@ func Load(ctx context.Context, e engine.Engine, m *Mix, cfg LoadConfig) (*LoadIn
 		return nil, fmt.Errorf("mix %s: scale %v: %w", m.Name, cfg.Scale, err)
 	}
 	d := e.Dialect()
-	sd, err := dialectFor(d)
-	if err != nil {
-		return nil, err
-	}
-	loaders := oltp.Loaders(cfg.Loaders)
-	if sd.loaders > 0 {
-		loaders = min(loaders, sd.loaders)
-	}
+	loaders := oltp.Loaders(cfg.Loaders, d)
 	begin := time.Now()
 	db := e.DB()
 	for i := len(m.Tables) - 1; i >= 0; i-- {
@@ -88,7 +81,7 @@ func Load(ctx context.Context, e engine.Engine, m *Mix, cfg LoadConfig) (*LoadIn
 		}
 	}
 	for _, t := range m.Tables {
-		if _, err := db.ExecContext(ctx, sd.createSQL(t)); err != nil {
+		if _, err := db.ExecContext(ctx, createSQL(d, t)); err != nil {
 			return nil, fmt.Errorf("mix %s: create %s: %w", m.Name, t.Name, err)
 		}
 	}

@@ -57,17 +57,10 @@ func Load(ctx context.Context, e engine.Engine, cfg LoadConfig) (*LoadInfo, erro
 		return nil, fmt.Errorf("tpcc: warehouses %d: give 1 to %d", cfg.Warehouses, MaxWarehouses)
 	}
 	d := e.Dialect()
-	sd, err := dialectFor(d)
-	if err != nil {
-		return nil, err
-	}
 	if cfg.Now.IsZero() {
 		cfg.Now = time.Now()
 	}
-	loaders := oltp.Loaders(cfg.Loaders)
-	if sd.loaders > 0 {
-		loaders = min(loaders, sd.loaders)
-	}
+	loaders := oltp.Loaders(cfg.Loaders, d)
 	begin := time.Now()
 	db := e.DB()
 	for i := len(Tables) - 1; i >= 0; i-- {
@@ -76,7 +69,7 @@ func Load(ctx context.Context, e engine.Engine, cfg LoadConfig) (*LoadInfo, erro
 		}
 	}
 	for _, t := range schema {
-		if _, err := db.ExecContext(ctx, t.createSQL(d, sd)); err != nil {
+		if _, err := db.ExecContext(ctx, t.createSQL(d)); err != nil {
 			return nil, fmt.Errorf("tpcc: create %s: %w", t.name, err)
 		}
 	}
@@ -93,7 +86,7 @@ func Load(ctx context.Context, e engine.Engine, cfg LoadConfig) (*LoadInfo, erro
 	}
 
 	var after []string
-	if sd.nullFixups {
+	if d.LoadNULLText {
 		after = append(after,
 			`UPDATE orders SET o_carrier_id = NULL WHERE o_carrier_id = '\N'`,
 			`UPDATE order_line SET ol_delivery_d = NULL WHERE ol_delivery_d = '\N'`)

@@ -1,10 +1,13 @@
-package placement
+package engine_test
 
 import (
 	"strings"
 	"testing"
 
 	"tierbench/internal/engine"
+	_ "tierbench/internal/engine/mysql"
+	_ "tierbench/internal/engine/postgres"
+	_ "tierbench/internal/engine/sqlite"
 )
 
 func names(ss []engine.Setting) string {
@@ -15,7 +18,9 @@ func names(ss []engine.Setting) string {
 	return strings.Join(out, " ")
 }
 
-func TestSettings(t *testing.T) {
+// TestIOSettings: what each engine gets on an emulated tier and per flush method, by
+// server version, and the methods it cannot have.
+func TestIOSettings(t *testing.T) {
 	for _, tc := range []struct {
 		engine   string
 		emulated bool
@@ -41,7 +46,11 @@ func TestSettings(t *testing.T) {
 		{"oracle", true, "", 0, "", `unknown engine "oracle"`},
 	} {
 		t.Run(tc.engine+"/"+string(tc.method), func(t *testing.T) {
-			got, err := Settings(tc.engine, tc.emulated, tc.method, tc.major)
+			io, err := engine.IOSettingsOf(tc.engine)
+			var got []engine.Setting
+			if err == nil {
+				got, err = io.For(tc.engine, tc.emulated, tc.method, tc.major)
+			}
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("error %v, want %q", err, tc.err)
@@ -60,5 +69,15 @@ func TestSettings(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestServerMajor: only PostgreSQL's settings depend on the server's version.
+func TestServerMajor(t *testing.T) {
+	for name, want := range map[string]bool{"postgres": true, "mysql": false, "sqlite": false} {
+		io, err := engine.IOSettingsOf(name)
+		if err != nil || (io.ServerMajor != nil) != want {
+			t.Errorf("%s: version-bound %v (%v), want %v", name, io.ServerMajor != nil, err, want)
+		}
 	}
 }
