@@ -2,19 +2,13 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"tierbench/internal/capacity"
-	"tierbench/internal/engine"
 	"tierbench/internal/oltp/mix"
-	"tierbench/internal/progress"
-	"tierbench/internal/result"
+	"tierbench/internal/workload"
 )
 
 func newOLTPCommand() *cobra.Command {
@@ -29,36 +23,13 @@ bundled mix to start from.
 A managed instance or SQLite file lives in OUT/db (or --db) and is kept between
 commands: load creates it, run starts it again. Remove OUT/db to reclaim it.`,
 	}
-	cmd.AddCommand(newOLTPLoadCommand(), newOLTPRunCommand(), newOLTPMixesCommand(), newOLTPShowCommand())
+	b := mix.NewBenchmark()
+	cmd.AddCommand(newOLTPLoadCommand(b), newOLTPRunCommand(b), newOLTPMixesCommand(), newOLTPShowCommand())
 	return cmd
 }
 
-// openMix reads --mix and applies --scale.
-func openMix(name string, scale float64) (*mix.Mix, error) {
-	m, err := mix.Open(name)
-	if err != nil {
-		return nil, fmt.Errorf("--mix: %w", err)
-	}
-	if scale == 0 { // the flag's default
-		return m, nil
-	}
-	if err := m.CheckScale(scale); err != nil {
-		return nil, fmt.Errorf("--scale %v: %w", scale, err)
-	}
-	m.Scale = scale
-	return m, nil
-}
-
-func newOLTPLoadCommand() *cobra.Command {
-	var (
-		ef           engineFlags
-		out, mixName string
-		ignore       bool
-		scale        float64
-		loaders      int
-		seed         int64
-	)
-	cmd := &cobra.Command{
+func newOLTPLoadCommand(b *mix.Benchmark) *cobra.Command {
+	return phaseCommand(&cobra.Command{
 		Use:   "load",
 		Short: "Create a mix's tables and populate them",
 		Long: `Create a mix's tables and populate them, in parallel and deterministically for
@@ -67,133 +38,17 @@ dropped first if they exist, also on a server given by --dsn.`,
 		Example: `  tierbench oltp load --mix point-select --out runs/ps-sqlite
   tierbench oltp load --engine postgres --mix policy --scale 10 --out runs/policy-pg
   tierbench oltp load --mix ./my-mix.yaml --out runs/mine`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if loaders < 0 {
-				return fmt.Errorf("--loaders %d: give 0 (automatic) or more", loaders)
-			}
-			m, err := openMix(mixName, scale)
-			if err != nil {
-				return err
-			}
-			if err := ef.checkCapacity(out, ignore, func(d *engine.Dialect, external bool, dir string) (capacity.Need, error) {
-				return mix.LoadNeed(m, m.Scale, loaders, d, external, dir)
-			}); err != nil {
-				return err
-			}
-			ctx := cmd.Context()
-			ef.results = []string{mix.LoadInfoFile, loadStorageFile}
-			opened, err := openKept(ctx, &ef, out)
-			if err != nil {
-				return err
-			}
-			defer opened.Close()
-			opened.replaces() // the load drops the data the earlier load's files describe
-			lc := mix.LoadConfig{Scale: m.Scale, Seed: seed, Loaders: loaders}
-			if progress.IsTerminal(os.Stderr) {
-				lc.Progress = os.Stderr
-			}
-			info, err := mix.Load(ctx, opened.Engine(), m, lc)
-			if err != nil {
-				return err
-			}
-			if err := mix.WriteLoadInfo(out, info); err != nil {
-				return err
-			}
-			var parts []string
-			for _, t := range m.Tables {
-				parts = append(parts, fmt.Sprintf("%s %d", t.Name, info.Rows[t.Name]))
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "loaded mix %s at scale %g into %s %s in %.1f s with %d loader(s): %s\n",
-				m.Name, m.Scale, info.Engine.Name, info.Engine.Version, info.Seconds, info.Loaders, strings.Join(parts, ", "))
-			return finishWithStorage(cmd, opened, out, loadStorageFile)
-		},
-	}
-	registerTPCCEngineFlags(cmd, &ef, &out)
-	f := cmd.Flags()
-	f.StringVar(&mixName, "mix", "", "bundled mix name ("+strings.Join(mix.Bundled(), ", ")+") or path of a mix file")
-	registerIgnoreLimits(cmd, &ignore)
-	f.Float64Var(&scale, "scale", 0, "multiply the mix's table rows by this factor (0: the mix's own scale)")
-	f.IntVar(&loaders, "loaders", 0, "parallel table loads (0: one per core; SQLite always 1)")
-	registerGeneratorSeed(cmd, &seed, "seed of the generated data: the same seed gives the same data")
-	_ = cmd.MarkFlagRequired("mix")
-	return cmd
+	}, b, workload.Load, keptSettings, b.Load)
 }
 
-func newOLTPRunCommand() *cobra.Command {
-	var (
-		ef           engineFlags
-		lf           loadFlags
-		out, mixName string
-		think        time.Duration
-	)
-	cmd := &cobra.Command{
+func newOLTPRunCommand(b *mix.Benchmark) *cobra.Command {
+	return phaseCommand(&cobra.Command{
 		Use:   "run",
 		Short: "Run a mix with virtual users and report TPS, QPS and latencies per transaction",
 		Example: `  tierbench oltp run --mix point-select --users 4 --duration 1m --out runs/ps-sqlite
   tierbench oltp run --engine postgres --mix policy --users 5,50,500 --ramp 30s --duration 2m --out runs/policy-pg
   tierbench oltp run --engine mysql --mix ecommerce --rate 500 --users 32 --duration 5m --out runs/shop-my`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := lf.parse(); err != nil {
-				return err
-			}
-			if think < 0 {
-				return fmt.Errorf("--think %s cannot be negative", think)
-			}
-			if lf.rate > 0 && think > 0 {
-				return fmt.Errorf("--rate and --think are exclusive: an open loop sets its own schedule")
-			}
-			m, err := openMix(mixName, 0)
-			if err != nil {
-				return err
-			}
-			li, err := mix.ReadLoadInfo(out)
-			if err != nil {
-				return err
-			}
-			var loaded *engine.Info
-			if li != nil {
-				loaded = &li.Engine
-			}
-			if err := ef.matchLoaded(cmd, out, mix.LoadInfoFile, loaded); err != nil {
-				return err
-			}
-			if li == nil {
-				if err := ef.needLoad(out, mix.LoadInfoFile, "oltp load --mix "+mixName); err != nil {
-					return err
-				}
-			}
-			if li != nil && li.Mix != m.Name && ef.dsn == "" {
-				return fmt.Errorf("--mix %s: %s holds the %s mix's data: run `tierbench oltp load --mix %s --out %s` first", mixName, out, li.Mix, mixName, out)
-			} else if li != nil && li.MixSHA256 != m.SHA256 {
-				fmt.Fprintf(cmd.ErrOrStderr(), "note: the mix file changed since it was loaded (%s)\n", li.MixFile)
-			}
-			ctx := cmd.Context()
-			opened, err := lf.open(ctx, cmd, &ef, out)
-			if err != nil {
-				return err
-			}
-			defer opened.Close()
-			rc := mix.RunConfig{Plan: lf.plan(out, cmd.OutOrStdout(), opened), Think: think}
-			res, err := mix.Run(ctx, opened.Engine(), m, rc)
-			if res == nil {
-				return finishRun(nil, opened, runOutput{}, false, err)
-			}
-			return finishRun(cmd.OutOrStdout(), opened, runOutput{
-				path: filepath.Join(out, mix.ResultFile), started: res.Started,
-				write:   func(st *result.Storage) error { res.Storage = st; return mix.WriteResult(out, res) },
-				summary: func() { mix.WriteSummary(cmd.OutOrStdout(), res, m.TxnNames()) },
-			}, true, err)
-		},
-	}
-	registerTPCCEngineFlags(cmd, &ef, &out)
-	f := cmd.Flags()
-	f.StringVar(&mixName, "mix", "", "bundled mix name ("+strings.Join(mix.Bundled(), ", ")+") or path of a mix file")
-	lf.register(cmd, "seed of the users' parameters")
-	f.DurationVar(&think, "think", 0, "think time after each transaction, e.g. 100ms (closed loop; 0: none)")
-	_ = cmd.MarkFlagRequired("mix")
-	return cmd
+	}, b, workload.Run, keptSettings, b.Run)
 }
 
 func newOLTPMixesCommand() *cobra.Command {

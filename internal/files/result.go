@@ -35,6 +35,9 @@ type Result struct {
 	// check's basis); its counts equal the run's when it completes.
 	Estimate    Estimate          `json:"estimate"`
 	Definitions map[string]string `json:"definitions"`
+	// Sections are what the run lifecycle attaches: the storage section when the
+	// files were on a placed tier, and the energy section.
+	result.Sections
 }
 
 // PhaseResult is one phase's length and operations; per_second is over the phase.

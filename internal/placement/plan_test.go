@@ -120,14 +120,14 @@ func TestCheckEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.CheckEngine("sqlite"); err == nil || !strings.Contains(err.Error(), "--wal b") {
+	if err := p.CheckEngine(&engine.Config{Name: "sqlite"}, ""); err == nil || !strings.Contains(err.Error(), "--wal b") {
 		t.Errorf("sqlite with the WAL apart: %v, want an error naming --wal", err)
 	}
-	if err := p.CheckEngine("postgres"); err != nil {
+	if err := p.CheckEngine(&engine.Config{Name: "postgres"}, ""); err != nil {
 		t.Errorf("postgres: %v", err)
 	}
 	same, _ := NewPlan([]string{"a=sata-ssd"}, Classes{Data: "a", WAL: "a"}, reg)
-	if err := same.CheckEngine("sqlite"); err != nil {
+	if err := same.CheckEngine(&engine.Config{Name: "sqlite"}, ""); err != nil {
 		t.Errorf("sqlite with the WAL beside the data: %v", err)
 	}
 }

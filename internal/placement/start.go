@@ -149,21 +149,26 @@ func (pl *Placed) Dir(class Class) string {
 	return pl.dirs[t.Name]
 }
 
+// TierDir is the directory of the tier class is placed on, itself: the mount point of
+// an emulated tier, a real tier's directory; "" when the class is not placed. A
+// workload without an engine works there.
+func (pl *Placed) TierDir(class Class) string {
+	t, ok := pl.plan.Tier(class)
+	if !ok {
+		return ""
+	}
+	return pl.dirs[t.Name]
+}
+
 // Apply places cfg's files on the tiers and adds the settings placement needs: those
 // that let the engine's I/O reach an emulated device honestly and those of the flush
 // method, as the engine's driver says (engine.IOSettingsOf). A setting the user gave (cfg.Settings) wins. It returns
 // the settings it added. An external server (cfg.DSN) cannot be placed.
 func (pl *Placed) Apply(cfg *engine.Config) ([]engine.Setting, error) {
-	if err := pl.plan.CheckEngine(cfg.Name); err != nil {
+	if err := pl.plan.CheckEngine(cfg, pl.opts.FlushMethod); err != nil {
 		return nil, err
 	}
 	if cfg.DSN != "" {
-		if !pl.plan.Empty() {
-			return nil, errors.New("--tier, --data, --wal and --temp place the files of a database tierbench runs; an external server (--dsn) keeps its files where it was set up")
-		}
-		if pl.opts.FlushMethod != "" {
-			return nil, errors.New("--flush-method changes server settings, which tierbench never does on an external server (--dsn): set it on your server instead")
-		}
 		return nil, nil
 	}
 	io, err := engine.IOSettingsOf(cfg.Name)

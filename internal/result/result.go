@@ -1,11 +1,16 @@
 package result
 
+import "tierbench/internal/energy"
+
 // Sections are the parts of a result that the run lifecycle attaches: each workload's
 // result embeds them, so that their members appear at the top level of its JSON.
 type Sections struct {
 	// Storage says where the files were (tiers, emulated devices) and what the devices
 	// did and used; absent when nothing was placed.
 	Storage *Storage `json:"storage,omitempty"`
+	// Energy is what the whole system drew over the run and its measured windows,
+	// measured or modelled (package energy).
+	Energy *energy.Section `json:"energy,omitempty"`
 }
 
 // Attached is implemented by results that embed Sections (through the embedded

@@ -40,12 +40,8 @@ type LoadInfo struct {
 // LoadInfoFile is the name of the file that holds LoadInfo.
 const LoadInfoFile = "load.json"
 
-// WriteLoadInfo stores info in dir atomically.
-func WriteLoadInfo(dir string, info *LoadInfo) error {
-	return metrics.WriteJSONFile(filepath.Join(dir, LoadInfoFile), info)
-}
-
-// ReadLoadInfo reads what WriteLoadInfo stored; a missing file is (nil, nil).
+// ReadLoadInfo reads the load's record, which the run lifecycle writes at the end of
+// a load (the phase's workload.Report); a missing file is (nil, nil).
 func ReadLoadInfo(dir string) (*LoadInfo, error) {
 	return metrics.ReadJSONFile[LoadInfo](filepath.Join(dir, LoadInfoFile))
 }
