@@ -16,7 +16,6 @@ import (
 	"tierbench/internal/emulator"
 	_ "tierbench/internal/engine/sqlite" // the demo's engine
 	"tierbench/internal/lifecycle"
-	"tierbench/internal/params"
 	"tierbench/internal/placement"
 	"tierbench/internal/rundir"
 	"tierbench/internal/tpch"
@@ -225,42 +224,27 @@ func (cfg *Config) runDevice(ctx context.Context, dev string) (*Row, error) {
 	}
 	spec := cfg.Spec(dev)
 	out := filepath.Join(cfg.OutDir, dev)
-	b := tpch.NewBenchmark()
-	s := lifecycle.NewSettings(lifecycle.Options{Engine: true, Estimates: true, Sections: true, OutWhat: "the demo's directory"})
-	s.Plan = &placement.Plan{Tiers: []placement.Tier{{Name: dev, Spec: spec}}, Classes: placement.Classes{Data: dev, Temp: dev}}
-	s.Registry, s.Emulator = cfg.Registry, cfg.Emulator
-	for _, v := range []struct {
-		set         *params.Set
-		name, value string
-	}{
-		{b.Params(workload.Run), "sf", strconv.FormatFloat(cfg.SF, 'g', -1, 64)},
-		{b.Params(workload.Run), "seed", strconv.FormatInt(cfg.Seed, 10)},
-		{s.Params(), "out", out},
-		{s.Params(), "engine", "sqlite"},
-		{s.Params(), "buffer", strconv.FormatInt(cfg.CacheBytes, 10)},
-		{s.Params(), "grid-intensity", strconv.FormatFloat(cfg.GridIntensity, 'g', -1, 64)},
-	} {
-		if err := v.set.Set(v.name, v.value); err != nil {
-			return nil, err
-		}
-	}
-	req, err := b.Prepare(workload.Run)
-	if err != nil {
-		return nil, err
-	}
+	flt := func(f float64) []string { return []string{strconv.FormatFloat(f, 'g', -1, 64)} }
 	start := time.Now()
 	cfg.logf("%s: TPC-H SF %g on %s", dev, cfg.SF, spec)
-	r, err := lifecycle.Start(ctx, s, req, lifecycle.IO{Stderr: cfg.Log, Progress: cfg.Progress, Command: cfg.command(),
-		Note: func(note string) { cfg.logf("%s: %s", dev, note) }})
+	o, err := lifecycle.Execute(ctx, lifecycle.Spec{
+		Workload: "tpch", Phases: []workload.Phase{workload.Run},
+		Values: map[string][]string{
+			"sf": flt(cfg.SF), "seed": {strconv.FormatInt(cfg.Seed, 10)}, "out": {out}, "engine": {"sqlite"},
+			"buffer": {strconv.FormatInt(cfg.CacheBytes, 10)}, "grid-intensity": flt(cfg.GridIntensity),
+		},
+		Plan:     &placement.Plan{Tiers: []placement.Tier{{Name: dev, Spec: spec}}, Classes: placement.Classes{Data: dev, Temp: dev}},
+		Registry: cfg.Registry, Emulator: cfg.Emulator,
+		IO: lifecycle.IO{Stderr: cfg.Log, Progress: cfg.Progress, Command: cfg.command(),
+			Note: func(note string) { cfg.logf("%s: %s", dev, note) }},
+	})
 	if err != nil {
-		os.Remove(out) // only when the run left it empty
+		if o == nil || len(o.Phases) == 0 {
+			os.Remove(out) // only when the refused run left it empty
+		}
 		return nil, err
 	}
-	rep, runErr := b.Run(ctx, r)
-	if err := r.Finish(rep, runErr); err != nil {
-		return nil, err
-	}
-	row := rowOf(dev, spec, rep.Result.(*tpch.Result), time.Since(start))
+	row := rowOf(dev, spec, o.Phases[0].Result.(*tpch.Result), time.Since(start))
 	row.Read8KUs = float64(fig.RandRead8KQD1.Nanoseconds()) / 1e3
 	row.Result = filepath.Join(out, tpch.ResultFile)
 	cfg.logf("%s: QphH@Size %.1f (unrounded %.2f) in %.0f s", dev, row.QphH, row.QphHUnrounded, row.Seconds)

@@ -176,7 +176,7 @@ func TestRunWithoutEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := settingsFor(t, Options{Sections: true}, "--out", out, "--dir", dir)
-	r, err := Start(context.Background(), s, workload.Request{Results: []string{"result.json"}}, IO{})
+	r, err := Start(context.Background(), s, workload.Request{Results: []string{"result.json"}}, IO{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,8 +16,8 @@ import (
 // Start begins a phase that asks req: it checks the load the phase runs on (it follows
 // the engine that load used, or refuses another) and what the phase needs of this
 // host, both before anything starts, then validates the settings (Config) and opens
-// the run (Open).
-func Start(ctx context.Context, s *Settings, req workload.Request, out IO) (*Run, error) {
+// the run (Open) with the monitor mon (nil: none).
+func Start(ctx context.Context, s *Settings, req workload.Request, out IO, mon Monitor) (*Run, error) {
 	if s.out == "" {
 		return nil, fmt.Errorf("--out is required: %s", s.opts.OutWhat)
 	}
@@ -33,6 +33,7 @@ func Start(ctx context.Context, s *Settings, req workload.Request, out IO) (*Run
 	if err != nil {
 		return nil, err
 	}
+	cfg.Monitor = mon
 	return Open(ctx, cfg, out)
 }
 

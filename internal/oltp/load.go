@@ -26,6 +26,11 @@ type LoadReport struct {
 	result.Sections
 }
 
+// HeadlineMetrics are the load's time.
+func (r *LoadReport) HeadlineMetrics() []result.Metric {
+	return []result.Metric{{Name: "load_s", Value: r.Seconds, Unit: "s", Better: result.LowerIsBetter}}
+}
+
 // LoadStorageFile holds the storage section of a load alone (the devices' counters
 // of the load), as tools read it.
 const LoadStorageFile = "load-storage.json"

@@ -180,3 +180,14 @@ func (r *RunResult) NoteIntervals(jl *metrics.JSONLines) error {
 	r.IntervalsError, r.IntervalsWritten = err.Error(), jl.Lines()
 	return fmt.Errorf("%s holds the first %d intervals only: %w", r.IntervalsFile, jl.Lines(), err)
 }
+
+// HeadlineMetrics are TPS and QPS of the headline level.
+func (r *RunResult) HeadlineMetrics() []result.Metric {
+	return []result.Metric{
+		{Name: "tps", Value: r.TPS, Unit: "transactions/s", Better: result.HigherIsBetter},
+		{Name: "qps", Value: r.QPS, Unit: "statements/s", Better: result.HigherIsBetter},
+	}
+}
+
+// RunStatus is the run's status and why it is not ok.
+func (r *RunResult) RunStatus() (result.Status, string) { return r.Status, r.Error }
