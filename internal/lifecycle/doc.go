@@ -18,7 +18,7 @@
 // running anything, which is how a study checks every cell before the first starts.
 //
 // Energy: the recorder (package energy) samples at the start and the end of the
-// phase; a Monitor, when there is one, samples in between and passes its utilisation
-// to the recorder. The phase's windows (workload.Env.Mark) become the energy
+// phase, the end with the host's CPU utilisation over the phase (/proc/stat, steal
+// left out); a Monitor, when there is one, samples instead, at its own interval. The phase's windows (workload.Env.Mark) become the energy
 // section's windows beside the whole run's.
 package lifecycle

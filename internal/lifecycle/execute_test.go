@@ -261,12 +261,22 @@ func TestExecuteMix(t *testing.T) {
 	if len(m) != 2 || m[0].Name != "tps" || m[0].Value <= 0 || m[0].Better != result.HigherIsBetter || m[1].Name != "qps" || m[1].Value < m[0].Value {
 		t.Errorf("headline %+v", m)
 	}
+	if w := o.Phases[1].Result.(result.Attached).ResultSections().Energy.Window("1 user"); w == nil || w.Seconds <= 0 {
+		t.Errorf("no energy window for the level of 1 user")
+	}
 	if lm := o.Phases[0].Metrics; len(lm) != 1 || lm[0].Name != "load_s" || lm[0].Value <= 0 {
 		t.Errorf("load headline %+v", lm)
 	}
-	li, ok := o.Phases[0].Result.(interface{ HeadlineMetrics() []result.Metric })
-	if !ok || li == nil {
-		t.Errorf("load result %T", o.Phases[0].Result)
+	// Without a monitor, the CPU's energy (where it is modelled) is the run's at its
+	// average utilisation, over the whole run.
+	en := o.Phases[1].Result.(result.Attached).ResultSections().Energy
+	if en == nil || en.Window("run") == nil {
+		t.Fatalf("no energy section")
+	}
+	for _, f := range en.Window("run").Components {
+		if f.Name == "cpu" && (f.CoveredS <= 0 || f.Joules <= 0) {
+			t.Errorf("the CPU's energy covers none of the run: %+v", f)
+		}
 	}
 }
 

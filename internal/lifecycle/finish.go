@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"path/filepath"
 	"strings"
 	"time"
@@ -32,9 +31,12 @@ func (r *Run) Finish(rep *workload.Report, runErr error) error {
 	now := time.Now()
 	var monErr error
 	if m := r.cfg.Monitor; m != nil {
-		monErr = m.Stop(now)
+		monErr = m.Stop(now) // its last sample ends the energy section's run window
+	} else {
+		// Without a monitor the run is one interval, at its average utilisation: the
+		// linear CPU model's energy over it is the same as over finer intervals.
+		r.rec.Sample(now, readCPUTimes().utilisation(r.cpu0))
 	}
-	r.rec.Sample(now, math.NaN())
 	storage, stopErr := r.stop() // the engine stops before its devices unmount
 	err := errors.Join(runErr, monErr, stopErr)
 	if rep == nil || rep.Result == nil {

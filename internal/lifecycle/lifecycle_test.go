@@ -147,8 +147,14 @@ func TestRunOnSQLite(t *testing.T) {
 	if err != nil || got.N != 7 || got.Storage == nil || len(got.Storage.Tiers) != 1 || got.Storage.Tiers[0].Kind != "directory" {
 		t.Fatalf("result.json: %+v, %v", got, err)
 	}
-	if en := got.Energy; en == nil || en.Window("run") == nil || en.Window("window") == nil {
-		t.Errorf("energy section %+v: want the run and the marked window", en)
+	en := got.Energy
+	if en == nil || en.Window("run") == nil || en.Window("window") == nil {
+		t.Fatalf("energy section %+v: want the run and the marked window", en)
+	}
+	for _, f := range en.Window("run").Components {
+		if f.Name == "cpu" && f.CoveredS <= 0 { // a modelled CPU: at the run's utilisation
+			t.Errorf("the CPU's energy covers none of the run: %+v", f)
+		}
 	}
 	if want := "summary\n"; !strings.HasPrefix(stdout.String(), want) || !strings.Contains(stdout.String(), "Energy, run") || !strings.Contains(stdout.String(), "result: "+filepath.Join(out, "result.json")) {
 		t.Errorf("stdout %q: want the summary, the energy (--base-watts was given) and the result line", stdout.String())

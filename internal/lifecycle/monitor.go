@@ -19,7 +19,7 @@ type Monitor interface {
 	Start(ctx context.Context, run *Run, sample func(at time.Time, cpuBusy float64)) error
 	// Mark notes that the measured window label starts (start) or ends at at.
 	Mark(label string, start bool, at time.Time)
-	// Stop takes the last sample and stops.
+	// Stop takes the last sample (calling sample) and stops.
 	Stop(at time.Time) error
 	// Attach puts the monitor's section into s.
 	Attach(s *result.Sections)

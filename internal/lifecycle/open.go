@@ -30,6 +30,7 @@ type Run struct {
 	lock   *rundir.Lock
 	aside  *rundir.Aside
 	rec    *energy.Recorder
+	cpu0   cpuTimes // the host's CPU times when the recorder started
 
 	started  map[string]time.Time // windows begun, by label
 	windows  []energy.Window
@@ -79,7 +80,7 @@ func Open(ctx context.Context, cfg *Config, out IO) (_ *Run, err error) {
 		r.stop()
 		return nil, err
 	}
-	r.rec = rec
+	r.rec, r.cpu0 = rec, readCPUTimes()
 	r.rec.Sample(time.Now(), math.NaN())
 	if m := cfg.Monitor; m != nil {
 		if err := m.Start(ctx, r, func(at time.Time, busy float64) { r.rec.Sample(at, busy) }); err != nil {

@@ -40,6 +40,9 @@ type Plan struct {
 	// IO, if set, reads I/O counters for each interval's and each level's MB/s
 	// (Config.IO).
 	IO func(ctx context.Context) (metrics.IOSample, error)
+	// Mark, if set, is told when each level's measured window starts and ends, by
+	// the level's label ("8 users"): the run lifecycle's monitors and energy windows.
+	Mark func(label string, start bool)
 }
 
 // Validate checks the plan before its first level runs.
@@ -50,8 +53,16 @@ func (p Plan) Validate() error {
 // Level is the runner's configuration for the level of users users; its interval
 // records go to jl.
 func (p Plan) Level(users int, jl *metrics.JSONLines) Config {
-	return Config{Users: users, Ramp: p.Ramp, Duration: p.Duration, Rate: p.Rate, Interval: p.Interval,
+	c := Config{Users: users, Ramp: p.Ramp, Duration: p.Duration, Rate: p.Rate, Interval: p.Interval,
 		Lines: p.Lines, JSON: jl, IO: p.IO, MaxErrorShare: p.MaxErrorShare}
+	if p.Mark != nil {
+		label := fmt.Sprintf("%d users", users)
+		if users == 1 {
+			label = "1 user"
+		}
+		c.Window = func(_ context.Context, start bool) error { p.Mark(label, start); return nil }
+	}
+	return c
 }
 
 // Sweep runs the plan's levels in order: level(users) runs and records one level;

@@ -169,7 +169,14 @@ func runLevel(ctx context.Context, e engine.Engine, wl *Workload, cfg RunConfig,
 		return nil
 	}
 	rc := cfg.Level(users, jl)
-	rc.Window = window
+	if mark := rc.Window; mark != nil {
+		rc.Window = func(ctx context.Context, start bool) error {
+			mark(ctx, start)
+			return window(ctx, start)
+		}
+	} else {
+		rc.Window = window
+	}
 	sum, err := oltp.Run(ctx, wl, rc)
 	if sum == nil {
 		return nil, err
