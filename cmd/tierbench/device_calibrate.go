@@ -2,11 +2,8 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"text/tabwriter"
 	"time"
 
@@ -15,26 +12,6 @@ import (
 	"tierbench/internal/device"
 	"tierbench/internal/emulator"
 )
-
-// userProfiles is --profiles, or the user directory if it exists (as `device list`).
-func userProfiles(paths []string) ([]string, error) {
-	if len(paths) > 0 {
-		for _, p := range paths {
-			if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
-				return nil, fmt.Errorf("--profiles %s: no such file or directory: give profile files or directories of *.yaml files", p)
-			}
-		}
-		return paths, nil
-	}
-	if dir := device.DefaultUserDir(); dir != "" {
-		if _, err := os.Stat(dir); err == nil {
-			return []string{dir}, nil
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("device profiles: %w", err)
-		}
-	}
-	return nil, nil
-}
 
 func newDeviceCalibrateCommand() *cobra.Command {
 	var (
@@ -60,7 +37,7 @@ in real time here: record a trace on a slower device and use 'tierbench device r
   tierbench device calibrate --profile sata-ssd --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			paths, err := userProfiles(paths)
+			paths, err := device.ProfilePaths(paths)
 			if err != nil {
 				return err
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"tierbench/internal/device"
 	"tierbench/internal/emulator"
 )
 
@@ -36,7 +37,7 @@ stopped by a killed emulator, a copy cut short) is refused too, unless --partial
   tierbench device replay --trace run1-data.trace --profile 'san(dram-ssd,link=8gfc)' --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			paths, err := userProfiles(paths)
+			paths, err := device.ProfilePaths(paths)
 			if err != nil {
 				return err
 			}

@@ -47,7 +47,8 @@ func TestFilesBadInput(t *testing.T) {
 		args    []string
 		wantErr string
 	}{
-		{"no dir", run(), `required flag(s) "dir" not set`},
+		{"no dir", run(), "--data or --dir is required: the device (a profile such as sata-ssd) or directory to run in"},
+		{"dir and data", run("--dir", dir, "--data", dir), "--dir " + dir + " and --data " + dir + " both say where to run: give one"},
 		{"missing dir", run("--dir", filepath.Join(dir, "nope")), "--dir " + filepath.Join(dir, "nope") + ": not an existing directory"},
 		{"zero files", run("--dir", dir, "--files", "0"), "--files 0: give the number of files in the pool, 1 to"},
 		{"size not a size", run("--dir", dir, "--size-max", "big"), `--size-max "big" is not a size`},
@@ -70,4 +71,34 @@ func TestFilesBadInput(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestFilesRunOnTier: files run takes the placement flags: on an emulated device its
+// result has the storage section, with the device's counters, and an energy section;
+// nothing is left mounted.
+func TestFilesRunOnTier(t *testing.T) {
+	needFUSE(t)
+	out := t.TempDir()
+	stdout, err := runCLI(t, "files", "run", "--data", slowSSD, "--files", "20", "--transactions", "60", "--subdirs", "2", "--out", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := metrics.ReadJSONFile[files.Result](filepath.Join(out, "result.json"))
+	if err != nil || res == nil {
+		t.Fatalf("result.json: %v", err)
+	}
+	st := res.Storage
+	if st == nil || len(st.Tiers) != 1 || st.Tiers[0].Device == nil || st.Placement["data"] != "data" {
+		t.Fatalf("storage %+v", st)
+	}
+	if d := st.Tiers[0].Device; d.Writes == 0 || d.EnergyJ <= 0 || !strings.HasSuffix(res.Dir, filepath.Join("tiers", "data", "mnt")) {
+		t.Errorf("device %+v in %s: want writes and energy on the tier's mount", d, res.Dir)
+	}
+	if res.Energy == nil || res.Energy.Window("run") == nil || res.Status != "ok" || res.Created != 20+res.CreatedMixed {
+		t.Errorf("energy %v, status %s, created %d", res.Energy != nil, res.Status, res.Created)
+	}
+	if !strings.Contains(stdout, "Storage") || !strings.Contains(stdout, slowSSD) {
+		t.Errorf("the summary has no storage section:\n%s", stdout)
+	}
+	noMountsUnder(t, out)
 }

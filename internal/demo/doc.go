@@ -10,7 +10,7 @@
 // finishes in about a minute on a disk (see the Default constants).
 //
 // The fastest built-in devices (dram-ssd, nvme) answer faster than a FUSE round trip on
-// many hosts; the emulator refuses those (emulator.ErrTooFast) rather than report a
+// many hosts; the emulator refuses those (an emulator.TooFastError) rather than report a
 // wrong device. The demo then takes the next fastest it can emulate and says which it
 // substituted and why.
 package demo

@@ -20,7 +20,7 @@
 //     per GB of MemTotal (dram.go).
 //   - base: motherboard, fans, NIC and power-supply loss, a constant the user gives.
 //   - storage:TIER: each emulated device's modelled energy from the storage section
-//     (placement.Storage.EnergyDevices), taken as given, not recomputed.
+//     (result.Storage.EnergyDevices), taken as given, not recomputed.
 //   - meters: readings from a lab meter's file or a polled command (ipmitool dcmi
 //     power reading), integrated with the trapezoid rule over each window. A meter of
 //     the whole host (ScopeHost) that covers a window replaces cpu, dram and base in

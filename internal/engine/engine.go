@@ -5,11 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"io"
-	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
-	"sync"
 )
 
 // Mode says who runs the database server.
@@ -280,113 +277,4 @@ type Engine interface {
 type Server interface {
 	ServerPID() int
 	DataDir() string
-}
-
-// Dialect holds every per-engine difference in SQL, so no caller switches on engine names.
-type Dialect struct {
-	// Name is the dialect key used by the query generator: sqlite, postgres or mysql.
-	Name string
-	// DecimalType and DateType are the column types for TPC-H DECIMAL(15,2) and DATE.
-	DecimalType string
-	DateType    string
-	// Param returns the placeholder for the n-th (1-based) statement parameter.
-	Param func(n int) string
-	// Analyze returns the statements that collect optimizer statistics for a table.
-	Analyze func(table string) []string
-	// Begin starts a transaction that may write, BeginRead one that only reads; both
-	// run as plain statements, so no database/sql Tx (and its goroutine) is involved.
-	Begin, BeginRead string
-
-	// TPCHBytesPerSF is the disk a TPC-H database takes per unit of scale factor at
-	// its peak during the load (tables, keys, indexes, statistics and what the
-	// engine logs meanwhile), as measured at SF 1 by scripts/tpch-footprint. tpch
-	// run compares it with the free space before it loads; 0 means unknown.
-	TPCHBytesPerSF float64
-	// TPCHSessionBytes is the memory one TPC-H query stream adds to the host: its
-	// server backend, or its connection of an embedded engine, running the 22
-	// queries at default settings (measured by the same script); 0 means unknown.
-	TPCHSessionBytes float64
-	// BufferPerSession says the buffer a run sets (Config.BufferBytes) is held by
-	// every session, not shared: SQLite gives each connection its own cache_size.
-	BufferPerSession bool
-	// SessionMemory is the resident memory, in bytes, that one open session of a
-	// managed or embedded engine adds beside tierbench's own (a PostgreSQL backend
-	// process, a MariaDB connection thread and its buffers; for SQLite its connection
-	// and page cache inside tierbench), as scripts/session-memory measures it: the
-	// larger of the policy mix's and TPC-C's figures, at 20 and 400 users, rounded up
-	// (README: What a load or a run needs). Runs multiply it by their users before
-	// they start.
-	SessionMemory int64
-}
-
-// Opener opens an engine from a configuration.
-type Opener func(ctx context.Context, cfg Config) (Engine, error)
-
-// registration is what an engine registers: how to open it, and its dialect, whose
-// facts commands need before they open it (SessionMemory).
-type registration struct {
-	open    Opener
-	dialect *Dialect
-}
-
-var (
-	registryMu sync.Mutex
-	registry   = map[string]registration{}
-)
-
-// Register makes an engine available by name, with its dialect; it panics on a
-// duplicate name, as database/sql does, because that is a programming error.
-func Register(name string, open Opener, d *Dialect) {
-	registryMu.Lock()
-	defer registryMu.Unlock()
-	if _, dup := registry[name]; dup {
-		panic("engine: Register called twice for " + name)
-	}
-	registry[name] = registration{open: open, dialect: d}
-}
-
-// DialectOf is the dialect of the engine registered as name, without opening it.
-func DialectOf(name string) (*Dialect, error) {
-	registryMu.Lock()
-	reg, ok := registry[name]
-	registryMu.Unlock()
-	if !ok {
-		return nil, fmt.Errorf("unknown engine %q: valid engines are %v", name, Names())
-	}
-	return reg.dialect, nil
-}
-
-// Names lists the registered engines, sorted.
-func Names() []string {
-	registryMu.Lock()
-	defer registryMu.Unlock()
-	names := make([]string, 0, len(registry))
-	for n := range registry {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
-
-// Open opens the engine cfg.Name.
-func Open(ctx context.Context, cfg Config) (Engine, error) {
-	registryMu.Lock()
-	reg, ok := registry[cfg.Name]
-	registryMu.Unlock()
-	open := reg.open
-	if !ok {
-		return nil, fmt.Errorf("unknown engine %q: valid engines are %v", cfg.Name, Names())
-	}
-	// Managed servers run in a directory of their own, as another user when tierbench
-	// runs as root: relative paths would point elsewhere for them.
-	for _, d := range []*string{&cfg.Dir, &cfg.WALDir, &cfg.TempDir} {
-		if *d != "" && !filepath.IsAbs(*d) {
-			abs, err := filepath.Abs(*d)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", *d, err)
-			}
-			*d = abs
-		}
-	}
-	return open(ctx, cfg)
 }

@@ -64,8 +64,8 @@ const (
 	maxSeed = 1<<31 - 1
 )
 
-// params pairs each field with its command-line flag, for errors and Override.
-func params(c *Config) []struct {
+// fieldFlags pairs each field with its command-line flag, for errors and Override.
+func fieldFlags(c *Config) []struct {
 	field, flag string
 	ptr         any
 } {
@@ -84,8 +84,8 @@ func params(c *Config) []struct {
 // Override returns c with the parameters whose flags were given (given("--files"))
 // taken from from: a preset with the user's own flags on top.
 func (c Config) Override(from Config, given func(flag string) bool) Config {
-	src := params(&from)
-	for i, p := range params(&c) {
+	src := fieldFlags(&from)
+	for i, p := range fieldFlags(&c) {
 		if !given(p.flag) {
 			continue
 		}
@@ -112,7 +112,7 @@ type FieldError struct {
 
 // Flag is the command-line flag of the field, e.g. "--size-max".
 func (e *FieldError) Flag() string {
-	for _, p := range params(&Config{}) {
+	for _, p := range fieldFlags(&Config{}) {
 		if p.field == e.Field {
 			return p.flag
 		}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"tierbench/internal/metrics"
+	"tierbench/internal/result"
 )
 
 // Result is what a run measured, as result.json holds it: Postmark's report (counts,
@@ -12,11 +13,11 @@ import (
 type Result struct {
 	Benchmark string `json:"benchmark"` // "files"
 	// Model names what the workload reproduces.
-	Model   string    `json:"model"`
-	Status  string    `json:"status"` // ok, failed, interrupted
-	Error   string    `json:"error,omitempty"`
-	Started time.Time `json:"started"`
-	Preset  string    `json:"preset,omitempty"`
+	Model   string        `json:"model"`
+	Status  result.Status `json:"status"` // ok, failed, interrupted
+	Error   string        `json:"error,omitempty"`
+	Started time.Time     `json:"started"`
+	Preset  string        `json:"preset,omitempty"`
 	// Dir is the directory the run's working directory was made in.
 	Dir    string `json:"dir"`
 	Config Config `json:"config"`
@@ -34,6 +35,9 @@ type Result struct {
 	// check's basis); its counts equal the run's when it completes.
 	Estimate    Estimate          `json:"estimate"`
 	Definitions map[string]string `json:"definitions"`
+	// Sections are what the run lifecycle attaches: the storage section when the
+	// files were on a placed tier, and the energy section.
+	result.Sections
 }
 
 // PhaseResult is one phase's length and operations; per_second is over the phase.

@@ -10,6 +10,7 @@ import (
 
 	"tierbench/internal/capacity"
 	"tierbench/internal/metrics"
+	"tierbench/internal/result"
 )
 
 // Options are how a run goes besides its parameters.
@@ -20,13 +21,6 @@ type Options struct {
 	// the host's available memory (capacity.OverrideFlag).
 	IgnoreLimits bool
 }
-
-// Status values of a Result.
-const (
-	StatusOK          = "ok"
-	StatusFailed      = "failed"
-	StatusInterrupted = "interrupted"
-)
 
 // WorkDirPattern names the working directory a run makes inside its directory (with
 // a random suffix), so that the files never mix with what the directory holds.
@@ -105,7 +99,7 @@ func Run(ctx context.Context, dir string, cfg Config, opts Options) (*Result, er
 	} else if !fi.IsDir() {
 		return nil, fmt.Errorf("%s is not a directory", dir)
 	}
-	res := &Result{Benchmark: "files", Model: "Postmark 1.5", Status: StatusOK, Started: time.Now().UTC(),
+	res := &Result{Benchmark: "files", Model: "Postmark 1.5", Status: result.StatusOK, Started: time.Now().UTC(),
 		Preset: opts.Preset, Dir: dir, Config: cfg, Estimate: est, Definitions: definitions,
 		Phases: []PhaseResult{}, Ops: map[string]metrics.OpReport{}}
 	if cfg.Idle > 0 {
@@ -120,9 +114,9 @@ func Run(ctx context.Context, dir string, cfg Config, opts Options) (*Result, er
 		err = fmt.Errorf("remove the working directory: %w", rerr)
 	}
 	if err != nil {
-		res.Status, res.Error = StatusFailed, err.Error()
+		res.Status, res.Error = result.StatusFailed, err.Error()
 		if ctx.Err() != nil {
-			res.Status = StatusInterrupted
+			res.Status = result.StatusInterrupted
 		}
 	}
 	return res, err
@@ -138,7 +132,7 @@ func idle(ctx context.Context, d time.Duration, res *Result) error {
 	case <-t.C:
 	case <-ctx.Done():
 		err = fmt.Errorf("idle run interrupted: %w", context.Cause(ctx))
-		res.Status, res.Error = StatusInterrupted, err.Error()
+		res.Status, res.Error = result.StatusInterrupted, err.Error()
 	}
 	res.IdleS = time.Since(start).Seconds()
 	return err

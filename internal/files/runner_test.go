@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"tierbench/internal/capacity"
+	"tierbench/internal/result"
 )
 
 // entries lists a directory's names.
@@ -38,7 +39,7 @@ func TestRunCountsAndRates(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Status != StatusOK || res.Counts != Simulate(cfg).Counts || res.Estimate.Counts != res.Counts {
+		if res.Status != result.StatusOK || res.Counts != Simulate(cfg).Counts || res.Estimate.Counts != res.Counts {
 			t.Fatalf("status %s, counts %+v, estimate %+v", res.Status, res.Counts, Simulate(cfg).Counts)
 		}
 		if got := entries(t, dir); len(got) != 1 || got[0] != "1" {
@@ -135,7 +136,7 @@ func TestRunInterrupted(t *testing.T) {
 	if err == nil || !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "transactions phase") {
 		t.Fatalf("err = %v", err)
 	}
-	if res == nil || res.Status != StatusInterrupted || res.CreatedAlone != 20 || len(res.Phases) != 2 {
+	if res == nil || res.Status != result.StatusInterrupted || res.CreatedAlone != 20 || len(res.Phases) != 2 {
 		t.Fatalf("result %+v", res)
 	}
 	if res.Error == "" || res.ElapsedS <= 0 || res.Ops["create"].Count < 20 {
@@ -162,7 +163,7 @@ func TestRunFailureKeepsWhatWasMeasured(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), string(filepath.Separator)+"s1"+string(filepath.Separator)) {
 		t.Fatalf("err = %v, want one naming a file in s1", err)
 	}
-	if res.Status != StatusFailed || res.CreatedAlone != 20 || res.Error != err.Error() {
+	if res.Status != result.StatusFailed || res.CreatedAlone != 20 || res.Error != err.Error() {
 		t.Fatalf("result %+v", res)
 	}
 	if got := entries(t, dir); len(got) != 0 {
@@ -173,7 +174,7 @@ func TestRunFailureKeepsWhatWasMeasured(t *testing.T) {
 func TestIdleRun(t *testing.T) {
 	dir := t.TempDir()
 	res, err := Run(context.Background(), dir, Config{Idle: 20 * time.Millisecond}, Options{Preset: "non-load"})
-	if err != nil || res.Status != StatusOK || res.IdleS < 0.02 || res.Created != 0 {
+	if err != nil || res.Status != result.StatusOK || res.IdleS < 0.02 || res.Created != 0 {
 		t.Fatalf("res %+v, err %v", res, err)
 	}
 	if got := entries(t, dir); len(got) != 0 {
@@ -182,7 +183,7 @@ func TestIdleRun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	res, err = Run(ctx, dir, Config{Idle: time.Hour}, Options{})
-	if !errors.Is(err, context.Canceled) || res.Status != StatusInterrupted {
+	if !errors.Is(err, context.Canceled) || res.Status != result.StatusInterrupted {
 		t.Fatalf("interrupted idle run: %+v, %v", res, err)
 	}
 }
@@ -284,7 +285,7 @@ func TestPresets(t *testing.T) {
 }
 
 func ExampleWriteSummary() {
-	r := &Result{Model: "Postmark 1.5", Status: StatusOK, Dir: "/srv/test", Preset: "low",
+	r := &Result{Model: "Postmark 1.5", Status: result.StatusOK, Dir: "/srv/test", Preset: "low",
 		Config:   small(func(c *Config) { c.Subdirs, c.ReadBlock, c.WriteBlock = 10, 4096, 4096 }),
 		Counts:   Counts{Transactions: 200, Created: 120, CreatedAlone: 20, CreatedMixed: 100, Read: 95, Appended: 105, Deleted: 120, DeletedAlone: 16, DeletedMixed: 104, BytesRead: 3 << 20, BytesWritten: 5 << 20},
 		ElapsedS: 2, Phases: []PhaseResult{{Name: "create", Seconds: 0.5}, {Name: "transactions", Seconds: 1}, {Name: "delete", Seconds: 0.5}},

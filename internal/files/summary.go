@@ -10,8 +10,15 @@ import (
 
 // WriteSummary prints a run's result for people, in the order of Postmark's report:
 // the parameters, the phase times, transactions, files and data with their rates, then
-// one latency row per operation.
+// one latency row per operation; and, when the files were on a placed tier, the
+// storage section.
 func WriteSummary(w io.Writer, r *Result) {
+	writeReport(w, r)
+	r.Storage.WriteSummary(w)
+}
+
+// writeReport prints what Postmark's report says.
+func writeReport(w io.Writer, r *Result) {
 	c := r.Config
 	preset := ""
 	if r.Preset != "" {

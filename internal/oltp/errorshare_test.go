@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"tierbench/internal/metrics"
+	"tierbench/internal/result"
 )
 
 // window records, per operation, completed transactions (rollbacks among them) and
@@ -103,14 +104,14 @@ func TestRunFailsOnErrors(t *testing.T) {
 	f := &fakeWorkload{delay: time.Millisecond, errEvery: 10} // 10% of transactions fail
 	sum, err := Run(t.Context(), f, Config{Users: 2, Duration: 300 * time.Millisecond, Interval: 100 * time.Millisecond, MaxErrorShare: 0.05})
 	var tm *TooManyErrorsError
-	if !errors.As(err, &tm) || sum == nil || sum.Status != StatusFailed || sum.Cause != tm.Error() || len(tm.Failed) != 0 {
+	if !errors.As(err, &tm) || sum == nil || sum.Status != result.StatusFailed || sum.Cause != tm.Error() || len(tm.Failed) != 0 {
 		t.Fatalf("error %v, summary %+v: want a failed run with a TooManyErrorsError", err, sum)
 	}
 	if tm.Share() < 0.05 || sum.Measured.Count("") == 0 {
 		t.Errorf("share %v of %d attempts; measured %d", tm.Share(), tm.Attempts, sum.Measured.Count(""))
 	}
 	sum, err = Run(t.Context(), f, Config{Users: 2, Duration: 300 * time.Millisecond, Interval: 100 * time.Millisecond, MaxErrorShare: 0.5})
-	if err != nil || sum.Status != StatusOK {
+	if err != nil || sum.Status != result.StatusOK {
 		t.Errorf("with half allowed: %v", err)
 	}
 	if err := (Config{Users: 1, Duration: time.Second, MaxErrorShare: 1.5}).Validate(); err == nil {

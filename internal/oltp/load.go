@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"tierbench/internal/engine"
+	"tierbench/internal/result"
 )
 
 // LoadReport is what every load reports (`oltp load`, `tpcc load`); each workload's
@@ -20,7 +21,19 @@ type LoadReport struct {
 	Seconds  float64          `json:"seconds"`
 	Engine   engine.Info      `json:"engine"`
 	Finished time.Time        `json:"finished"`
+	// Sections are what the run lifecycle attaches: the storage section (also in
+	// LoadStorageFile) and the energy section of the load.
+	result.Sections
 }
+
+// HeadlineMetrics are the load's time.
+func (r *LoadReport) HeadlineMetrics() []result.Metric {
+	return []result.Metric{{Name: "load_s", Value: r.Seconds, Unit: "s", Better: result.LowerIsBetter}}
+}
+
+// LoadStorageFile holds the storage section of a load alone (the devices' counters
+// of the load), as tools read it.
+const LoadStorageFile = "load-storage.json"
 
 // FinishLoad is the report of a load that began at begin and is done now: rows
 // loaded by loaders loaders from seed, on the engine e describes.

@@ -13,7 +13,7 @@ import (
 // driver connection, with users sharing metrics handles (maxHandles). Measured with
 // scripts/session-memory (at most 101 KiB a user, on PostgreSQL with the policy mix),
 // rounded up (README: What a load or a run needs); the engine's side of a session is
-// engine.Dialect.SessionMemory.
+// engine.Dialect.Footprint.SessionMemory.
 const UserMemory = 128 << 10
 
 // LoaderMemory is what one parallel loader costs tierbench: the generator's buffers,
@@ -23,10 +23,14 @@ const UserMemory = 128 << 10
 const LoaderMemory = 2 << 20
 
 // Loaders is the number of parallel loads a load runs for n given (0: automatic, one
-// per core and at least 2), before the engine's own cap (SQLite: 1).
-func Loaders(n int) int {
+// per core and at least 2) on the engine d (nil: any), capped by its writers (SQLite:
+// 1).
+func Loaders(n int, d *engine.Dialect) int {
 	if n <= 0 {
-		return max(2, runtime.NumCPU())
+		n = max(2, runtime.NumCPU())
+	}
+	if d != nil && d.MaxWriters > 0 {
+		n = min(n, d.MaxWriters)
 	}
 	return n
 }
@@ -35,12 +39,12 @@ func Loaders(n int) int {
 // engine's SessionMemory unless its server is external (its memory is not this
 // host's to count). The basis says so in words.
 func sessionMemory(own int64, d *engine.Dialect, external bool, who string) (float64, string) {
-	if external || d.SessionMemory == 0 {
+	if external || d.Footprint.SessionMemory == 0 {
 		return float64(own), fmt.Sprintf("about %s per %s for tierbench", capacity.Bytes(float64(own)), who)
 	}
-	per := own + d.SessionMemory
+	per := own + d.Footprint.SessionMemory
 	return float64(per), fmt.Sprintf("about %s per %s: %s for the %s session and %s for tierbench's own",
-		capacity.Bytes(float64(per)), who, capacity.Bytes(float64(d.SessionMemory)), d.Name, capacity.Bytes(float64(own)))
+		capacity.Bytes(float64(per)), who, capacity.Bytes(float64(d.Footprint.SessionMemory)), d.Name, capacity.Bytes(float64(own)))
 }
 
 // RunNeed is the memory a run of up to users virtual users on the engine d needs of
@@ -53,7 +57,11 @@ func RunNeed(what string, users int, d *engine.Dialect, external bool) capacity.
 // LoadersNeed is the memory loaders parallel loads (0: automatic) on the engine d
 // need of this host: each holds a session of the engine and a loader's buffers.
 func LoadersNeed(loaders int, d *engine.Dialect, external bool) capacity.Need {
-	n := Loaders(loaders)
+	n := Loaders(loaders, d)
 	per, basis := sessionMemory(LoaderMemory, d, external, "loader")
-	return capacity.Need{Memory: float64(n) * per, Basis: fmt.Sprintf("%d loaders, %s", n, basis)}
+	count := fmt.Sprintf("%d loaders", n)
+	if n == 1 {
+		count = "1 loader"
+	}
+	return capacity.Need{Memory: float64(n) * per, Basis: count + ", " + basis}
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"tierbench/internal/metrics"
+	"tierbench/internal/result"
 )
 
 // IODefinition says what the I/O rates (LevelReport.IO, the interval records' io)
@@ -14,10 +15,10 @@ const IODefinition = "MB/s (10^6 bytes a second): engine = what the engine count
 
 // LevelReport is what every workload reports for one concurrency level.
 type LevelReport struct {
-	Users   int     `json:"users"`
-	Status  string  `json:"status"`
-	Error   string  `json:"error,omitempty"`
-	Seconds float64 `json:"measured_seconds"`
+	Users   int           `json:"users"`
+	Status  result.Status `json:"status"`
+	Error   string        `json:"error,omitempty"`
+	Seconds float64       `json:"measured_seconds"`
 	// ConnectSeconds is how long the users took to open their sessions, all of them
 	// before the ramp began: neither part of the ramp nor of the window.
 	ConnectSeconds float64 `json:"connect_seconds"`
@@ -41,7 +42,7 @@ type LevelReport struct {
 // NewLevelReport summarises a run's measured window, one entry per operation in ops.
 func NewLevelReport(sum *Summary, ops []string) LevelReport {
 	m := sum.Measured
-	l := LevelReport{Users: sum.Users, Status: string(sum.Status), Error: sum.Cause,
+	l := LevelReport{Users: sum.Users, Status: sum.Status, Error: sum.Cause,
 		Seconds: round2(m.Duration().Seconds()), ConnectSeconds: round3(sum.Connect.Seconds()), Transactions: map[string]metrics.OpReport{},
 		Latency: m.Combined().Summary(), IO: sum.IO, IOError: sum.IOError, ClientCPU: sum.ClientCPU}
 	l.TPS = round2(m.Rate(m.Count("")))
@@ -57,12 +58,12 @@ func NewLevelReport(sum *Summary, ops []string) LevelReport {
 // what it ended as and why, before any number a reader might take for the result.
 func WriteStatus(w io.Writer, r *RunResult) {
 	fmt.Fprintln(w)
-	if r.Status == string(StatusOK) {
+	if r.Status == result.StatusOK {
 		return
 	}
 	why := r.Error // "run failed: ..."
 	if why == "" {
-		why = "run " + r.Status
+		why = "run " + string(r.Status)
 	}
 	fmt.Fprintf(w, "NOT OK: %s\n", why)
 }

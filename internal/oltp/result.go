@@ -9,7 +9,7 @@ import (
 
 	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
-	"tierbench/internal/placement"
+	"tierbench/internal/result"
 )
 
 // ResultFile and IntervalsFile are the names of the files a run writes in its output
@@ -40,6 +40,9 @@ type Plan struct {
 	// IO, if set, reads I/O counters for each interval's and each level's MB/s
 	// (Config.IO).
 	IO func(ctx context.Context) (metrics.IOSample, error)
+	// Mark, if set, is told when each level's measured window starts and ends, by
+	// the level's label ("8 users"): the run lifecycle's monitors and energy windows.
+	Mark func(label string, start bool)
 }
 
 // Validate checks the plan before its first level runs.
@@ -50,8 +53,16 @@ func (p Plan) Validate() error {
 // Level is the runner's configuration for the level of users users; its interval
 // records go to jl.
 func (p Plan) Level(users int, jl *metrics.JSONLines) Config {
-	return Config{Users: users, Ramp: p.Ramp, Duration: p.Duration, Rate: p.Rate, Interval: p.Interval,
+	c := Config{Users: users, Ramp: p.Ramp, Duration: p.Duration, Rate: p.Rate, Interval: p.Interval,
 		Lines: p.Lines, JSON: jl, IO: p.IO, MaxErrorShare: p.MaxErrorShare}
+	if p.Mark != nil {
+		label := fmt.Sprintf("%d users", users)
+		if users == 1 {
+			label = "1 user"
+		}
+		c.Window = func(_ context.Context, start bool) error { p.Mark(label, start); return nil }
+	}
+	return c
 }
 
 // Sweep runs the plan's levels in order: level(users) runs and records one level;
@@ -78,16 +89,16 @@ func (p Plan) Sweep(level func(users int) error, save func() error) error {
 // `tpcc run`); each workload's result embeds it, so its fields appear at the top
 // level, and adds its own.
 type RunResult struct {
-	Benchmark string      `json:"benchmark"`
-	Status    string      `json:"status"`
-	Error     string      `json:"error,omitempty"`
-	Started   time.Time   `json:"started"`
-	Engine    engine.Info `json:"engine"`
-	RampS     float64     `json:"ramp_s"`
-	DurationS float64     `json:"duration_s"`
-	Loop      string      `json:"loop"`
-	Rate      float64     `json:"rate,omitempty"`
-	Seed      int64       `json:"seed"`
+	Benchmark string        `json:"benchmark"`
+	Status    result.Status `json:"status"`
+	Error     string        `json:"error,omitempty"`
+	Started   time.Time     `json:"started"`
+	Engine    engine.Info   `json:"engine"`
+	RampS     float64       `json:"ramp_s"`
+	DurationS float64       `json:"duration_s"`
+	Loop      string        `json:"loop"`
+	Rate      float64       `json:"rate,omitempty"`
+	Seed      int64         `json:"seed"`
 	// MaxErrorShare is the share of failed transactions above which a level is failed
 	// (see Definitions["status"]).
 	MaxErrorShare float64           `json:"max_error_share"`
@@ -116,16 +127,17 @@ type RunResult struct {
 	// IntervalsWritten lines (a full disk); empty when it holds them all.
 	IntervalsError   string `json:"intervals_error,omitempty"`
 	IntervalsWritten int    `json:"intervals_written,omitempty"`
-	// Storage says where the files were and what the devices did and used over the
-	// whole command (engine start to stop); absent when nothing was placed.
-	Storage *placement.Storage `json:"storage,omitempty"`
+	// Sections are what the run lifecycle attaches: the storage section says where
+	// the files were and what the devices did and used over the whole command (engine
+	// start to stop).
+	result.Sections
 }
 
 // NewRunResult begins the result of a run of benchmark on the engine info describes:
 // status ok, started now, a closed loop unless p.Rate asks for an open one.
 func NewRunResult(benchmark string, info engine.Info, p Plan, definitions map[string]string) RunResult {
 	r := RunResult{
-		Benchmark: benchmark, Status: string(StatusOK), Started: time.Now().UTC(), Engine: info,
+		Benchmark: benchmark, Status: result.StatusOK, Started: time.Now().UTC(), Engine: info,
 		RampS: p.Ramp.Seconds(), DurationS: p.Duration.Seconds(), Loop: "closed", Rate: p.Rate, Seed: p.Seed,
 		MaxErrorShare: p.MaxErrorShare, Definitions: definitions, IntervalsFile: IntervalsFile,
 	}
@@ -137,11 +149,11 @@ func NewRunResult(benchmark string, info engine.Info, p Plan, definitions map[st
 
 // LevelFailed records that a level ended with err: the status the level reached
 // (failed when it measured nothing) and the cause.
-func (r *RunResult) LevelFailed(status Status, err error) {
+func (r *RunResult) LevelFailed(status result.Status, err error) {
 	if status == "" {
-		status = StatusFailed
+		status = result.StatusFailed
 	}
-	r.Status, r.Error = string(status), err.Error()
+	r.Status, r.Error = status, err.Error()
 }
 
 // Headline makes l's numbers the result's headline, and levels (when more than one)
@@ -179,3 +191,14 @@ func (r *RunResult) NoteIntervals(jl *metrics.JSONLines) error {
 	r.IntervalsError, r.IntervalsWritten = err.Error(), jl.Lines()
 	return fmt.Errorf("%s holds the first %d intervals only: %w", r.IntervalsFile, jl.Lines(), err)
 }
+
+// HeadlineMetrics are TPS and QPS of the headline level.
+func (r *RunResult) HeadlineMetrics() []result.Metric {
+	return []result.Metric{
+		{Name: "tps", Value: r.TPS, Unit: "transactions/s", Better: result.HigherIsBetter},
+		{Name: "qps", Value: r.QPS, Unit: "statements/s", Better: result.HigherIsBetter},
+	}
+}
+
+// RunStatus is the run's status and why it is not ok.
+func (r *RunResult) RunStatus() (result.Status, string) { return r.Status, r.Error }

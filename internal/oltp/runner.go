@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"tierbench/internal/metrics"
+	"tierbench/internal/result"
 )
 
 // Workload makes one Worker per virtual user.
@@ -104,15 +105,6 @@ type Config struct {
 	MaxErrorShare float64
 }
 
-// Status says how a run ended.
-type Status string
-
-const (
-	StatusOK          Status = "ok"
-	StatusFailed      Status = "failed"
-	StatusInterrupted Status = "interrupted"
-)
-
 // Summary is what a run measured. It is complete also for a failed or interrupted
 // run: Measured then covers the window up to the failure.
 type Summary struct {
@@ -124,7 +116,7 @@ type Summary struct {
 	Connect                  time.Duration
 	// Measured is the cumulative snapshot of the measured window.
 	Measured *metrics.Snapshot
-	Status   Status
+	Status   result.Status
 	// Cause is why a run failed or was interrupted.
 	Cause string
 	// IO is the I/O rates over the measured window (nil without Config.IO or when a
@@ -194,14 +186,14 @@ func Run(parent context.Context, w Workload, cfg Config) (*Summary, error) {
 	workers, err := connect(stmtCtx, w, cfg.Users)
 	start := time.Now()
 	reg := metrics.NewRegistry(w.Ops(), start)
-	sum := &Summary{Users: cfg.Users, Start: start, Connect: start.Sub(connectStart), Status: StatusOK}
+	sum := &Summary{Users: cfg.Users, Start: start, Connect: start.Sub(connectStart), Status: result.StatusOK}
 	if err != nil {
 		sum.End, sum.Measured = start, emptySnapshot(reg, start, start)
 		if parent.Err() != nil {
-			sum.Status, sum.Cause = StatusInterrupted, context.Cause(parent).Error()
+			sum.Status, sum.Cause = result.StatusInterrupted, context.Cause(parent).Error()
 			return sum, fmt.Errorf("run interrupted: %w", context.Cause(parent))
 		}
-		sum.Status, sum.Cause = StatusFailed, err.Error()
+		sum.Status, sum.Cause = result.StatusFailed, err.Error()
 		return sum, fmt.Errorf("run failed: %s", sum.Cause)
 	}
 	r := &run{cfg: cfg, reg: reg, start: start}
@@ -281,11 +273,11 @@ loop:
 		select {
 		case <-parent.Done():
 			tick(time.Now())
-			sum.Status, sum.Cause = StatusInterrupted, context.Cause(parent).Error()
+			sum.Status, sum.Cause = result.StatusInterrupted, context.Cause(parent).Error()
 			break loop
 		case <-r.failCh:
 			tick(time.Now())
-			sum.Status, sum.Cause = StatusFailed, r.cause.Error()
+			sum.Status, sum.Cause = result.StatusFailed, r.cause.Error()
 			break loop
 		case <-timer.C:
 		}
@@ -328,25 +320,25 @@ loop:
 	}
 	sum.Measured = last
 	stopLoops()
-	if sum.Status != StatusOK {
+	if sum.Status != result.StatusOK {
 		cancelStmts() // interrupted or failed: stop statements in flight at once
 	}
 	grace := time.AfterFunc(cfg.StopGrace, cancelStmts)
 	wg.Wait()
 	grace.Stop()
-	if sum.Status == StatusOK && r.windowErr != nil {
-		sum.Status, sum.Cause = StatusFailed, r.windowErr.Error()
+	if sum.Status == result.StatusOK && r.windowErr != nil {
+		sum.Status, sum.Cause = result.StatusFailed, r.windowErr.Error()
 	}
-	if sum.Status == StatusOK {
+	if sum.Status == result.StatusOK {
 		if err := CheckErrors(sum.Measured, w.Ops(), cfg.MaxErrorShare); err != nil {
-			sum.Status, sum.Cause = StatusFailed, err.Error()
+			sum.Status, sum.Cause = result.StatusFailed, err.Error()
 			return sum, fmt.Errorf("run failed: %w", err)
 		}
 	}
 	switch sum.Status {
-	case StatusFailed:
+	case result.StatusFailed:
 		return sum, fmt.Errorf("run failed: %s", sum.Cause)
-	case StatusInterrupted:
+	case result.StatusInterrupted:
 		return sum, fmt.Errorf("run interrupted: %w", context.Cause(parent))
 	}
 	return sum, nil

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"tierbench/internal/metrics"
+	"tierbench/internal/result"
 )
 
 // fakeWorkload's workers take delay per transaction; failAfter > 0 makes the run's
@@ -115,7 +116,7 @@ func TestClosedLoop(t *testing.T) {
 	if !strings.Contains(lines.String(), "(ramp)") || strings.Count(lines.String(), "\n") < 5 {
 		t.Errorf("interval lines:\n%s", lines.String())
 	}
-	if sum.Status != StatusOK {
+	if sum.Status != result.StatusOK {
 		t.Errorf("status %s", sum.Status)
 	}
 }
@@ -165,7 +166,7 @@ func TestFatalErrorKeepsMeasurements(t *testing.T) {
 	if time.Since(start) > 30*time.Second { // half the run's minute: it stopped at the failure
 		t.Errorf("a failed run took %v to stop", time.Since(start))
 	}
-	if sum.Status != StatusFailed || !strings.Contains(sum.Cause, "connection refused") {
+	if sum.Status != result.StatusFailed || !strings.Contains(sum.Cause, "connection refused") {
 		t.Errorf("status %s cause %q", sum.Status, sum.Cause)
 	}
 	if n := sum.Measured.Count("t"); n < 50 {
@@ -184,7 +185,7 @@ func TestInterruptKeepsMeasurements(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(500*time.Millisecond, cancel)
 	sum, err := Run(ctx, f, Config{Users: 2, Duration: time.Minute})
-	if !errors.Is(err, context.Canceled) || sum == nil || sum.Status != StatusInterrupted {
+	if !errors.Is(err, context.Canceled) || sum == nil || sum.Status != result.StatusInterrupted {
 		t.Fatalf("err %v summary %+v", err, sum)
 	}
 	// Everything that ran is kept, but for what was in flight at the interrupt (one per
@@ -208,7 +209,7 @@ func TestBadConfig(t *testing.T) {
 	}
 	f.newErr = errors.New("dial tcp 127.0.0.1:1: connection refused")
 	sum, err := Run(context.Background(), f, Config{Users: 2, Duration: time.Minute})
-	if err == nil || sum == nil || sum.Status != StatusFailed || !strings.Contains(err.Error(), "connection refused") {
+	if err == nil || sum == nil || sum.Status != result.StatusFailed || !strings.Contains(err.Error(), "connection refused") {
 		t.Errorf("unreachable server: err %v summary %+v", err, sum)
 	}
 }
@@ -283,7 +284,7 @@ func TestIORates(t *testing.T) {
 				if !strings.Contains(lines.String(), "io MB/s r: 0.00 w: 1.00") {
 					t.Errorf("interval lines without the rates:\n%s", lines.String())
 				}
-			} else if !strings.Contains(sum.IOError, "server gone") || sum.Status != StatusOK {
+			} else if !strings.Contains(sum.IOError, "server gone") || sum.Status != result.StatusOK {
 				t.Errorf("status %s, IOError %q: want ok with the reading's error", sum.Status, sum.IOError)
 			}
 			l := NewLevelReport(sum, f.Ops())
@@ -324,7 +325,7 @@ func TestUsersConnectBeforeTheClockStarts(t *testing.T) {
 func TestLoginFailureClosesTheOthers(t *testing.T) {
 	f := &fakeWorkload{login: time.Millisecond, failUser: 30, newErr: errors.New("too many clients already")}
 	sum, err := Run(context.Background(), f, Config{Users: 50, Duration: time.Minute})
-	if err == nil || sum == nil || sum.Status != StatusFailed {
+	if err == nil || sum == nil || sum.Status != result.StatusFailed {
 		t.Fatalf("err %v, summary %+v", err, sum)
 	}
 	if !strings.Contains(err.Error(), "user 30: too many clients already") {
@@ -347,7 +348,7 @@ func TestInterruptDuringLogins(t *testing.T) {
 	time.AfterFunc(80*time.Millisecond, cancel)
 	start := time.Now()
 	sum, err := Run(ctx, f, Config{Users: 200, Duration: time.Minute})
-	if !errors.Is(err, context.Canceled) || sum == nil || sum.Status != StatusInterrupted {
+	if !errors.Is(err, context.Canceled) || sum == nil || sum.Status != result.StatusInterrupted {
 		t.Fatalf("err %v, summary %+v", err, sum)
 	}
 	if d := time.Since(start); d > 30*time.Second { // half the run's minute: it stopped at the interrupt

@@ -10,6 +10,7 @@ import (
 
 	"tierbench/internal/device"
 	"tierbench/internal/emulator"
+	"tierbench/internal/engine"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
@@ -80,9 +81,9 @@ func TestFinishFromStats(t *testing.T) {
 		lat.Record(time.Duration(us) * time.Microsecond)
 	}
 	pl := &Placed{
-		plan: plan, reg: reg, opts: Options{FlushMethod: Buffered},
+		plan: plan, reg: reg, opts: Options{FlushMethod: engine.Buffered},
 		dirs:    map[string]string{"disk": "/m/disk", "ssd": "/m/ssd", "tmp": dir},
-		applied: []Setting{{Name: "backend_flush_after", Value: "0", Reason: "r"}},
+		applied: []engine.Setting{{Name: "backend_flush_after", Value: "0", Reason: "r"}},
 		final: []emulator.DeviceStats{
 			{Name: "disk", Elapsed: 100 * time.Second, Busy: 20 * time.Second, Utilisation: 0.2, EnergyJ: 840,
 				Reads: 1000, Writes: 1000, Flushes: 10, ReadBytes: 8 << 20, MaxQueue: 4, MeanQueue: 0.5, Latency: lat, ReadLatency: lat},
@@ -123,7 +124,7 @@ func TestFinishFromStats(t *testing.T) {
 		}
 	}
 	var sum bytes.Buffer
-	WriteSummary(&sum, st)
+	st.WriteSummary(&sum)
 	for _, w := range []string{"disk", "hdd-7200", "data", "20.0", "840.0", "sata-ssd", "backend_flush_after=0"} {
 		if !strings.Contains(sum.String(), w) {
 			t.Errorf("summary lacks %q:\n%s", w, sum.String())

@@ -58,15 +58,15 @@ func (cfg RunConfig) needs(d *engine.Dialect, mode engine.Mode, streams int) []c
 	dbBasis := ""
 	if mode != engine.External {
 		// The throughput test holds S query sessions and the refresh session at once.
-		session := d.TPCHSessionBytes
-		if d.BufferPerSession {
+		session := d.Footprint.TPCHSessionBytes
+		if d.Footprint.BufferPerSession {
 			session += float64(cfg.BufferBytes)
 		}
 		main.Memory += float64(streams+1) * session
 		basis = append(basis, fmt.Sprintf("%d sessions of %s", streams+1, capacity.Bytes(session)))
-		if !cfg.SkipLoad && cfg.DatabaseDir != "" && d.TPCHBytesPerSF > 0 {
-			main.Disk, main.DiskDir = d.TPCHBytesPerSF*cfg.SF, cfg.DatabaseDir
-			dbBasis = fmt.Sprintf("a %s database of %s per SF", d.Name, capacity.Bytes(d.TPCHBytesPerSF))
+		if !cfg.SkipLoad && cfg.DatabaseDir != "" && d.Footprint.TPCHBytesPerSF > 0 {
+			main.Disk, main.DiskDir = d.Footprint.TPCHBytesPerSF*cfg.SF, cfg.DatabaseDir
+			dbBasis = fmt.Sprintf("a %s database of %s per SF", d.Name, capacity.Bytes(d.Footprint.TPCHBytesPerSF))
 			basis = append(basis, dbBasis)
 		}
 	}

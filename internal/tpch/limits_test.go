@@ -22,8 +22,8 @@ import (
 // (1 MB per SF each) in memory or, above updateSetMemory, in files beside the data.
 func TestNeeds(t *testing.T) {
 	const gen = 400 << 20
-	d := &engine.Dialect{Name: "x", TPCHBytesPerSF: 2e9, TPCHSessionBytes: 10e6}
-	perSession := &engine.Dialect{Name: "lite", TPCHBytesPerSF: 2e9, TPCHSessionBytes: 10e6, BufferPerSession: true}
+	d := &engine.Dialect{Name: "x", Footprint: engine.Footprint{TPCHBytesPerSF: 2e9, TPCHSessionBytes: 10e6}}
+	perSession := &engine.Dialect{Name: "lite", Footprint: engine.Footprint{TPCHBytesPerSF: 2e9, TPCHSessionBytes: 10e6, BufferPerSession: true}}
 	out := t.TempDir()
 	db := filepath.Join(out, "db")
 	for _, tc := range []struct {

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"tierbench/internal/metrics"
-	"tierbench/internal/placement"
 )
 
 // ResultFile is the name of the file WriteResult writes in the output directory.
@@ -37,7 +36,7 @@ func Summary(w io.Writer, r *Result) {
 	s.metrics(r.Metrics)
 	s.verdict(r)
 	s.validation(r.Validation)
-	placement.WriteSummary(w, r.Storage)
+	r.Storage.WriteSummary(w)
 }
 
 // summaryWriter prints the sections of Summary. A write error has nowhere to go (the

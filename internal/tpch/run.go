@@ -54,7 +54,7 @@ type RunConfig struct {
 	// unknown or on an external server): Run checks that it has room for the load.
 	DatabaseDir string
 	// BufferBytes is the buffer the engine was given (engine.Config.BufferBytes), for
-	// engines whose every session holds one (Dialect.BufferPerSession).
+	// engines whose every session holds one (Dialect.Footprint.BufferPerSession).
 	BufferBytes int64
 	// IgnoreLimits runs even when the estimate of memory and disk exceeds what this
 	// host has (capacity.Check).

@@ -76,7 +76,7 @@ func TestRunConfigCheck(t *testing.T) {
 }
 
 var testDialect = &engine.Dialect{
-	Name: "test", DecimalType: "DECIMAL(15,2)", DateType: "DATE",
+	Name: "test", ColumnTypes: map[string]string{"decimal": "DECIMAL(%d,%d)", "date": "DATE"},
 	Param: func(n int) string { return "$" + string(rune('0'+n)) },
 }
 

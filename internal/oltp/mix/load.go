@@ -45,12 +45,8 @@ type LoadInfo struct {
 // LoadInfoFile is the name of the file that holds LoadInfo.
 const LoadInfoFile = "oltp-load.json"
 
-// WriteLoadInfo stores info in dir atomically.
-func WriteLoadInfo(dir string, info *LoadInfo) error {
-	return metrics.WriteJSONFile(filepath.Join(dir, LoadInfoFile), info)
-}
-
-// ReadLoadInfo reads what WriteLoadInfo stored; a missing file is (nil, nil).
+// ReadLoadInfo reads the load's record, which the run lifecycle writes at the end of
+// a load (the phase's workload.Report); a missing file is (nil, nil).
 func ReadLoadInfo(dir string) (*LoadInfo, error) {
 	return metrics.ReadJSONFile[LoadInfo](filepath.Join(dir, LoadInfoFile))
 }
@@ -72,14 +68,7 @@ func Load(ctx context.Context, e engine.Engine, m *Mix, cfg LoadConfig) (*LoadIn
 		return nil, fmt.Errorf("mix %s: scale %v: %w", m.Name, cfg.Scale, err)
 	}
 	d := e.Dialect()
-	sd, err := dialectFor(d)
-	if err != nil {
-		return nil, err
-	}
-	loaders := oltp.Loaders(cfg.Loaders)
-	if sd.loaders > 0 {
-		loaders = min(loaders, sd.loaders)
-	}
+	loaders := oltp.Loaders(cfg.Loaders, d)
 	begin := time.Now()
 	db := e.DB()
 	for i := len(m.Tables) - 1; i >= 0; i-- {
@@ -88,7 +77,7 @@ func Load(ctx context.Context, e engine.Engine, m *Mix, cfg LoadConfig) (*LoadIn
 		}
 	}
 	for _, t := range m.Tables {
-		if _, err := db.ExecContext(ctx, sd.createSQL(t)); err != nil {
+		if _, err := db.ExecContext(ctx, createSQL(d, t)); err != nil {
 			return nil, fmt.Errorf("mix %s: create %s: %w", m.Name, t.Name, err)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
 	"tierbench/internal/oltp"
-	"tierbench/internal/placement"
+	"tierbench/internal/result"
 )
 
 // RunConfig describes `oltp run`: the plan of every run, and the think time.
@@ -90,7 +90,7 @@ func Run(ctx context.Context, e engine.Engine, m *Mix, cfg RunConfig) (*Result, 
 			res.Levels = append(res.Levels, oltp.NewLevelReport(sum, wl.Ops()))
 		}
 		if err != nil {
-			var status oltp.Status
+			var status result.Status
 			if sum != nil {
 				status = sum.Status
 			}
@@ -119,5 +119,5 @@ func WriteSummary(w io.Writer, r *Result, order []string) {
 		fmt.Fprintln(w, "\nconcurrency sweep (saturation: the fewest users reaching 95% of the best throughput)")
 		metrics.WriteSweepTable(w, r.Sweep)
 	}
-	placement.WriteSummary(w, r.Storage)
+	r.Storage.WriteSummary(w)
 }

@@ -11,6 +11,7 @@ import (
 	"tierbench/internal/engine"
 	"tierbench/internal/engine/servertest"
 	"tierbench/internal/oltp"
+	"tierbench/internal/result"
 )
 
 // TestManagedServers loads and runs point-select and the policy mix briefly on managed
@@ -114,7 +115,7 @@ func interruptDuringLogins(t *testing.T, e engine.Engine, wl *Workload) {
 	inUse := e.DB().Stats().InUse
 	l := &loginCounter{Workload: wl, at: 20, cancel: cancel}
 	sum, err := oltp.Run(ctx, l, oltp.Config{Users: 60, Duration: time.Minute})
-	if !errors.Is(err, context.Canceled) || sum == nil || sum.Status != oltp.StatusInterrupted {
+	if !errors.Is(err, context.Canceled) || sum == nil || sum.Status != result.StatusInterrupted {
 		t.Fatalf("err %v, summary %+v; want an interrupted run", err, sum)
 	}
 	if st := e.DB().Stats(); st.InUse != inUse {

@@ -113,7 +113,7 @@ func (k *worker) Run(ctx context.Context, op string) oltp.Result {
 		vals[j] = g.value(k.r)
 	}
 	var rollback bool
-	queries, retries, err := oltp.Retry(ctx, k.r, func() (int, error) {
+	queries, retries, err := oltp.Retry(ctx, k.r, k.wl.e.Dialect().Retryable, func() (int, error) {
 		n, rb, err := k.attempt(ctx, i, p)
 		rollback = rb
 		return n, err

@@ -33,7 +33,6 @@ type WorkloadConfig struct {
 type Workload struct {
 	e     engine.Engine
 	m     *Mix
-	sd    sqlDialect
 	cfg   WorkloadConfig
 	plans []*txnPlan
 	names []string
@@ -69,11 +68,7 @@ type stmtPlan struct {
 // parameters draw from, and prepares every statement once so that an error in a mix
 // stops the run before it starts, naming the transaction and the statement.
 func NewWorkload(ctx context.Context, e engine.Engine, m *Mix, cfg WorkloadConfig) (*Workload, error) {
-	sd, err := dialectFor(e.Dialect())
-	if err != nil {
-		return nil, err
-	}
-	w := &Workload{e: e, m: m, sd: sd, cfg: cfg, index: map[string]int{}}
+	w := &Workload{e: e, m: m, cfg: cfg, index: map[string]int{}}
 	db := e.DB()
 	for _, t := range m.Tables {
 		var one int

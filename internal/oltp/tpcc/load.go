@@ -40,12 +40,8 @@ type LoadInfo struct {
 // LoadInfoFile is the name of the file that holds LoadInfo.
 const LoadInfoFile = "load.json"
 
-// WriteLoadInfo stores info in dir atomically.
-func WriteLoadInfo(dir string, info *LoadInfo) error {
-	return metrics.WriteJSONFile(filepath.Join(dir, LoadInfoFile), info)
-}
-
-// ReadLoadInfo reads what WriteLoadInfo stored; a missing file is (nil, nil).
+// ReadLoadInfo reads the load's record, which the run lifecycle writes at the end of
+// a load (the phase's workload.Report); a missing file is (nil, nil).
 func ReadLoadInfo(dir string) (*LoadInfo, error) {
 	return metrics.ReadJSONFile[LoadInfo](filepath.Join(dir, LoadInfoFile))
 }
@@ -57,17 +53,10 @@ func Load(ctx context.Context, e engine.Engine, cfg LoadConfig) (*LoadInfo, erro
 		return nil, fmt.Errorf("tpcc: warehouses %d: give 1 to %d", cfg.Warehouses, MaxWarehouses)
 	}
 	d := e.Dialect()
-	sd, err := dialectFor(d)
-	if err != nil {
-		return nil, err
-	}
 	if cfg.Now.IsZero() {
 		cfg.Now = time.Now()
 	}
-	loaders := oltp.Loaders(cfg.Loaders)
-	if sd.loaders > 0 {
-		loaders = min(loaders, sd.loaders)
-	}
+	loaders := oltp.Loaders(cfg.Loaders, d)
 	begin := time.Now()
 	db := e.DB()
 	for i := len(Tables) - 1; i >= 0; i-- {
@@ -76,7 +65,7 @@ func Load(ctx context.Context, e engine.Engine, cfg LoadConfig) (*LoadInfo, erro
 		}
 	}
 	for _, t := range schema {
-		if _, err := db.ExecContext(ctx, t.createSQL(d, sd)); err != nil {
+		if _, err := db.ExecContext(ctx, t.createSQL(d)); err != nil {
 			return nil, fmt.Errorf("tpcc: create %s: %w", t.name, err)
 		}
 	}
@@ -93,7 +82,7 @@ func Load(ctx context.Context, e engine.Engine, cfg LoadConfig) (*LoadInfo, erro
 	}
 
 	var after []string
-	if sd.nullFixups {
+	if d.LoadNULLText {
 		after = append(after,
 			`UPDATE orders SET o_carrier_id = NULL WHERE o_carrier_id = '\N'`,
 			`UPDATE order_line SET ol_delivery_d = NULL WHERE ol_delivery_d = '\N'`)

@@ -11,6 +11,7 @@ import (
 	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
 	"tierbench/internal/oltp"
+	"tierbench/internal/result"
 )
 
 // RunConfig describes `tpcc run`: the plan of every run, and TPC-C's own settings.
@@ -114,9 +115,9 @@ func Run(ctx context.Context, e engine.Engine, cfg RunConfig) (*Result, error) {
 			res.Levels = append(res.Levels, *lvl)
 		}
 		if err != nil {
-			var status oltp.Status
+			var status result.Status
 			if lvl != nil {
-				status = oltp.Status(lvl.Status)
+				status = lvl.Status
 			}
 			res.LevelFailed(status, err)
 		}
@@ -168,7 +169,14 @@ func runLevel(ctx context.Context, e engine.Engine, wl *Workload, cfg RunConfig,
 		return nil
 	}
 	rc := cfg.Level(users, jl)
-	rc.Window = window
+	if mark := rc.Window; mark != nil {
+		rc.Window = func(ctx context.Context, start bool) error {
+			mark(ctx, start)
+			return window(ctx, start)
+		}
+	} else {
+		rc.Window = window
+	}
 	sum, err := oltp.Run(ctx, wl, rc)
 	if sum == nil {
 		return nil, err

@@ -63,7 +63,7 @@ func TestTotalRows(t *testing.T) {
 // TestLoadNeed: 110 MB a warehouse and 1 GiB of log on the data's disk; loaders'
 // memory, whatever W.
 func TestLoadNeed(t *testing.T) {
-	d := &engine.Dialect{Name: "postgres", SessionMemory: 2 << 20}
+	d := &engine.Dialect{Name: "postgres", Footprint: engine.Footprint{SessionMemory: 2 << 20}}
 	n := LoadNeed(1000, 2, d, false, "/srv/db")
 	if n.Disk != 1000*110e6+1<<30 || n.DiskDir != "/srv/db" || n.Memory != 2*(2<<20+2<<20) || n.What != "tpcc load --warehouses 1000" {
 		t.Errorf("need %+v", n)

@@ -7,7 +7,6 @@ import (
 	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
 	"tierbench/internal/oltp"
-	"tierbench/internal/placement"
 )
 
 // WriteSummary prints a run's result for people: first, for a run that is not ok,
@@ -27,7 +26,7 @@ func WriteSummary(w io.Writer, r *Result) {
 		fmt.Fprintln(w, "\nconcurrency sweep (saturation: the fewest users reaching 95% of the best throughput)")
 		metrics.WriteSweepTable(w, r.Sweep)
 	}
-	placement.WriteSummary(w, r.Storage)
+	r.Storage.WriteSummary(w)
 }
 
 // WriteCheck prints the conditions, one a line.

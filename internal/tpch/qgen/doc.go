@@ -37,7 +37,9 @@
 // The query texts are the spec's functional query definitions (Clause
 // 2.4.1..2.4.22; no approved variant is used). What differs between dialects
 // is limited to the vendor-specific syntax Clause 2.2.3.3 permits, applied the
-// same way in every query (2.2.3.4): date arithmetic (postgres keeps the
+// same way in every query (2.2.3.4), and each engine's rules are facts of its
+// engine.Dialect (DateLiteral, AddDate, Year, Substring, DerivedColumnList,
+// RealDecimals), looked up by name among the registered engines: date arithmetic (postgres keeps the
 // spec's "date 'x' + interval 'n' unit" but without Q1's "(3)" leading
 // precision, which PostgreSQL rejects; mysql uses date_add/date_sub; sqlite
 // date()), year extraction, substring, and LIMIT for the row counts of Q2,
