@@ -134,7 +134,8 @@ func TestBadInputNamesTheFlag(t *testing.T) {
 		{"stream seed stuck", []string{"tpch", "run", "--sf", "0.01", "--streams", "8", "--seed", "2147483640", "--out", dir}, "--seed 2147483640 with 8 query streams: stream 7 would use seed 2147483647"},
 		{"default streams seed stuck", []string{"tpch", "run", "--sf", "0.01", "--seed", "2147483646", "--out", dir}, "stream 1 would use seed 2147483647"},
 		{"seed beyond qgen", []string{"tpch", "qgen", "--params", "--seed", "2147483647"}, `invalid argument "2147483647" for "--seed" flag: a seed is a decimal whole number from 0 to 2147483646`},
-		{"gen beyond the disk", []string{"tpch", "gen", "--sf", "0.01", "--updates", "1000000000000", "--out", dir}, "tpch gen --sf 0.01 --updates 1000000000000 needs about"},
+		{"gen beyond the disk", []string{"tpch", "gen", "--sf", "100000", "--out", dir}, "tpch gen --sf 100000 needs about"},
+		{"gen past the last update set", []string{"tpch", "gen", "--sf", "0.01", "--updates", "1000000000000", "--out", dir}, "--updates 1000000000000: at SF 0.01 dbgen's refresh data has sets 1 to 999"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := runCLI(t, tc.args...)

@@ -14,11 +14,12 @@ import (
 	"tierbench/internal/tpch/qgen"
 )
 
-// MaxUpdateSets is the last update set that refreshes a loaded database. dbgen's RF2
-// keys for set n carry the sequence n/1000 (its MK_SPARSE), so sets 1..999 delete
-// base orders, and from set 1000 on every delete names an order that no load and no
-// earlier set inserted: RF2 would then delete nothing. Runs on one database (a load,
-// then --skip-load runs) therefore have 999 sets between them.
+// MaxUpdateSets is the last update set that refreshes a loaded database, at every SF
+// (dbgen.MaxUpdateSet): dbgen's RF2 keys for set n carry the sequence n/1000 (its
+// MK_SPARSE), so sets 1..999 delete base orders, and from set 1000 on every delete
+// would name an order that no load and no earlier set inserted (dbgen refuses them).
+// Runs on one database (a load, then --skip-load runs) therefore have 999 sets
+// between them.
 const MaxUpdateSets = 999
 
 // MaxStreams is the most query streams a run on a fresh load can have: its power test

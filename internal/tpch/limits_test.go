@@ -18,10 +18,10 @@ import (
 )
 
 // TestNeeds checks the run's estimate against hand-computed sums: the generator
-// (400 MiB), S+1 sessions, the database at its bytes per SF, and S update sets
+// (256 MiB), S+1 sessions, the database at its bytes per SF, and S update sets
 // (1 MB per SF each) in memory or, above updateSetMemory, in files beside the data.
 func TestNeeds(t *testing.T) {
-	const gen = 400 << 20
+	const gen = 256 << 20
 	d := &engine.Dialect{Name: "x", Footprint: engine.Footprint{TPCHBytesPerSF: 2e9, TPCHSessionBytes: 10e6}}
 	perSession := &engine.Dialect{Name: "lite", Footprint: engine.Footprint{TPCHBytesPerSF: 2e9, TPCHSessionBytes: 10e6, BufferPerSession: true}}
 	out := t.TempDir()
@@ -166,9 +166,14 @@ func TestCheckUpdateSets(t *testing.T) {
 	}
 }
 
-// TestMaxUpdateSets pins the bound to dbgen's keys: set 999 deletes base orders,
-// set 1000 none.
+// TestMaxUpdateSets pins the bound to dbgen's keys: set 999 deletes base orders, and
+// dbgen refuses set 1000, whose deletes would name none.
 func TestMaxUpdateSets(t *testing.T) {
+	for _, sf := range []float64{0.01, 1, 100000} {
+		if got := dbgen.MaxUpdateSet(sf); got != MaxUpdateSets {
+			t.Errorf("dbgen.MaxUpdateSet(%v) = %d, want MaxUpdateSets %d", sf, got, MaxUpdateSets)
+		}
+	}
 	var base strings.Builder
 	if err := dbgen.Generate(context.Background(), dbgen.Options{SF: 0.01}, map[string]io.Writer{"orders": &base}); err != nil {
 		t.Fatal(err)
@@ -177,20 +182,21 @@ func TestMaxUpdateSets(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSpace(base.String()), "\n") {
 		keys[strings.SplitN(line, "|", 2)[0]] = true
 	}
-	for _, n := range []int{MaxUpdateSets, MaxUpdateSets + 1} {
-		var del strings.Builder
-		if err := dbgen.GenerateUpdate(context.Background(), 0.01, n, nil, nil, &del); err != nil {
-			t.Fatal(err)
+	var del strings.Builder
+	if err := dbgen.GenerateUpdate(context.Background(), 0.01, MaxUpdateSets, nil, nil, &del); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(del.String()), "\n")
+	found := 0
+	for _, line := range lines {
+		if keys[strings.TrimSuffix(line, "|")] {
+			found++
 		}
-		found := 0
-		lines := strings.Split(strings.TrimSpace(del.String()), "\n")
-		for _, line := range lines {
-			if keys[strings.TrimSuffix(line, "|")] {
-				found++
-			}
-		}
-		if want := map[bool]int{true: len(lines), false: 0}[n <= MaxUpdateSets]; found != want {
-			t.Errorf("update set %d deletes %d of %d base orders, want %d", n, found, len(lines), want)
-		}
+	}
+	if found != len(lines) {
+		t.Errorf("update set %d deletes %d of %d base orders, want all", MaxUpdateSets, found, len(lines))
+	}
+	if err := dbgen.GenerateUpdate(context.Background(), 0.01, MaxUpdateSets+1, nil, nil, &del); err == nil {
+		t.Errorf("dbgen generated update set %d", MaxUpdateSets+1)
 	}
 }
