@@ -88,7 +88,8 @@ func (c Cell) Values(key string) []float64 {
 // Summary is every cell's statistics per metric and its comparison with the
 // baseline: what summary.json holds and what the tables and charts show.
 type Summary struct {
-	// Baseline is the ID of the cell the others are compared with; "" for none.
+	// Baseline is the ID of the cell the others are compared with ("" for none), or,
+	// with a baseline per group of cells (SummariseAgainst), what the baselines are.
 	Baseline string        `json:"baseline,omitempty"`
 	Metrics  []Metric      `json:"metrics"`
 	Factors  []string      `json:"factors"`
@@ -99,6 +100,9 @@ type Summary struct {
 type CellSummary struct {
 	ID      string   `json:"id"`
 	Factors []Factor `json:"factors"`
+	// Against is the ID of the cell this one is compared with: the baseline, or
+	// with SummariseAgainst its group's; its own ID for a baseline, "" for none.
+	Against string `json:"against,omitempty"`
 	// Runs counts the cell's repetitions, Failed those that failed.
 	Runs    int                      `json:"runs"`
 	Failed  int                      `json:"failed"`
@@ -158,7 +162,7 @@ func Summarise(cells []Cell, ms []Metric, baseline string) (*Summary, error) {
 		base = &cells[i]
 	}
 	for _, c := range cells {
-		cs := CellSummary{ID: c.CellID(), Factors: c.Factors, Runs: len(c.Runs), Metrics: map[string]MetricSummary{}}
+		cs := CellSummary{ID: c.CellID(), Factors: c.Factors, Against: baseline, Runs: len(c.Runs), Metrics: map[string]MetricSummary{}}
 		for _, r := range c.Runs {
 			if r.Failed() {
 				cs.Failed++

@@ -58,7 +58,7 @@ func (s *Summary) Table(key string) (*Table, error) {
 		}
 		row = append(row, n, Number(st.Mean), Number(st.SD), Number(st.Min), Number(st.Max), Number(st.CILow), Number(st.CIHigh))
 		if s.Baseline != "" {
-			row = append(row, comparisonEntries(m, c.ID == s.Baseline, ms.VsBaseline)...)
+			row = append(row, comparisonEntries(m, c.ID == s.Baseline || c.Against == c.ID, ms.VsBaseline)...)
 		}
 		t.AddRow(row...)
 	}
