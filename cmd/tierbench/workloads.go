@@ -12,6 +12,7 @@ import (
 	"tierbench/internal/lifecycle"
 	"tierbench/internal/params"
 	"tierbench/internal/progress"
+	"tierbench/internal/study"
 	"tierbench/internal/workload"
 	_ "tierbench/internal/workload/all"
 )
@@ -50,6 +51,10 @@ func newPhaseCommand(m workload.Meta, pm workload.PhaseMeta) *cobra.Command {
 			}
 		}
 	}
+	// A study runs each phase as this command and reads how it ended from --outcome.
+	var outcome string
+	cmd.Flags().StringVar(&outcome, study.OutcomeFlag, "", "write how the command ended (status, headline metrics) as JSON to FILE, for a study")
+	_ = cmd.Flags().MarkHidden(study.OutcomeFlag)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		values := map[string][]string{}
 		for _, set := range sets {
@@ -61,7 +66,12 @@ func newPhaseCommand(m workload.Meta, pm workload.PhaseMeta) *cobra.Command {
 		if progress.IsTerminal(os.Stderr) {
 			out.Progress = os.Stderr
 		}
-		_, err := lifecycle.Execute(cmd.Context(), lifecycle.Spec{Workload: m.Name, Phases: []workload.Phase{pm.Phase}, Values: values, IO: out})
+		o, err := lifecycle.Execute(cmd.Context(), lifecycle.Spec{Workload: m.Name, Phases: []workload.Phase{pm.Phase}, Values: values, IO: out})
+		if outcome != "" {
+			if werr := study.WriteOutcome(outcome, pm.Phase, o, err); werr != nil && err == nil {
+				err = werr
+			}
+		}
 		return err
 	}
 	return cmd

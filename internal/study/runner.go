@@ -1,0 +1,251 @@
+package study
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	"tierbench/internal/lifecycle"
+	"tierbench/internal/metrics"
+	"tierbench/internal/progress"
+	"tierbench/internal/result"
+	"tierbench/internal/rundir"
+)
+
+// Runner runs a plan's runs in a study directory, each (cell, repetition) in
+// OUT/cells/CELL/rep-N as the tierbench commands of its phases, in processes of
+// their own: a crash, an OOM kill or a hang of one run never takes the study down,
+// the timeout is a signal, and what the command line accepts a study accepts.
+type Runner struct {
+	Plan *Plan
+	Out  string
+	// Shard is the share of the cells to run (All: every cell).
+	Shard Shard
+	// RetryFailed runs failed runs again; otherwise they stay as recorded.
+	RetryFailed bool
+	// Command makes the process that runs one phase: tierbench with args (nil: this
+	// executable).
+	Command func(args []string) *exec.Cmd
+	// Stdout takes the plan and a line per run; Progress a progress bar (nil: none).
+	Stdout, Progress io.Writer
+	// KillAfter is how long a run stopped with SIGTERM (timeout, Ctrl-C) has to stop
+	// its server and unmount before it is killed (0: 30 s).
+	KillAfter time.Duration
+	// Lock is the command line the --out lock records.
+	Lock string
+}
+
+// Tally is what a study run did.
+type Tally struct {
+	// Runs counts the shard's runs; Finished those that had finished ok before and
+	// were skipped; KeptFailed the failed ones kept as they were (no --retry-failed).
+	Runs, Finished, KeptFailed int
+	// OK and Failed count the runs made now.
+	OK, Failed int
+	// Failures say which runs failed and why.
+	Failures []string
+	// Interrupted says the study stopped at Ctrl-C; what finished is kept.
+	Interrupted bool
+}
+
+// status is what a study directory holds for a plan: the runs recorded and those
+// still to run.
+type status struct {
+	out  string
+	rec  *Record
+	prev map[runKey]*RunRecord
+	todo []RunRef
+	Tally
+}
+
+// inspect reads what out holds of the plan and works out the runs to make; a plan
+// that no longer matches runs finished in out is an error (MismatchError).
+func (r *Runner) inspect() (*status, error) {
+	out, err := filepath.Abs(r.Out)
+	if err != nil {
+		return nil, fmt.Errorf("--out %s: %w", r.Out, err)
+	}
+	st := &status{out: out}
+	if _, err := os.Stat(filepath.Join(out, RecordFile)); err == nil {
+		if st.rec, err = ReadRecord(out); err != nil {
+			return nil, err
+		}
+	}
+	if st.prev, err = readRuns(out); err != nil {
+		return nil, err
+	}
+	if err := r.Plan.checkResume(out, st.rec, st.prev); err != nil {
+		return nil, err
+	}
+	for _, ref := range r.Plan.Runs(r.Shard) {
+		st.Runs++
+		rec := st.prev[runKey{ref.Cell.ID, ref.Rep}]
+		switch {
+		case rec == nil || rec.Status == result.StatusInterrupted || rec.Fingerprint != ref.Cell.Fingerprint:
+		case rec.Status == result.StatusOK:
+			st.Finished++
+			continue
+		case !r.RetryFailed:
+			st.KeptFailed++
+			continue
+		}
+		st.todo = append(st.todo, ref)
+	}
+	return st, nil
+}
+
+// DryRun prints the plan and every cell with the commands its first repetition
+// runs; it validates every cell and runs nothing.
+func (r *Runner) DryRun() error {
+	st, err := r.inspect()
+	if err != nil {
+		return err
+	}
+	writePlan(r.Stdout, r.Plan, r.Shard, st)
+	if err := r.Plan.Validate(st.out); err != nil {
+		return err
+	}
+	fmt.Fprintf(r.Stdout, "\ncells (%d), with the commands of their first repetition:\n", len(r.Plan.Cells))
+	for _, c := range r.Plan.Cells {
+		mark := ""
+		if !r.Shard.Has(c.Index) {
+			mark = fmt.Sprintf("  (not in shard %s)", r.Shard)
+		}
+		fmt.Fprintf(r.Stdout, "  %s%s\n", c.ID, mark)
+		lines, err := lifecycle.CommandArgs(c.Spec(RunDir(st.out, c.ID, 1)))
+		if err != nil {
+			return fmt.Errorf("cell %s: %w", c.ID, err)
+		}
+		for _, args := range lines {
+			fmt.Fprintf(r.Stdout, "    tierbench %s\n", lifecycle.CommandLine(args))
+		}
+	}
+	return nil
+}
+
+// Run prints the plan, validates every cell, locks the study directory, records
+// the study in study.json and makes the runs still to make, each recorded in its
+// cell.json as it ends: a failed run is recorded with its cause and the study goes
+// on; at Ctrl-C (ctx done) the run in progress is stopped and the study ends,
+// keeping every finished run. Running it again resumes.
+func (r *Runner) Run(ctx context.Context) (*Tally, error) {
+	st, err := r.inspect()
+	if err != nil {
+		return nil, err
+	}
+	writePlan(r.Stdout, r.Plan, r.Shard, st)
+	if err := r.Plan.Validate(st.out); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(r.Stdout, "validated %d cells\n", len(r.Plan.Cells))
+	if err := lifecycle.EnsureWritableDir("--out", st.out); err != nil {
+		return nil, err
+	}
+	lock, err := rundir.Acquire(st.out, r.Lock)
+	if err != nil {
+		return nil, fmt.Errorf("--out %w", err)
+	}
+	defer lock.Release()
+	if err := metrics.WriteJSONFile(filepath.Join(st.out, RecordFile), r.Plan.Record(r.Shard)); err != nil {
+		return nil, err
+	}
+	if len(st.todo) == 0 {
+		fmt.Fprintf(r.Stdout, "nothing to run: every run of %s has finished\n", r.shardText())
+		return &st.Tally, nil
+	}
+	est := newEstimator(st.prev)
+	bar := progress.Start(r.Progress, "study", "runs", int64(len(st.todo)))
+	for i, ref := range st.todo {
+		if ctx.Err() != nil {
+			st.Interrupted = true
+			break
+		}
+		rec, err := r.runOne(ctx, st.out, ref)
+		if err != nil {
+			bar.Finish()
+			return &st.Tally, err
+		}
+		bar.Add(1)
+		est.add(rec)
+		left := est.remaining(st.todo[i+1:])
+		r.say(fmt.Sprintf("[%d/%d] %s rep %d: %s%s", i+1, len(st.todo), ref.Cell.ID, ref.Rep, runLine(rec), etaText(left)))
+		switch rec.Status {
+		case result.StatusOK:
+			st.OK++
+		case result.StatusInterrupted:
+			st.Interrupted = true
+		default:
+			st.Failed++
+			st.Failures = append(st.Failures, fmt.Sprintf("%s rep %d: %s", ref.Cell.ID, ref.Rep, rec.Error))
+		}
+		if st.Interrupted {
+			break
+		}
+	}
+	bar.Finish()
+	return &st.Tally, nil
+}
+
+func (r *Runner) shardText() string {
+	if r.Shard == All {
+		return "the study"
+	}
+	return "shard " + r.Shard.String()
+}
+
+// say prints a line above the progress bar.
+func (r *Runner) say(line string) {
+	if r.Progress != nil && progress.IsTerminal(r.Progress) {
+		fmt.Fprint(r.Progress, "\r\x1b[K")
+	}
+	fmt.Fprintln(r.Stdout, line)
+}
+
+// runLine says how a run ended: "ok in 2.8 s: tps 512.3, qps 1203".
+func runLine(rec *RunRecord) string {
+	s := fmt.Sprintf("%s in %.1f s", rec.Status, rec.Seconds)
+	if rec.Status != result.StatusOK {
+		return s + ": " + rec.Error
+	}
+	for i, m := range rec.Metrics {
+		if i == 3 {
+			break
+		}
+		sep := ", "
+		if i == 0 {
+			sep = ": "
+		}
+		s += fmt.Sprintf("%s%s %.6g", sep, m.Name, m.Value)
+	}
+	return s
+}
+
+func etaText(left time.Duration) string {
+	if left <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("  (about %s left)", left.Round(time.Second))
+}
+
+// killAfter is the grace after SIGTERM.
+func (r *Runner) killAfter() time.Duration {
+	if r.KillAfter > 0 {
+		return r.KillAfter
+	}
+	return 30 * time.Second
+}
+
+func (r *Runner) command(args []string) *exec.Cmd {
+	if r.Command != nil {
+		return r.Command(args)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		exe = os.Args[0]
+	}
+	return exec.Command(exe, args...)
+}
