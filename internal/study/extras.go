@@ -1,0 +1,128 @@
+package study
+
+import (
+	"path/filepath"
+	"strings"
+
+	"tierbench/internal/metrics"
+	"tierbench/internal/report"
+	"tierbench/internal/result"
+)
+
+// Groups of the metrics a report reads from a run's result file beyond its headline
+// metrics; each is absent from a run whose result lacks its section.
+const (
+	groupHeadline = "headline"
+	groupLatency  = "latency"
+	groupDevices  = "devices"
+	groupEnergy   = "energy"
+	// groupParts are the energy components of the run window, for stacked bars.
+	groupParts = "energy-parts"
+)
+
+// metricDef is a report metric and the group its section of the report shows it in.
+type metricDef struct {
+	report.Metric
+	group string
+}
+
+// resultSections is what the report reads of any result.json: the headline level
+// of a run of virtual users (its latency percentiles, I/O rates and client CPU) and
+// the storage and energy sections the lifecycle attaches.
+type resultSections struct {
+	Users  int `json:"users"`
+	Levels []struct {
+		Users   int `json:"users"`
+		Latency *struct {
+			P50 float64 `json:"p50_ms"`
+			P95 float64 `json:"p95_ms"`
+			P99 float64 `json:"p99_ms"`
+		} `json:"latency"`
+	} `json:"levels"`
+	IO        *metrics.IORates `json:"io"`
+	ClientCPU *struct {
+		Cores float64 `json:"cores"`
+	} `json:"client_cpu"`
+	result.Sections
+}
+
+// extras are the numbers of a run's result file beyond its headline metrics, each
+// with its definition: latency percentiles, each emulated device's utilisation and
+// MB/s over the measured window (or, without one, from mount to unmount), the
+// engine's MB/s, tierbench's CPU, the whole system's energy and CO2 over the run
+// and each component's share, and the emulated devices' energy and CO2.
+func extras(rec *RunRecord) ([]metricDef, map[string]float64, error) {
+	if rec.Result == "" {
+		return nil, nil, nil
+	}
+	path := rec.Result
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(rec.Dir, path)
+	}
+	rs, err := metrics.ReadJSONFile[resultSections](path)
+	if err != nil || rs == nil {
+		return nil, nil, err
+	}
+	var defs []metricDef
+	vals := map[string]float64{}
+	add := func(group, key, label, unit string, lower bool, v float64) {
+		defs = append(defs, metricDef{report.Metric{Key: key, Label: label, Unit: unit, LowerIsBetter: lower}, group})
+		vals[key] = v
+	}
+	for _, l := range rs.Levels {
+		if l.Users == rs.Users && l.Latency != nil {
+			add(groupLatency, "latency_p50_ms", "latency p50", "ms", true, l.Latency.P50)
+			add(groupLatency, "latency_p95_ms", "latency p95", "ms", true, l.Latency.P95)
+			add(groupLatency, "latency_p99_ms", "latency p99", "ms", true, l.Latency.P99)
+			break
+		}
+	}
+	if rs.IO != nil && len(rs.IO.Devices) > 0 {
+		for _, d := range rs.IO.Devices {
+			add(groupDevices, "util_"+key(d.Name), d.Name+" tier utilisation", "%", false, 100*d.Util)
+			add(groupDevices, "mb_s_"+key(d.Name), d.Name+" tier MB/s (read + write)", "MB/s", false, d.ReadMBs+d.WriteMBs)
+		}
+	} else if rs.Storage != nil {
+		for _, t := range rs.Storage.Tiers {
+			if t.Device != nil {
+				add(groupDevices, "util_"+key(t.Name), t.Name+" tier utilisation", "%", false, 100*t.Device.Utilisation)
+			}
+		}
+	}
+	if rs.IO != nil && rs.IO.Engine != nil {
+		add(groupDevices, "engine_mb_s", "engine MB/s (read + write)", "MB/s", false, rs.IO.Engine.ReadMBs+rs.IO.Engine.WriteMBs)
+	}
+	if rs.ClientCPU != nil {
+		add(groupDevices, "client_cpu_cores", "tierbench CPU (with an embedded engine)", "cores", true, rs.ClientCPU.Cores)
+	}
+	if rs.Energy != nil {
+		if w := rs.Energy.Window("run"); w != nil {
+			add(groupEnergy, "energy_j", "energy of the run (whole system)", "J", true, w.Total.Joules)
+			add(groupEnergy, "co2_g", "CO2 of the run (whole system)", "g", true, w.Total.CO2g)
+			for _, c := range w.Components {
+				if c.InTotal {
+					add(groupParts, "energy_"+key(c.Name)+"_j", c.Name, "J", true, c.Joules)
+				}
+			}
+		}
+	}
+	if st := rs.Storage; st != nil && len(st.Tiers) > 0 {
+		add(groupEnergy, "device_energy_j", "emulated devices' energy", "J", true, st.EnergyJ)
+		add(groupEnergy, "device_co2_g", "emulated devices' CO2", "g", true, st.CO2g)
+	}
+	return defs, vals, nil
+}
+
+// key makes a name (a tier, an energy component such as storage:data) part of a
+// metric key.
+func key(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			return r
+		}
+		if r >= 'A' && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return '_'
+	}, name)
+}
