@@ -38,6 +38,8 @@ type Plan struct {
 	// IO, if set, reads I/O counters for each interval's and each level's MB/s
 	// (Config.IO).
 	IO func(ctx context.Context) (metrics.IOSample, error)
+	// Observer, if set, sees every level's interval records and window (Config.Observer).
+	Observer metrics.Observer
 }
 
 // Validate checks the plan before its first level runs.
@@ -49,7 +51,7 @@ func (p Plan) Validate() error {
 // records go to jl.
 func (p Plan) Level(users int, jl *metrics.JSONLines) Config {
 	return Config{Users: users, Ramp: p.Ramp, Duration: p.Duration, Rate: p.Rate, Interval: p.Interval,
-		Lines: p.Lines, JSON: jl, IO: p.IO}
+		Lines: p.Lines, JSON: jl, IO: p.IO, Observer: p.Observer}
 }
 
 // Sweep runs the plan's levels in order: level(users) runs and records one level;

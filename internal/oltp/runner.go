@@ -73,6 +73,9 @@ type Config struct {
 	// rates. A failed reading leaves those rates out and is reported in Summary.IOError;
 	// it does not fail the run.
 	IO func(ctx context.Context) (metrics.IOSample, error)
+	// Observer, if set, sees every interval record and the measured window's ends
+	// (the monitor's window marks, Prometheus's throughput).
+	Observer metrics.Observer
 	// StopGrace is how long transactions in flight at the end of the window may take to
 	// finish before they are cancelled (default 10 s).
 	StopGrace time.Duration
@@ -199,6 +202,9 @@ func Run(parent context.Context, w Workload, cfg Config) (*Summary, error) {
 	cpuOK := false
 	beginWindow := func(now time.Time) {
 		sum.MeasureStart = now
+		if cfg.Observer != nil {
+			cfg.Observer.Window(cfg.Users, true, now)
+		}
 		cpu0, cpuOK = readCPU()
 		r.window(parent, true)
 		windowIO, haveWindow = prevIO, havePrev
@@ -228,6 +234,9 @@ func Run(parent context.Context, w Workload, cfg Config) (*Summary, error) {
 		}
 		if cfg.JSON != nil {
 			_ = cfg.JSON.Write(rec)
+		}
+		if cfg.Observer != nil {
+			cfg.Observer.Interval(rec)
 		}
 	}
 	next := start.Add(cfg.Interval)
@@ -271,6 +280,9 @@ loop:
 		}
 	}
 	sum.End = time.Now()
+	if measuring && cfg.Observer != nil {
+		cfg.Observer.Window(cfg.Users, false, sum.End)
+	}
 	if measuring && cpuOK && last != nil {
 		if cpu1, ok := readCPU(); ok {
 			sum.ClientCPU = newClientCPU(cpu1-cpu0, sum.End.Sub(sum.MeasureStart), last.Count(""), numCPU())

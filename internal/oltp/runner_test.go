@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"sync/atomic"
@@ -324,5 +325,48 @@ func TestInterruptDuringLogins(t *testing.T) {
 	}
 	if f.closed.Load() != f.started.Load() || f.ran.Load() != 0 {
 		t.Errorf("%d opened, %d closed, %d transactions", f.started.Load(), f.closed.Load(), f.ran.Load())
+	}
+}
+
+// recordingObserver keeps what a run shows its Observer.
+type recordingObserver struct {
+	records []metrics.IntervalRecord
+	windows []string
+	starts  []time.Time
+	ends    []time.Time
+}
+
+func (o *recordingObserver) Interval(rec metrics.IntervalRecord) { o.records = append(o.records, rec) }
+
+func (o *recordingObserver) Window(users int, start bool, at time.Time) {
+	edge := "end"
+	if start {
+		o.starts, edge = append(o.starts, at), "start"
+	} else {
+		o.ends = append(o.ends, at)
+	}
+	o.windows = append(o.windows, fmt.Sprintf("%s %d", edge, users))
+}
+
+// TestObserver: the observer gets every interval record the JSON lines get, and the
+// measured window's two ends at the times the summary gives them.
+func TestObserver(t *testing.T) {
+	f := &fakeWorkload{delay: 5 * time.Millisecond}
+	var b bytes.Buffer
+	obs := &recordingObserver{}
+	sum, err := Run(context.Background(), f, Config{Users: 2, Ramp: 100 * time.Millisecond, Duration: 300 * time.Millisecond,
+		Interval: 100 * time.Millisecond, JSON: metrics.NewJSONLines(&b), Observer: obs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Count(b.String(), "\n"); len(obs.records) != lines || lines < 3 {
+		t.Errorf("observer saw %d interval records, the JSON lines have %d", len(obs.records), lines)
+	}
+	if strings.Join(obs.windows, ",") != "start 2,end 2" || !obs.starts[0].Equal(sum.MeasureStart) || !obs.ends[0].Equal(sum.End) {
+		t.Errorf("windows %v at %v and %v; the summary's window is %v to %v", obs.windows, obs.starts, obs.ends, sum.MeasureStart, sum.End)
+	}
+	last := obs.records[len(obs.records)-1]
+	if last.Phase != "measure" || last.Time.IsZero() || last.Time.After(sum.End) {
+		t.Errorf("last record %+v: want a measured interval that ended by %v", last, sum.End)
 	}
 }
