@@ -40,6 +40,9 @@ func WriteLines(w io.Writer, s *Summary, ws *WindowSummary) {
 	if line := engineLine(ws); line != "" {
 		fmt.Fprintln(w, "  engine: "+line)
 	}
+	for _, u := range s.NotSampled {
+		fmt.Fprintf(w, "  not sampled: %s: %s\n", u.What, u.Why)
+	}
 	for _, src := range s.Sources {
 		for _, u := range src.Unavailable {
 			fmt.Fprintf(w, "  not available: %s: %s\n", u.What, u.Why)

@@ -9,8 +9,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
+
+	"tierbench/internal/metrics"
 )
 
 // The files a monitor writes in its directory.
@@ -21,6 +24,28 @@ const (
 
 // DefaultInterval is how often the monitor samples unless told otherwise (--sample).
 const DefaultInterval = time.Second
+
+// MinInterval is the shortest interval a run may sample at: each sample reads /proc,
+// /sys and the engine's statistics views, which faster would cost what it measures.
+const MinInterval = 10 * time.Millisecond
+
+// ParseSample reads --sample: a duration of MinInterval or more, or "off" (0).
+func ParseSample(text string) (time.Duration, error) {
+	t := strings.TrimSpace(text)
+	if strings.EqualFold(t, "off") {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(t)
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("--sample %q: give how often to sample, such as 1s or 500ms, or off", text)
+	case d <= 0:
+		return 0, fmt.Errorf("--sample %s: give how often to sample, above 0, such as 1s or 500ms, or off to sample nothing", text)
+	case d < MinInterval:
+		return 0, fmt.Errorf("--sample %s: sample at most every %s (each sample reads /proc, /sys and the engine), or off", text, MinInterval)
+	}
+	return d, nil
+}
 
 // Sample is one line of metrics.jsonl: the values and counters every source read at
 // Time.
@@ -54,6 +79,9 @@ type Config struct {
 	// "" writes no files (the summary is kept all the same).
 	Dir     string
 	Sources []Source
+	// NotSampled are sources the caller could not set up, and why (an engine too old
+	// for its statistics views); the summary lists them.
+	NotSampled []Unavailable
 	// Timeout bounds one sample's reading of its sources (default: the interval, and
 	// at least 2 s): a source that takes longer is left out of that sample.
 	Timeout time.Duration
@@ -215,6 +243,10 @@ func (m *Monitor) Window(users int, start bool, at time.Time) {
 	}
 }
 
+// Interval is metrics.Observer's: the interval records are the runner's to keep
+// (intervals.jsonl); the monitor needs only the windows.
+func (m *Monitor) Interval(metrics.IntervalRecord) {}
+
 // Latest is the last sample (nil before Start); it is not changed afterwards.
 func (m *Monitor) Latest() *Sample {
 	m.mu.Lock()
@@ -252,7 +284,7 @@ func (m *Monitor) take(mk *mark) {
 			s.Values[k] = round3(v)
 		}
 		for k, v := range r.Counters {
-			s.Counters[k] = v
+			s.Counters[k] = math.Round(v*1e6) / 1e6 // sums of seconds carry float noise
 		}
 		s.Values["monitor."+m.cfg.Sources[i].Name()+".read_ms"] = round3(float64(took[i].Microseconds()) / 1000)
 		if errs[i] != nil {
@@ -342,7 +374,8 @@ func (m *Monitor) closeFiles() error {
 func (m *Monitor) summarize(end time.Time) *Summary {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	s := &Summary{IntervalS: m.cfg.Interval.Seconds(), Samples: m.samples, Start: m.start, End: end, Series: m.catalogue}
+	s := &Summary{IntervalS: m.cfg.Interval.Seconds(), Samples: m.samples, Start: m.start, End: end, Series: m.catalogue,
+		NotSampled: m.cfg.NotSampled}
 	if m.cfg.Dir != "" {
 		s.File, s.CSVFile = JSONLinesFile, CSVFile
 	}

@@ -22,7 +22,9 @@ type Summary struct {
 	Start   time.Time      `json:"start"`
 	End     time.Time      `json:"end"`
 	Sources []SourceStatus `json:"sources"`
-	Storage []Placement    `json:"storage,omitempty"`
+	// NotSampled are sources that could not be set up, and why.
+	NotSampled []Unavailable `json:"not_sampled,omitempty"`
+	Storage    []Placement   `json:"storage,omitempty"`
 	// Run covers the monitor's whole time, Windows each window marked in it.
 	Run     *WindowSummary  `json:"run,omitempty"`
 	Windows []WindowSummary `json:"windows,omitempty"`

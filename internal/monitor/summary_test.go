@@ -202,3 +202,18 @@ func TestEngineSource(t *testing.T) {
 		t.Error("an engine without statistics gave a source")
 	}
 }
+
+// TestParseSample: --sample takes a duration of 10 ms or more, or off; 0, negative and
+// too short intervals are errors naming the flag.
+func TestParseSample(t *testing.T) {
+	for text, want := range map[string]time.Duration{"1s": time.Second, "250ms": 250 * time.Millisecond, "off": 0, " OFF ": 0} {
+		if got, err := ParseSample(text); err != nil || got != want {
+			t.Errorf("%q: %v, %v; want %v", text, got, err, want)
+		}
+	}
+	for _, text := range []string{"0", "0s", "-1s", "1ms", "often", ""} {
+		if _, err := ParseSample(text); err == nil || !strings.HasPrefix(err.Error(), "--sample ") {
+			t.Errorf("%q: %v, want an error naming --sample", text, err)
+		}
+	}
+}
