@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"tierbench/internal/engine"
+	"tierbench/internal/monitor"
 	"tierbench/internal/oltp/mix"
 	"tierbench/internal/placement"
 	"tierbench/internal/progress"
@@ -113,6 +115,7 @@ func newOLTPRunCommand() *cobra.Command {
 	var (
 		ef           engineFlags
 		lf           loadFlags
+		mf           monitorFlags
 		out, mixName string
 		think        time.Duration
 	)
@@ -153,18 +156,36 @@ func newOLTPRunCommand() *cobra.Command {
 			} else if li != nil && li.MixSHA256 != m.SHA256 {
 				fmt.Fprintf(cmd.ErrOrStderr(), "note: the mix file changed since it was loaded (%s)\n", li.MixFile)
 			}
+			if err := mf.prepare(ef.dsn); err != nil {
+				return err
+			}
+			defer mf.close()
 			ctx := cmd.Context()
 			opened, err := lf.open(ctx, &ef, out)
 			if err != nil {
 				return err
 			}
 			defer opened.Finish()
+			rm, err := mf.start(ctx, opened, out)
+			if err != nil {
+				return err
+			}
+			defer rm.stop(cmd.ErrOrStderr())
 			rc := mix.RunConfig{Plan: lf.plan(out, cmd.OutOrStdout(), opened), Think: think}
+			rc.Observer = rm.Observer()
 			res, err := mix.Run(ctx, opened.Engine(), m, rc)
+			if sum := rm.stop(cmd.ErrOrStderr()); sum != nil && res != nil {
+				res.Monitoring = sum
+				err = errors.Join(err, mix.WriteResult(out, res))
+			}
 			return finishRun(opened, filepath.Join(out, mix.ResultFile), res != nil, err,
 				func(st *placement.Storage) error { res.Storage = st; return mix.WriteResult(out, res) },
 				func() {
 					mix.WriteSummary(cmd.OutOrStdout(), res, m.TxnNames())
+					if res.Monitoring != nil {
+						fmt.Fprintln(cmd.OutOrStdout())
+						monitor.WriteLines(cmd.OutOrStdout(), res.Monitoring, res.Monitoring.Level(res.Users))
+					}
 					fmt.Fprintf(cmd.OutOrStdout(), "\nresult: %s\n", filepath.Join(out, mix.ResultFile))
 				})
 		},
@@ -173,6 +194,7 @@ func newOLTPRunCommand() *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&mixName, "mix", "", "bundled mix name ("+strings.Join(mix.Bundled(), ", ")+") or path of a mix file")
 	lf.register(cmd, "seed of the users' parameters")
+	mf.register(cmd)
 	f.DurationVar(&think, "think", 0, "think time after each transaction, e.g. 100ms (closed loop; 0: none)")
 	_ = cmd.MarkFlagRequired("mix")
 	return cmd

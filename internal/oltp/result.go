@@ -9,6 +9,7 @@ import (
 
 	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
+	"tierbench/internal/monitor"
 	"tierbench/internal/placement"
 )
 
@@ -108,6 +109,9 @@ type RunResult struct {
 	// Storage says where the files were and what the devices did and used over the
 	// whole command (engine start to stop); absent when nothing was placed.
 	Storage *placement.Storage `json:"storage,omitempty"`
+	// Monitoring summarises the samples of metrics.jsonl over the run and each
+	// level's window (--sample); absent when nothing was sampled.
+	Monitoring *monitor.Summary `json:"monitoring,omitempty"`
 }
 
 // NewRunResult begins the result of a run of benchmark on the engine info describes:
