@@ -12,6 +12,21 @@ import (
 // (PostgreSQL's backends flush theirs about once a second, later on a loaded machine).
 const statsWait = 30 * time.Second
 
+// OpenManaged starts a managed instance of cfg.Name in a ServerDir for t, or skips t
+// (fails it under CI=true) when installed says the server is missing; it stops when t
+// ends.
+func OpenManaged(t *testing.T, installed error, cfg engine.Config) engine.Engine {
+	t.Helper()
+	RequireServer(t, installed)
+	cfg.Dir = ServerDir(t)
+	e, err := engine.Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
 // ReadStats reads r once and fails t when a statistic is not in r's catalogue or is of
 // the other kind.
 func ReadStats(t *testing.T, r engine.StatsReader) engine.Stats {

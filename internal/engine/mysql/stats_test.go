@@ -1,7 +1,6 @@
 package mysql
 
 import (
-	"context"
 	"testing"
 
 	"tierbench/internal/engine"
@@ -13,13 +12,8 @@ import (
 // commit nothing (Com_commit counts COMMIT statements).
 func TestStats(t *testing.T) {
 	t.Parallel()
-	enginetest.RequireServer(t, Installed())
-	e, err := engine.Open(context.Background(), engine.Config{Name: "mysql", Dir: enginetest.ServerDir(t),
+	e := enginetest.OpenManaged(t, Installed(), engine.Config{Name: "mysql",
 		Settings: map[string]string{"innodb_flush_log_at_trx_commit": "0"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
 	enginetest.Stats(t, e, enginetest.StatsHarness{})
 }
 

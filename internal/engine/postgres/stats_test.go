@@ -1,7 +1,6 @@
 package postgres
 
 import (
-	"context"
 	"testing"
 
 	"tierbench/internal/engine"
@@ -13,12 +12,7 @@ import (
 // which PostgreSQL counts as two committed transactions.
 func TestStats(t *testing.T) {
 	t.Parallel()
-	enginetest.RequireServer(t, Installed())
-	e, err := engine.Open(context.Background(), engine.Config{Name: "postgres", Dir: enginetest.ServerDir(t),
+	e := enginetest.OpenManaged(t, Installed(), engine.Config{Name: "postgres",
 		Settings: map[string]string{"fsync": "off", "synchronous_commit": "off"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
 	enginetest.Stats(t, e, enginetest.StatsHarness{SelfCommits: 2, LockGauge: "wait.Lock.transactionid"})
 }
