@@ -5,6 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/prometheus/procfs"
@@ -17,7 +21,7 @@ var processSeries = []SeriesInfo{
 	value("proc.<who>.cpu_cores", "cores", "CPU the process (tree) used: CPU seconds per second, 1 = one CPU busy (who: tierbench, server)"),
 	value("proc.<who>.user_cores", "cores", "the part of cpu_cores in user mode"),
 	value("proc.<who>.system_cores", "cores", "the part of cpu_cores in the kernel"),
-	value("proc.<who>.rss_mib", "mib", "resident memory: private (RssAnon) summed over the tree, shared memory and file pages counted once, as the most any one process maps (PostgreSQL's shared_buffers are in every backend)"),
+	value("proc.<who>.rss_mib", "mib", "resident memory: private pages summed over the tree, shared pages (shared memory, files) counted once, as the most any one process maps (PostgreSQL's shared_buffers are in every backend)"),
 	value("proc.<who>.processes", "processes", "processes in the tree"),
 	value("proc.<who>.threads", "threads", "threads of the tree's processes"),
 	counter("proc.<who>.cpu_s", "seconds", "CPU time of the tree's processes, and of the children they have reaped"),
@@ -35,9 +39,11 @@ type Process struct {
 
 // Processes reads the CPU time and memory of processes and process trees from /proc.
 type Processes struct {
-	fs      procfs.FS
-	targets []Process
-	d       deltas
+	fs       procfs.FS
+	root     string
+	pageSize float64
+	targets  []Process
+	d        deltas
 }
 
 // NewProcesses follows targets through the proc file system at procRoot ("" is
@@ -58,7 +64,7 @@ func NewProcesses(procRoot string, targets ...Process) (*Processes, error) {
 			return nil, fmt.Errorf("monitor: process %s: no process %d on this machine", t.Who, t.PID)
 		}
 	}
-	return &Processes{fs: pfs, targets: targets}, nil
+	return &Processes{fs: pfs, root: procRoot, pageSize: float64(os.Getpagesize()), targets: targets}, nil
 }
 
 func (p *Processes) Name() string         { return "processes" }
@@ -67,26 +73,21 @@ func (p *Processes) Series() []SeriesInfo { return processSeries }
 // treeUsage sums a tree's figures.
 type treeUsage struct {
 	user, system       float64 // seconds
-	anon, shmem, file  float64 // bytes
+	private, shared    float64 // bytes
 	processes, threads int
 }
 
 func (p *Processes) Read(_ context.Context, now time.Time, r *Reading) error {
 	p.d.begin(now)
-	var children map[int][]int
-	for _, t := range p.targets {
-		if t.Tree && children == nil {
-			var err error
-			if children, err = p.children(); err != nil {
-				return fmt.Errorf("processes: %w", err)
-			}
-		}
-	}
 	var errs []error
 	for _, t := range p.targets {
 		pids := []int{t.PID}
 		if t.Tree {
-			pids = tree(children, t.PID)
+			var err error
+			if pids, err = p.tree(t.PID); err != nil {
+				errs = append(errs, fmt.Errorf("process %s (%d): %w", t.Who, t.PID, err))
+				continue
+			}
 		}
 		u, err := p.usage(pids, t.Tree)
 		if err != nil {
@@ -94,7 +95,7 @@ func (p *Processes) Read(_ context.Context, now time.Time, r *Reading) error {
 			continue
 		}
 		base := join("proc", label(t.Who))
-		r.Value(base+".rss_mib", (u.anon+u.shmem+u.file)/(1<<20))
+		r.Value(base+".rss_mib", (u.private+u.shared)/(1<<20))
 		r.Value(base+".processes", float64(u.processes))
 		r.Value(base+".threads", float64(u.threads))
 		for name, v := range map[string]float64{"user": u.user, "system": u.system, "cpu": u.user + u.system} {
@@ -108,54 +109,90 @@ func (p *Processes) Read(_ context.Context, now time.Time, r *Reading) error {
 	return errors.Join(errs...)
 }
 
-// children maps every process to its children.
-func (p *Processes) children() (map[int][]int, error) {
+// tree is root and every process below it. The kernel lists each thread's children
+// in /proc/PID/task/TID/children, which costs a read or two a process of the tree
+// (procfs has no reader for these lists of numbers); a kernel without them
+// (CONFIG_PROC_CHILDREN) makes it read the parent of every process on the machine.
+func (p *Processes) tree(root int) ([]int, error) {
+	if _, err := os.Stat(p.path(root, "task", strconv.Itoa(root), "children")); err != nil {
+		return p.treeByParents(root)
+	}
+	out := []int{root}
+	for i := 0; i < len(out); i++ {
+		tasks, err := os.ReadDir(p.path(out[i], "task"))
+		if err != nil {
+			if i == 0 {
+				return nil, processEnded(err)
+			}
+			continue // it ended since its parent listed it
+		}
+		for _, task := range tasks {
+			list, err := os.ReadFile(p.path(out[i], "task", task.Name(), "children"))
+			if err != nil {
+				continue
+			}
+			for _, f := range strings.Fields(string(list)) {
+				if pid, err := strconv.Atoi(f); err == nil {
+					out = append(out, pid)
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+func (p *Processes) path(pid int, parts ...string) string {
+	return filepath.Join(append([]string{p.root, strconv.Itoa(pid)}, parts...)...)
+}
+
+// treeByParents finds the tree by every process's parent.
+func (p *Processes) treeByParents(root int) ([]int, error) {
 	all, err := p.fs.AllProcs()
 	if err != nil {
 		return nil, err
 	}
-	m := map[int][]int{}
+	children := map[int][]int{}
 	for _, proc := range all {
 		st, err := proc.Stat()
 		if err != nil {
 			continue // it ended since the directory was read
 		}
-		m[st.PPID] = append(m[st.PPID], proc.PID)
+		children[st.PPID] = append(children[st.PPID], proc.PID)
 	}
-	return m, nil
-}
-
-// tree is root and every process below it.
-func tree(children map[int][]int, root int) []int {
 	out := []int{root}
 	for i := 0; i < len(out); i++ {
 		out = append(out, children[out[i]]...)
 	}
-	return out
+	return out, nil
+}
+
+func processEnded(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return errors.New("the process has ended")
+	}
+	return err
 }
 
 // usage sums the processes' figures; withChildren adds the CPU time of the children
-// each has reaped, so that a tree's CPU time does not fall when a process ends. A
-// process that ended since the tree was read is skipped, but not the first (the root):
-// its end is an error.
+// each has reaped, so that a tree's CPU time does not fall when a process ends.
+// Resident memory counts each process's private pages and, once, the most shared
+// pages (file and shared memory) any of them maps. A process that ended since the
+// tree was read is skipped, but not the first (the root): its end is an error.
 func (p *Processes) usage(pids []int, withChildren bool) (treeUsage, error) {
 	var u treeUsage
 	for i, pid := range pids {
-		proc, err := p.fs.Proc(pid)
+		var proc procfs.Proc
 		var st procfs.ProcStat
-		if err == nil {
-			st, err = proc.Stat()
-		}
-		var status procfs.ProcStatus
-		if err == nil {
-			status, err = proc.NewStatus()
+		var mem procfs.ProcStatm
+		var err error
+		if proc, err = p.fs.Proc(pid); err == nil {
+			if st, err = proc.Stat(); err == nil {
+				mem, err = proc.Statm()
+			}
 		}
 		if err != nil {
 			if i == 0 {
-				if errors.Is(err, fs.ErrNotExist) {
-					return u, errors.New("the process has ended")
-				}
-				return u, err
+				return u, processEnded(err)
 			}
 			continue
 		}
@@ -165,9 +202,8 @@ func (p *Processes) usage(pids []int, withChildren bool) (treeUsage, error) {
 			u.user += float64(st.CUTime) / userHZ
 			u.system += float64(st.CSTime) / userHZ
 		}
-		u.anon += float64(status.RssAnon)
-		u.shmem = max(u.shmem, float64(status.RssShmem))
-		u.file = max(u.file, float64(status.RssFile))
+		u.private += float64(mem.Resident-min(mem.Shared, mem.Resident)) * p.pageSize
+		u.shared = max(u.shared, float64(mem.Shared)*p.pageSize)
 		u.processes++
 		u.threads += st.NumThreads
 	}

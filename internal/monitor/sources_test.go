@@ -122,7 +122,8 @@ func TestHost(t *testing.T) {
 // so it does not fall when one ends. Between the readings process 102 (0.5 + 0.5 s)
 // ended after 0.2 s more and was reaped by 101 (cutime+cstime 1.2 s), 101 ran 0.5 s +
 // 0.2 s more, 100 0.3 s + 0.1 s: 1.3 s of CPU in the second. The process alone
-// (tierbench, 200) leaves out its children's 19.98 s.
+// (tierbench, 200) leaves out its children's 19.98 s. Resident memory counts private
+// pages of each process and the most shared pages of any once.
 func TestProcesses(t *testing.T) {
 	root, advance := fakeProc(t)
 	p, err := NewProcesses(root, Process{Who: "server", PID: 100, Tree: true}, Process{Who: "tierbench", PID: 200})
@@ -141,6 +142,15 @@ func TestProcesses(t *testing.T) {
 		"proc.server.rss_mib":      135000.0 / 1024,
 		"proc.tierbench.cpu_cores": 0.7, "proc.tierbench.rss_mib": 46000.0 / 1024,
 	})
+	// The second reading found the tree through the kernel's lists of children, the first
+	// (no lists in testdata/proc0) through every process's parent. A process that says
+	// 100 is its parent but is in no list is not in the tree.
+	decoy := filepath.Join(root, "300")
+	copyTree(t, filepath.Join(root, "101"), decoy)
+	r = read(t, p, t0.Add(2*time.Second))
+	if r.Values["proc.server.processes"] != 2 {
+		t.Errorf("%v processes in the tree: the lists of children were not read", r.Values["proc.server.processes"])
+	}
 	if _, err := NewProcesses(root, Process{Who: "server", PID: 4242}); err == nil || !strings.Contains(err.Error(), "no process 4242") {
 		t.Errorf("a process that does not exist: %v", err)
 	}
