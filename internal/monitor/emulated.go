@@ -64,24 +64,12 @@ func (e *Emulated) Read(_ context.Context, now time.Time, r *Reading) error {
 			"read_bytes": float64(dev.ReadBytes), "write_bytes": float64(dev.WriteBytes),
 			"busy_s": dev.Busy.Seconds(), "latency_s": dev.Latency.Seconds(),
 		}
-		delta := map[string]float64{}
-		all := true
-		for name, v := range counters {
-			r.Counter(base+"."+name, v)
-			d, ok := e.d.set(base+"."+name, v)
-			delta[name], all = d, all && ok
-		}
+		delta, secs, ok := e.d.device(r, base, counters)
 		r.Value(base+".queue_depth", float64(dev.QueueDepth))
-		secs := e.d.secs()
-		if !all || secs <= 0 {
+		if !ok {
 			continue
 		}
-		r.Value(base+".read_iops", delta["reads"]/secs)
-		r.Value(base+".write_iops", delta["writes"]/secs)
-		r.Value(base+".flush_per_s", delta["flushes"]/secs)
-		r.Value(base+".read_mb_s", delta["read_bytes"]/1e6/secs)
-		r.Value(base+".write_mb_s", delta["write_bytes"]/1e6/secs)
-		r.Value(base+".util_pct", min(100, 100*delta["busy_s"]/secs))
+		ioValues(r, base, delta, secs)
 		r.Value(base+".await_ms", perIO(delta["latency_s"], delta["reads"]+delta["writes"]+delta["flushes"]))
 	}
 	e.d.commit()

@@ -3,6 +3,7 @@ package monitor
 import (
 	"context"
 	"math"
+	"slices"
 	"time"
 )
 
@@ -104,4 +105,34 @@ func (d *deltas) rate(name string, v float64) (float64, bool) {
 // commit ends a successful reading: its counters become the previous ones.
 func (d *deltas) commit() {
 	d.at, d.prev = d.now, d.cur
+}
+
+// device records a device's cumulative counters under base (all but hidden ones,
+// which only feed its values) and returns their increases over the secs since the
+// previous reading; ok is false on the first reading or after a counter went back.
+func (d *deltas) device(r *Reading, base string, counters map[string]float64, hidden ...string) (delta map[string]float64, secs float64, ok bool) {
+	delta, ok = map[string]float64{}, true
+	for name, v := range counters {
+		if !slices.Contains(hidden, name) {
+			r.Counter(base+"."+name, v)
+		}
+		dv, okName := d.set(base+"."+name, v)
+		delta[name], ok = dv, ok && okName
+	}
+	secs = d.secs()
+	return delta, secs, ok && secs > 0
+}
+
+// ioValues adds a device's rates: IOPS, MB/s, flushes a second (when it counts them)
+// and utilisation, from the increases of its reads, writes, read_bytes, write_bytes,
+// flushes and busy_s over secs.
+func ioValues(r *Reading, base string, delta map[string]float64, secs float64) {
+	r.Value(base+".read_iops", delta["reads"]/secs)
+	r.Value(base+".write_iops", delta["writes"]/secs)
+	r.Value(base+".read_mb_s", delta["read_bytes"]/1e6/secs)
+	r.Value(base+".write_mb_s", delta["write_bytes"]/1e6/secs)
+	if f, ok := delta["flushes"]; ok {
+		r.Value(base+".flush_per_s", f/secs)
+	}
+	r.Value(base+".util_pct", min(100, 100*delta["busy_s"]/secs))
 }

@@ -143,28 +143,12 @@ func (s *Storage) disk(r *Reading, disk string, st blockdevice.Diskstats) {
 	if st.IoStatsCount >= 20 {
 		counters["flushes"] = float64(st.FlushRequestsCompleted)
 	}
-	delta := map[string]float64{}
-	all := true
-	for name, v := range counters {
-		if name != "r_wait_s" && name != "w_wait_s" {
-			r.Counter(base+"."+name, v)
-		}
-		d, ok := s.d.set(base+"."+name, v)
-		delta[name], all = d, all && ok
-	}
+	delta, secs, ok := s.d.device(r, base, counters, "r_wait_s", "w_wait_s")
 	r.Value(base+".in_flight", float64(st.IOsInProgress))
-	secs := s.d.secs()
-	if !all || secs <= 0 {
+	if !ok {
 		return
 	}
-	r.Value(base+".read_iops", delta["reads"]/secs)
-	r.Value(base+".write_iops", delta["writes"]/secs)
-	r.Value(base+".read_mb_s", delta["read_bytes"]/1e6/secs)
-	r.Value(base+".write_mb_s", delta["write_bytes"]/1e6/secs)
-	if _, ok := counters["flushes"]; ok {
-		r.Value(base+".flush_per_s", delta["flushes"]/secs)
-	}
-	r.Value(base+".util_pct", min(100, 100*delta["busy_s"]/secs))
+	ioValues(r, base, delta, secs)
 	r.Value(base+".queue_depth", delta["queue_s"]/secs)
 	r.Value(base+".await_ms", perIO(delta["rw_wait_s"], delta["reads"]+delta["writes"]))
 	r.Value(base+".r_await_ms", perIO(delta["r_wait_s"], delta["reads"]))
