@@ -48,10 +48,8 @@ func (e *Engine) Name() string         { return "engine" }
 func (e *Engine) Series() []SeriesInfo { return e.series }
 
 func (e *Engine) Read(ctx context.Context, now time.Time, r *Reading) error {
+	// A reading that failed in part (a view the user may not read) keeps the rest.
 	st, err := e.reader.ReadStats(ctx)
-	if err != nil {
-		return err
-	}
 	e.d.begin(now)
 	for name, v := range st.Gauges {
 		r.Value("engine."+name, v)
@@ -72,5 +70,5 @@ func (e *Engine) Read(ctx context.Context, now time.Time, r *Reading) error {
 		}
 	}
 	e.d.commit()
-	return nil
+	return err
 }

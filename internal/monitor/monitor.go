@@ -374,7 +374,7 @@ func (m *Monitor) closeFiles() error {
 func (m *Monitor) summarize(end time.Time) *Summary {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	s := &Summary{IntervalS: m.cfg.Interval.Seconds(), Samples: m.samples, Start: m.start, End: end, Series: m.catalogue,
+	s := &Summary{IntervalS: m.cfg.Interval.Seconds(), Samples: m.samples, Start: m.start.UTC(), End: end.UTC(), Series: m.catalogue,
 		NotSampled: m.cfg.NotSampled}
 	if m.cfg.Dir != "" {
 		s.File, s.CSVFile = JSONLinesFile, CSVFile

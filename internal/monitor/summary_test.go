@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"context"
+	"errors"
 	"math"
 	"path/filepath"
 	"strings"
@@ -167,14 +168,17 @@ func waitFor(t *testing.T, ok func() bool) {
 }
 
 // fakeStats is an engine.StatsReader whose readings the test sets.
-type fakeStats struct{ st engine.Stats }
+type fakeStats struct {
+	st  engine.Stats
+	err error
+}
 
 func (f *fakeStats) Catalogue() []engine.StatInfo {
 	return []engine.StatInfo{{Name: "commits", Kind: engine.Counter, Unit: "transactions"},
 		{Name: "buffer_hits", Kind: engine.Counter, Unit: "pages"}, {Name: "buffer_misses", Kind: engine.Counter, Unit: "pages"},
 		{Name: "wait.<class>.<event>", Kind: engine.Gauge, Unit: "sessions"}}
 }
-func (f *fakeStats) ReadStats(context.Context) (engine.Stats, error) { return f.st, nil }
+func (f *fakeStats) ReadStats(context.Context) (engine.Stats, error) { return f.st, f.err }
 
 type fakeEngine struct {
 	engine.Engine
@@ -198,6 +202,12 @@ func TestEngineSource(t *testing.T) {
 	got := read(t, src, t0.Add(2*time.Second))
 	// 200 commits in 2 s; 980 hits of 1000 reads.
 	expect(t, got.Values, map[string]float64{"engine.commits_per_s": 100, "engine.buffer_hit_pct": 98, "engine.wait.Lock.tuple": 3})
+	// A reading that failed in part keeps what it read, and says why.
+	r.err = errors.New("lock waits: access denied")
+	part := newReading()
+	if err := src.Read(context.Background(), t0.Add(3*time.Second), part); err == nil || part.Values["engine.wait.Lock.tuple"] != 3 {
+		t.Errorf("a partial reading: %v, values %v", err, part.Values)
+	}
 	if _, ok, _ := NewEngine(context.Background(), struct{ engine.Engine }{}); ok {
 		t.Error("an engine without statistics gave a source")
 	}

@@ -3,6 +3,7 @@ package mysql
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -113,27 +114,39 @@ func (r *mysqlStatsReader) ReadStats(ctx context.Context) (engine.Stats, error) 
 	if err := statusValues(got.Data, st); err != nil {
 		return st, fmt.Errorf("mysql: statistics: %w", err)
 	}
+	// INNODB_TRX and PROCESSLIST need the PROCESS privilege on a server given by --dsn:
+	// without it the status variables are still read.
+	var errs []error
 	var waits, waited float64
 	if err := r.db.QueryRowContext(ctx, lockWaitQuery).Scan(&waits, &waited); err != nil {
-		return st, fmt.Errorf("mysql: statistics: lock waits: %w", err)
+		errs = append(errs, fmt.Errorf("mysql: statistics: lock waits: %w", err))
+	} else {
+		st.Gauges[engine.StatLockWaits], st.Gauges["mariadb.lock_waiting_s"] = waits, waited
 	}
-	st.Gauges[engine.StatLockWaits], st.Gauges["mariadb.lock_waiting_s"] = waits, waited
-	rows, err = r.db.QueryContext(ctx, processStateQuery)
+	if err := r.states(ctx, st); err != nil {
+		errs = append(errs, fmt.Errorf("mysql: statistics: sessions: %w", err))
+	}
+	return st, errors.Join(errs...)
+}
+
+// states counts the sessions running a command by thread state.
+func (r *mysqlStatsReader) states(ctx context.Context, st engine.Stats) error {
+	rows, err := r.db.QueryContext(ctx, processStateQuery)
 	if err != nil {
-		return st, fmt.Errorf("mysql: statistics: sessions: %w", err)
+		return err
 	}
 	states, err := engine.ReadRows(rows)
 	if err != nil {
-		return st, fmt.Errorf("mysql: statistics: sessions: %w", err)
+		return err
 	}
 	for _, row := range states.Data {
 		n, err := strconv.ParseFloat(row[1], 64)
 		if err != nil {
-			return st, fmt.Errorf("mysql: statistics: sessions in state %q: %q is not a number", row[0], row[1])
+			return fmt.Errorf("sessions in state %q: %q is not a number", row[0], row[1])
 		}
 		st.Gauges["mariadb.state."+engine.StatLabel(row[0])] += n
 	}
-	return st, nil
+	return nil
 }
 
 // statusValues turns SHOW GLOBAL STATUS rows (name, value) into st's statistics.
