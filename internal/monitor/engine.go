@@ -13,9 +13,11 @@ import (
 // engine.<name>_per_s, and the buffer's hits and misses the value
 // engine.buffer_hit_pct.
 type Engine struct {
-	name   string
 	reader engine.StatsReader
 	series []SeriesInfo
+	// gauges are the gauges read so far: one a reading lacks (no session waits on that
+	// event now) is 0, not missing, so that a window's mean counts it.
+	gauges map[string]bool
 	d      deltas
 }
 
@@ -30,7 +32,7 @@ func NewEngine(ctx context.Context, e engine.Engine) (src *Engine, ok bool, err 
 	if err != nil {
 		return nil, true, fmt.Errorf("monitor: %w", err)
 	}
-	src = &Engine{reader: r}
+	src = &Engine{reader: r, gauges: map[string]bool{}}
 	for _, s := range r.Catalogue() {
 		name := "engine." + s.Name
 		if s.Kind == engine.Counter {
@@ -52,7 +54,15 @@ func (e *Engine) Read(ctx context.Context, now time.Time, r *Reading) error {
 	st, err := e.reader.ReadStats(ctx)
 	e.d.begin(now)
 	for name, v := range st.Gauges {
+		e.gauges[name] = true
 		r.Value("engine."+name, v)
+	}
+	if err == nil {
+		for name := range e.gauges {
+			if _, ok := st.Gauges[name]; !ok {
+				r.Value("engine."+name, 0)
+			}
+		}
 	}
 	for name, v := range st.Counters {
 		r.Counter("engine."+name, v)

@@ -198,14 +198,15 @@ func TestEngineSource(t *testing.T) {
 	}
 	read(t, src, t0)
 	r.st = engine.Stats{Counters: map[string]float64{"commits": 300, "buffer_hits": 1880, "buffer_misses": 120},
-		Gauges: map[string]float64{"wait.Lock.tuple": 3}}
+		Gauges: map[string]float64{"wait.IO.DataFileRead": 3}}
 	got := read(t, src, t0.Add(2*time.Second))
-	// 200 commits in 2 s; 980 hits of 1000 reads.
-	expect(t, got.Values, map[string]float64{"engine.commits_per_s": 100, "engine.buffer_hit_pct": 98, "engine.wait.Lock.tuple": 3})
+	// 200 commits in 2 s; 980 hits of 1000 reads; no session waits on a tuple now.
+	expect(t, got.Values, map[string]float64{"engine.commits_per_s": 100, "engine.buffer_hit_pct": 98,
+		"engine.wait.IO.DataFileRead": 3, "engine.wait.Lock.tuple": 0})
 	// A reading that failed in part keeps what it read, and says why.
 	r.err = errors.New("lock waits: access denied")
 	part := newReading()
-	if err := src.Read(context.Background(), t0.Add(3*time.Second), part); err == nil || part.Values["engine.wait.Lock.tuple"] != 3 {
+	if err := src.Read(context.Background(), t0.Add(3*time.Second), part); err == nil || part.Values["engine.wait.IO.DataFileRead"] != 3 {
 		t.Errorf("a partial reading: %v, values %v", err, part.Values)
 	}
 	if _, ok, _ := NewEngine(context.Background(), struct{ engine.Engine }{}); ok {
