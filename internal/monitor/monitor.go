@@ -121,6 +121,8 @@ type Monitor struct {
 	summary  *Summary
 	stopErr  error
 
+	writeErr error // of metrics.jsonl; only the goroutine taking samples touches it
+
 	mu       sync.Mutex // guards what follows
 	start    time.Time
 	latest   *Sample
@@ -128,7 +130,6 @@ type Monitor struct {
 	statuses []*SourceStatus
 	run      *window
 	windows  []*window
-	writeErr error
 }
 
 // New checks cfg and opens metrics.jsonl; Start begins sampling.
@@ -297,11 +298,22 @@ func (m *Monitor) take(mk *mark) {
 	s.Values["monitor.sample_ms"] = round3(float64(time.Since(now).Microseconds()) / 1000)
 
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	if m.start.IsZero() {
 		m.start = now
 	}
 	s.ElapsedS = round3(now.Sub(m.start).Seconds())
+	m.mu.Unlock()
+	// The file is written outside the lock, so that a slow disk never holds up the
+	// runner's window marks; only one sample is taken at a time.
+	if m.enc != nil && m.writeErr == nil {
+		if err := m.enc.Encode(s); err != nil {
+			m.writeErr = err
+		} else if err := m.out.Flush(); err != nil {
+			m.writeErr = err
+		}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	for i, st := range m.statuses {
 		if errs[i] == nil {
 			st.Reads++
@@ -314,13 +326,6 @@ func (m *Monitor) take(mk *mark) {
 	}
 	m.samples++
 	m.latest = s
-	if m.enc != nil && m.writeErr == nil {
-		if err := m.enc.Encode(s); err != nil {
-			m.writeErr = err
-		} else if err := m.out.Flush(); err != nil {
-			m.writeErr = err
-		}
-	}
 	if m.run != nil {
 		m.run.add(s)
 	}
@@ -356,9 +361,8 @@ func (m *Monitor) Stop() (*Summary, error) {
 	return m.summary, m.stopErr
 }
 
+// closeFiles runs once sampling has stopped.
 func (m *Monitor) closeFiles() error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	if m.file == nil {
 		return m.writeErr
 	}
