@@ -24,6 +24,8 @@ var processSeries = []SeriesInfo{
 	value("proc.<who>.rss_mib", "mib", "resident memory: private pages summed over the tree, shared pages (shared memory, files) counted once, as the most any one process maps (PostgreSQL's shared_buffers are in every backend)"),
 	value("proc.<who>.processes", "processes", "processes in the tree"),
 	value("proc.<who>.threads", "threads", "threads of the tree's processes"),
+	value("proc.<who>.cpu_wait_cores", "cores", "time the tree's threads were runnable but waited for a CPU (schedstat's run delay), per second: CPU saturation, 1 = one thread always waiting"),
+	value("proc.<who>.blocked_threads", "threads", "threads of the tree in uninterruptible sleep (state D) at the sample: waiting for a disk or an emulated device"),
 	counter("proc.<who>.cpu_s", "seconds", "CPU time of the tree's processes, and of the children they have reaped"),
 	counter("proc.<who>.user_s", "seconds", "the part of cpu_s in user mode"),
 	counter("proc.<who>.system_s", "seconds", "the part of cpu_s in the kernel"),
@@ -44,6 +46,11 @@ type Processes struct {
 	pageSize float64
 	targets  []Process
 	d        deltas
+	// runDelay is each target's threads' run delay (seconds) at the previous reading,
+	// by thread id; a thread is counted once it has been read twice.
+	runDelay map[string]map[int]float64
+	// noSchedstat says the kernel keeps no run delay (no /proc/PID/schedstat).
+	noSchedstat bool
 }
 
 // NewProcesses follows targets through the proc file system at procRoot ("" is
@@ -64,7 +71,23 @@ func NewProcesses(procRoot string, targets ...Process) (*Processes, error) {
 			return nil, fmt.Errorf("monitor: process %s: no process %d on this machine", t.Who, t.PID)
 		}
 	}
-	return &Processes{fs: pfs, root: procRoot, pageSize: float64(os.Getpagesize()), targets: targets}, nil
+	p := &Processes{fs: pfs, root: procRoot, pageSize: float64(os.Getpagesize()), targets: targets, runDelay: map[string]map[int]float64{}}
+	if len(targets) > 0 {
+		if proc, err := pfs.Proc(targets[0].PID); err == nil {
+			if _, err := proc.Schedstat(); err != nil {
+				p.noSchedstat = true
+			}
+		}
+	}
+	return p, nil
+}
+
+// Unavailable notes a kernel without run delays (CONFIG_SCHED_INFO).
+func (p *Processes) Unavailable() []Unavailable {
+	if !p.noSchedstat {
+		return nil
+	}
+	return []Unavailable{{What: "the processes' CPU wait (cpu_wait_cores)", Why: "the kernel has no /proc/PID/schedstat (built without CONFIG_SCHED_INFO)"}}
 }
 
 func (p *Processes) Name() string         { return "processes" }
@@ -95,6 +118,20 @@ func (p *Processes) Read(_ context.Context, now time.Time, r *Reading) error {
 			continue
 		}
 		base := join("proc", label(t.Who))
+		delays, blocked := p.threads(pids)
+		r.Value(base+".blocked_threads", float64(blocked))
+		if prev, ok := p.runDelay[t.Who]; ok && p.d.secs() > 0 && len(delays) > 0 {
+			wait := 0.0
+			for tid, d := range delays {
+				if before, ok := prev[tid]; ok && d >= before {
+					wait += d - before
+				}
+			}
+			r.Value(base+".cpu_wait_cores", wait/p.d.secs())
+		}
+		if len(delays) > 0 {
+			p.runDelay[t.Who] = delays
+		}
 		r.Value(base+".rss_mib", (u.private+u.shared)/(1<<20))
 		r.Value(base+".processes", float64(u.processes))
 		r.Value(base+".threads", float64(u.threads))
@@ -143,6 +180,36 @@ func (p *Processes) tree(root int) ([]int, error) {
 
 func (p *Processes) path(pid int, parts ...string) string {
 	return filepath.Join(append([]string{p.root, strconv.Itoa(pid)}, parts...)...)
+}
+
+// threads reads the run delay of every thread of pids (seconds, by thread id; empty
+// without schedstat) and counts those in uninterruptible sleep. A process or thread
+// that ended since the tree was read is skipped; a process whose threads cannot be
+// listed counts as its main thread.
+func (p *Processes) threads(pids []int) (delays map[int]float64, blocked int) {
+	delays = map[int]float64{}
+	for _, pid := range pids {
+		tasks, err := p.fs.AllThreads(pid)
+		if err != nil {
+			proc, err := p.fs.Proc(pid)
+			if err != nil {
+				continue
+			}
+			tasks = procfs.Procs{proc}
+		}
+		for _, task := range tasks {
+			if st, err := task.Stat(); err == nil && st.State == "D" {
+				blocked++
+			}
+			if p.noSchedstat {
+				continue
+			}
+			if ss, err := task.Schedstat(); err == nil {
+				delays[task.PID] = float64(ss.WaitingNanoseconds) / 1e9
+			}
+		}
+	}
+	return delays, blocked
 }
 
 // treeByParents finds the tree by every process's parent.

@@ -123,7 +123,9 @@ func TestHost(t *testing.T) {
 // ended after 0.2 s more and was reaped by 101 (cutime+cstime 1.2 s), 101 ran 0.5 s +
 // 0.2 s more, 100 0.3 s + 0.1 s: 1.3 s of CPU in the second. The process alone
 // (tierbench, 200) leaves out its children's 19.98 s. Resident memory counts private
-// pages of each process and the most shared pages of any once.
+// pages of each process and the most shared pages of any once. CPU wait counts the
+// threads read both times: 100 waited 0.3 s more and 101 0.5 s (102 ended), and 101
+// is in uninterruptible sleep; tierbench's one thread waited 0.1 s.
 func TestProcesses(t *testing.T) {
 	root, advance := fakeProc(t)
 	p, err := NewProcesses(root, Process{Who: "server", PID: 100, Tree: true}, Process{Who: "tierbench", PID: 200})
@@ -141,7 +143,15 @@ func TestProcesses(t *testing.T) {
 		// RssAnon 10000 + 5000 kB, shared memory once (100000 kB), file pages once (20000 kB).
 		"proc.server.rss_mib":      135000.0 / 1024,
 		"proc.tierbench.cpu_cores": 0.7, "proc.tierbench.rss_mib": 46000.0 / 1024,
+		"proc.server.cpu_wait_cores": 0.8, "proc.server.blocked_threads": 1,
+		"proc.tierbench.cpu_wait_cores": 0.1, "proc.tierbench.blocked_threads": 0,
 	})
+	if _, ok := first.Values["proc.server.cpu_wait_cores"]; ok {
+		t.Error("the first reading has a CPU wait: it needs two")
+	}
+	if u := p.Unavailable(); u != nil {
+		t.Errorf("unavailable %v with schedstat files", u)
+	}
 	// The second reading found the tree through the kernel's lists of children, the first
 	// (no lists in testdata/proc0) through every process's parent. A process that says
 	// 100 is its parent but is in no list is not in the tree.
@@ -169,11 +179,11 @@ func TestEmulated(t *testing.T) {
 	e := NewEmulated(func() ([]EmulatedDevice, error) { return devs, nil })
 	read(t, e, t0)
 	devs = []EmulatedDevice{{Name: "fast", Reads: 300, Writes: 150, Flushes: 30, ReadBytes: 5e6, WriteBytes: 4e6,
-		Busy: 2500 * time.Millisecond, Latency: 3200 * time.Millisecond, QueueDepth: 4}}
+		Busy: 2500 * time.Millisecond, Latency: 3200 * time.Millisecond, ReadLatency: 2 * time.Second, QueueDepth: 4}}
 	r := read(t, e, t0.Add(2*time.Second))
 	expect(t, r.Values, map[string]float64{"emu.fast.read_iops": 100, "emu.fast.write_iops": 50, "emu.fast.flush_per_s": 10,
 		"emu.fast.read_mb_s": 2, "emu.fast.write_mb_s": 1, "emu.fast.util_pct": 75, "emu.fast.queue_depth": 4,
 		// 1.2 s over 200 + 100 + 20 requests.
 		"emu.fast.await_ms": 3.75})
-	expect(t, r.Counters, map[string]float64{"emu.fast.busy_s": 2.5, "emu.fast.reads": 300})
+	expect(t, r.Counters, map[string]float64{"emu.fast.busy_s": 2.5, "emu.fast.reads": 300, "emu.fast.read_latency_s": 2})
 }

@@ -87,6 +87,7 @@ func TestOnThisHost(t *testing.T) {
 		"host.cpu.all.busy_pct": {0, 100}, "host.cpu.all.idle_pct": {0, 100}, "host.mem.total_mib": {1, 1 << 30},
 		"host.cpus": {1, 4096}, "proc.tierbench.rss_mib": {1, 1 << 20}, "proc.tierbench.cpu_cores": {0, 4096},
 		"proc.server.processes": {1, 1 << 20}, "monitor.sample_ms": {0, 60000},
+		"proc.tierbench.cpu_wait_cores": {0, 4096}, "proc.tierbench.blocked_threads": {0, 1 << 20},
 	} {
 		st, ok := run.Series[name]
 		if !ok || st.Min < r[0] || st.Max > r[1] {
