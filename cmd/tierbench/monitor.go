@@ -139,7 +139,8 @@ func (o *openedEngine) emulatedDevices() ([]monitor.EmulatedDevice, error) {
 	for _, d := range stats {
 		out = append(out, monitor.EmulatedDevice{Name: d.Name, Reads: d.Reads, Writes: d.Writes, Flushes: d.Flushes,
 			ReadBytes: d.ReadBytes, WriteBytes: d.WriteBytes, Busy: d.Busy,
-			Latency: d.Latency.Mean() * time.Duration(d.Latency.Count()), QueueDepth: d.QueueDepth})
+			Latency: d.Latency.Mean() * time.Duration(d.Latency.Count()), QueueDepth: d.QueueDepth,
+			ReadLatency: d.ReadLatency.Mean() * time.Duration(d.ReadLatency.Count())})
 	}
 	return out, nil
 }

@@ -22,6 +22,7 @@ var emulatedSeries = []SeriesInfo{
 	counter("emu.<tier>.write_bytes", "bytes", "bytes written since the mount"),
 	counter("emu.<tier>.busy_s", "seconds", "the model's busy time since the mount"),
 	counter("emu.<tier>.latency_s", "seconds", "time requests spent in the emulator, summed, since the mount"),
+	counter("emu.<tier>.read_latency_s", "seconds", "the part of latency_s reads spent: their share of the device's time"),
 }
 
 // EmulatedDevice is one emulated device's cumulative counters, as the emulator keeps
@@ -30,8 +31,9 @@ type EmulatedDevice struct {
 	Name                   string
 	Reads, Writes, Flushes int64
 	ReadBytes, WriteBytes  int64
-	// Busy is the model's busy time; Latency the requests' time in the emulator, summed.
-	Busy, Latency time.Duration
+	// Busy is the model's busy time; Latency the requests' time in the emulator,
+	// summed, and ReadLatency the reads' part of it.
+	Busy, Latency, ReadLatency time.Duration
 	// QueueDepth is the requests in the device now.
 	QueueDepth int64
 }
@@ -62,7 +64,7 @@ func (e *Emulated) Read(_ context.Context, now time.Time, r *Reading) error {
 		counters := map[string]float64{
 			"reads": float64(dev.Reads), "writes": float64(dev.Writes), "flushes": float64(dev.Flushes),
 			"read_bytes": float64(dev.ReadBytes), "write_bytes": float64(dev.WriteBytes),
-			"busy_s": dev.Busy.Seconds(), "latency_s": dev.Latency.Seconds(),
+			"busy_s": dev.Busy.Seconds(), "latency_s": dev.Latency.Seconds(), "read_latency_s": dev.ReadLatency.Seconds(),
 		}
 		delta, secs, ok := e.d.device(r, base, counters)
 		r.Value(base+".queue_depth", float64(dev.QueueDepth))

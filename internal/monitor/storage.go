@@ -31,6 +31,8 @@ var storageSeries = []SeriesInfo{
 	counter("disk.<disk>.write_bytes", "bytes", "bytes written since boot"),
 	counter("disk.<disk>.busy_s", "seconds", "time with I/O in flight since boot; a window's utilisation is its delta over the window"),
 	counter("disk.<disk>.rw_wait_s", "seconds", "time reads and writes took, summed, since boot; a window's await is its delta over the reads' and writes'"),
+	counter("disk.<disk>.r_wait_s", "seconds", "the part of rw_wait_s reads took: their share of the disk's time"),
+	counter("disk.<disk>.w_wait_s", "seconds", "the part of rw_wait_s writes took"),
 	counter("disk.<disk>.queue_s", "seconds", "time in I/O weighted by the requests in flight since boot; a window's queue depth is its delta over the window"),
 }
 
@@ -143,7 +145,7 @@ func (s *Storage) disk(r *Reading, disk string, st blockdevice.Diskstats) {
 	if st.IoStatsCount >= 20 {
 		counters["flushes"] = float64(st.FlushRequestsCompleted)
 	}
-	delta, secs, ok := s.d.device(r, base, counters, "r_wait_s", "w_wait_s")
+	delta, secs, ok := s.d.device(r, base, counters)
 	r.Value(base+".in_flight", float64(st.IOsInProgress))
 	if !ok {
 		return

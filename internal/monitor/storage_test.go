@@ -135,7 +135,8 @@ func TestStorageRates(t *testing.T) {
 		"disk.sda.queue_depth": 1.5, "disk.sda.in_flight": 3, "disk.sda.flush_per_s": 10,
 		"disk.sdb.read_iops": 0, "disk.vda.util_pct": 0, "disk.sdb.await_ms": 0,
 	})
-	expect(t, r.Counters, map[string]float64{"disk.sda.busy_s": 4.5, "disk.sda.read_bytes": 84000 * 512, "disk.sda.rw_wait_s": 6.7})
+	expect(t, r.Counters, map[string]float64{"disk.sda.busy_s": 4.5, "disk.sda.read_bytes": 84000 * 512, "disk.sda.rw_wait_s": 6.7,
+		"disk.sda.r_wait_s": 0.9, "disk.sda.w_wait_s": 5.8})
 	if _, ok := r.Values["disk.sda1.read_iops"]; ok {
 		t.Error("the partition read as a disk of its own")
 	}
