@@ -79,6 +79,9 @@ const (
 	StatLockWaits = "lock_waits"
 	// StatLockWaitSeconds is the time sessions spent waiting for locks (counter).
 	StatLockWaitSeconds = "lock_wait_s"
+	// StatIOWaits are sessions waiting for I/O at the time of the reading: their own,
+	// or another session's that they need (a WAL flush in flight) (gauge).
+	StatIOWaits = "io_waits"
 	// StatSessionsActive are sessions running a statement at the time of the reading,
 	// the sampler's own left out (gauge).
 	StatSessionsActive = "sessions_active"

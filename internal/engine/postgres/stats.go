@@ -80,6 +80,7 @@ var pgCheckpointStats17 = []pgStat{
 var pgSessionGauges = []engine.StatInfo{
 	{Name: engine.StatLockWaits, Kind: engine.Gauge, Unit: "sessions", Help: "processes waiting for a lock in pg_locks (not granted)"},
 	{Name: engine.StatSessionsActive, Kind: engine.Gauge, Unit: "sessions", Help: "client backends in state active (pg_stat_activity), the sampler's own left out"},
+	{Name: engine.StatIOWaits, Kind: engine.Gauge, Unit: "sessions", Help: "active client backends waiting for I/O: wait_event_type IO, or for another backend's I/O in flight (LWLock WALWrite, BufferIO; IPC BufferIO from 17)"},
 	{Name: "pg.sessions_idle_in_transaction", Kind: engine.Gauge, Unit: "sessions", Help: "client backends idle in a transaction: waiting for their client while they hold its locks"},
 	{Name: engine.StatWaitPrefix + "<class>.<event>", Kind: engine.Gauge, Unit: "sessions", Help: "active client backends by wait_event_type and wait_event (pg_stat_activity); CPU.running when they wait on nothing"},
 }
@@ -161,7 +162,7 @@ func (r *pgStatsReader) ReadStats(ctx context.Context) (engine.Stats, error) {
 		return st, fmt.Errorf("postgres: statistics: sessions: %w", err)
 	}
 	defer rows.Close()
-	active, idleInTxn := 0.0, 0.0
+	active, idleInTxn, ioWaits := 0.0, 0.0, 0.0
 	for rows.Next() {
 		var state, class, event string
 		var n float64
@@ -172,6 +173,9 @@ func (r *pgStatsReader) ReadStats(ctx context.Context) (engine.Stats, error) {
 		case "active":
 			active += n
 			st.Gauges[engine.StatWaitPrefix+engine.StatLabel(class)+"."+engine.StatLabel(event)] += n
+			if waitsForIO(class, event) {
+				ioWaits += n
+			}
 		case "idle in transaction", "idle in transaction (aborted)":
 			idleInTxn += n
 		}
@@ -180,6 +184,24 @@ func (r *pgStatsReader) ReadStats(ctx context.Context) (engine.Stats, error) {
 		return st, fmt.Errorf("postgres: statistics: sessions: %w", err)
 	}
 	st.Gauges[engine.StatSessionsActive] = active
+	st.Gauges[engine.StatIOWaits] = ioWaits
 	st.Gauges["pg.sessions_idle_in_transaction"] = idleInTxn
 	return st, nil
+}
+
+// waitsForIO says whether a backend waiting on wait_event_type class, wait_event event
+// waits for I/O: its own (class IO: DataFileRead, WALSync, ...), or another backend's
+// that it needs done: the WAL flush a committing backend waits for behind the one
+// that flushes (LWLock WALWrite), a buffer another backend is reading (LWLock
+// BufferIO up to 16, IPC BufferIO from 17).
+func waitsForIO(class, event string) bool {
+	switch class {
+	case "IO":
+		return true
+	case "LWLock":
+		return event == "WALWrite" || event == "BufferIO"
+	case "IPC":
+		return event == "BufferIO"
+	}
+	return false
 }
