@@ -111,6 +111,9 @@ type Summary struct {
 	// ClientCPU is what the process spent over the measured window (nil when the
 	// window did not begin, or the process's CPU time could not be read).
 	ClientCPU *ClientCPU
+	// Lag is how far the window's transactions started behind their schedule (open
+	// loop only).
+	Lag *ScheduleLag
 }
 
 // Validate checks a configuration, with errors fit for a user.
@@ -179,6 +182,9 @@ func Run(parent context.Context, w Workload, cfg Config) (*Summary, error) {
 		return sum, fmt.Errorf("run failed: %s", sum.Cause)
 	}
 	r := &run{cfg: cfg, reg: reg, start: start}
+	if cfg.Rate > 0 {
+		r.lag = &lagMeter{late: userInterval(cfg)}
+	}
 	r.failCh = make(chan struct{})
 
 	prevIO, havePrev := r.sampleIO(parent)
@@ -206,6 +212,9 @@ func Run(parent context.Context, w Workload, cfg Config) (*Summary, error) {
 			cfg.Observer.Window(cfg.Users, true, now)
 		}
 		cpu0, cpuOK = readCPU()
+		if r.lag != nil {
+			r.lag.reset()
+		}
 		r.window(parent, true)
 		windowIO, haveWindow = prevIO, havePrev
 	}
@@ -297,6 +306,9 @@ loop:
 	if !measuring {
 		last = emptySnapshot(reg, sum.End, start)
 	}
+	if measuring && r.lag != nil {
+		sum.Lag = r.lag.result()
+	}
 	if measuring && haveWindow && havePrev {
 		sum.IO = metrics.NewIORates(windowIO, prevIO)
 	}
@@ -341,6 +353,8 @@ type run struct {
 	cfg   Config
 	reg   *metrics.Registry
 	start time.Time
+
+	lag *lagMeter // open loop only
 
 	failOnce  sync.Once
 	failCh    chan struct{}
@@ -434,7 +448,7 @@ func (r *run) user(loopCtx, stmtCtx context.Context, worker Worker, u int) {
 	var interval time.Duration
 	var intended time.Time
 	if r.cfg.Rate > 0 {
-		interval = time.Duration(float64(r.cfg.Users) / r.cfg.Rate * float64(time.Second))
+		interval = userInterval(r.cfg)
 		// Spread the users' schedules over one interval.
 		intended = time.Now().Add(time.Duration(int64(interval) * int64(u) / int64(r.cfg.Users)))
 	}
@@ -446,6 +460,7 @@ func (r *run) user(loopCtx, stmtCtx context.Context, worker Worker, u int) {
 				return
 			}
 			begin = intended // latency from the intended start: no coordinated omission
+			r.lag.add(time.Since(intended))
 			intended = intended.Add(interval)
 		} else {
 			if !sleep(loopCtx, txn.Keying) {
@@ -473,6 +488,11 @@ func (r *run) user(loopCtx, stmtCtx context.Context, worker Worker, u int) {
 			return
 		}
 	}
+}
+
+// userInterval is the time between one open-loop user's transactions.
+func userInterval(cfg Config) time.Duration {
+	return time.Duration(float64(cfg.Users) / cfg.Rate * float64(time.Second))
 }
 
 // sleep waits d or until ctx ends; it reports whether ctx is still live.

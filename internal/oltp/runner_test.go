@@ -102,6 +102,9 @@ func TestClosedLoop(t *testing.T) {
 	if sum.Status != StatusOK {
 		t.Errorf("status %s", sum.Status)
 	}
+	if sum.Lag != nil {
+		t.Errorf("a closed loop has a schedule lag: %+v", sum.Lag)
+	}
 }
 
 func TestOpenLoopNoCoordinatedOmission(t *testing.T) {
@@ -117,6 +120,11 @@ func TestOpenLoopNoCoordinatedOmission(t *testing.T) {
 	if p99 := h.Quantile(0.99); p99 < 500*time.Millisecond {
 		t.Errorf("p99 %v: latency does not include the time behind schedule", p99)
 	}
+	// Transaction k starts k x 40 ms behind its schedule (50 ms taken, 10 ms allowed):
+	// every one after the first is late by one interval or more.
+	if l := sum.Lag; l == nil || l.LateShare < 0.8 || l.MeanMs < 100 || l.MaxMs < l.MeanMs {
+		t.Errorf("schedule lag %+v, want most transactions late, by 100 ms or more on average", l)
+	}
 	// And at a rate the server keeps up with, latency is the service time.
 	f = &fakeWorkload{delay: 5 * time.Millisecond}
 	sum, err = Run(context.Background(), f, Config{Users: 2, Rate: 50, Duration: time.Second, Interval: time.Second})
@@ -128,6 +136,10 @@ func TestOpenLoopNoCoordinatedOmission(t *testing.T) {
 	}
 	if p50 := sum.Measured.Ops["t"].Hist.Quantile(0.5); p50 > 20*time.Millisecond {
 		t.Errorf("p50 %v at an easy rate", p50)
+	}
+	// Each user is due every 40 ms and busy 5 ms of them: on time, timer wake-ups aside.
+	if l := sum.Lag; l == nil || l.LateShare > 0.5 {
+		t.Errorf("schedule lag %+v at an easy rate, want most transactions on time", l)
 	}
 }
 

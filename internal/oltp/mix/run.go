@@ -23,10 +23,11 @@ type RunConfig struct {
 
 // Definitions say what the metrics count; they are written into every result.
 var Definitions = map[string]string{
-	"tps":        "transactions completed per second of the measured window: commits, plus rollbacks the mix asks for (on_empty: rollback); failed transactions and retried attempts are not counted",
-	"qps":        "statements sent per second, BEGIN and COMMIT included (a one-statement transaction runs alone, in autocommit)",
-	"io":         oltp.IODefinition,
-	"client_cpu": oltp.ClientCPUDefinition,
+	"tps":          "transactions completed per second of the measured window: commits, plus rollbacks the mix asks for (on_empty: rollback); failed transactions and retried attempts are not counted",
+	"qps":          "statements sent per second, BEGIN and COMMIT included (a one-statement transaction runs alone, in autocommit)",
+	"io":           oltp.IODefinition,
+	"client_cpu":   oltp.ClientCPUDefinition,
+	"schedule_lag": oltp.ScheduleLagDefinition,
 }
 
 // Result is result.json of `oltp run`: what every run reports (oltp.RunResult; the
