@@ -12,6 +12,8 @@ import (
 	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
 	"tierbench/internal/monitor"
+	"tierbench/internal/placement"
+	"tierbench/internal/verdict"
 )
 
 // monitorFlags sample the machine, the server and the engine through a run (--sample)
@@ -143,6 +145,29 @@ func (o *openedEngine) emulatedDevices() ([]monitor.EmulatedDevice, error) {
 			ReadLatency: d.ReadLatency.Mean() * time.Duration(d.ReadLatency.Count())})
 	}
 	return out, nil
+}
+
+// verdictFacts are what the bottleneck verdict needs to know of the run's files: the
+// tiers and the classes each holds.
+func (o *openedEngine) verdictFacts(embedded bool) verdict.Facts {
+	f := verdict.Facts{Embedded: embedded}
+	plan := o.placed.Plan()
+	if plan == nil {
+		return f
+	}
+	for _, t := range plan.Tiers {
+		vt := verdict.Tier{Name: t.Name, Kind: "directory", Spec: t.Spec, Dir: t.Dir}
+		if t.Emulated() {
+			vt.Kind = "emulated"
+		}
+		for _, c := range placement.AllClasses {
+			if pt, ok := plan.Tier(c); ok && pt.Name == t.Name {
+				vt.Classes = append(vt.Classes, string(c))
+			}
+		}
+		f.Tiers = append(f.Tiers, vt)
+	}
+	return f
 }
 
 // Observer is what the runner calls; nil without a monitor.

@@ -16,6 +16,7 @@ import (
 	"tierbench/internal/oltp/mix"
 	"tierbench/internal/placement"
 	"tierbench/internal/progress"
+	"tierbench/internal/verdict"
 )
 
 func newOLTPCommand() *cobra.Command {
@@ -176,6 +177,7 @@ func newOLTPRunCommand() *cobra.Command {
 			res, err := mix.Run(ctx, opened.Engine(), m, rc)
 			if sum := rm.stop(cmd.ErrOrStderr()); sum != nil && res != nil {
 				res.Monitoring = sum
+				res.Judge(res.Levels, opened.verdictFacts(res.Engine.Mode == engine.Embedded))
 				err = errors.Join(err, mix.WriteResult(out, res))
 			}
 			return finishRun(opened, filepath.Join(out, mix.ResultFile), res != nil, err,
@@ -185,6 +187,7 @@ func newOLTPRunCommand() *cobra.Command {
 					if res.Monitoring != nil {
 						fmt.Fprintln(cmd.OutOrStdout())
 						monitor.WriteLines(cmd.OutOrStdout(), res.Monitoring, res.Monitoring.Level(res.Users))
+						verdict.WriteLines(cmd.OutOrStdout(), res.Verdict)
 					}
 					fmt.Fprintf(cmd.OutOrStdout(), "\nresult: %s\n", filepath.Join(out, mix.ResultFile))
 				})

@@ -11,6 +11,7 @@ import (
 	"tierbench/internal/metrics"
 	"tierbench/internal/monitor"
 	"tierbench/internal/placement"
+	"tierbench/internal/verdict"
 )
 
 // ResultFile and IntervalsFile are the names of the files a run writes in its output
@@ -112,6 +113,9 @@ type RunResult struct {
 	// Monitoring summarises the samples of metrics.jsonl over the run and each
 	// level's window (--sample); absent when nothing was sampled.
 	Monitoring *monitor.Summary `json:"monitoring,omitempty"`
+	// Verdict says what limited each level, with its evidence (Judge); absent when
+	// nothing was sampled.
+	Verdict *verdict.Section `json:"verdict,omitempty"`
 }
 
 // NewRunResult begins the result of a run of benchmark on the engine info describes:

@@ -213,6 +213,9 @@ func (pl *Placed) isDirTier(class Class) bool {
 // Emulated says whether any tier is an emulated device.
 func (pl *Placed) Emulated() bool { return pl.em != nil }
 
+// Plan is the placement the tiers were mounted for.
+func (pl *Placed) Plan() *Plan { return pl.plan }
+
 // Stats are the emulated devices' counters now (nil without emulated tiers).
 func (pl *Placed) Stats() ([]emulator.DeviceStats, error) {
 	if pl.em == nil {
