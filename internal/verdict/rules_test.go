@@ -350,7 +350,7 @@ func TestSection(t *testing.T) {
 	WriteLines(&b, s)
 	want := "verdict, 8 users: lock-bound: users waited for locks 75% of their time (Lock.transactionid 75%); throughput +5% from 1 to 8 users\n" +
 		"  also device-bound, 12% of the users' time: disk vda 95% busy, queue 1.0 (median 1), 0 reads/s 0 writes/s, await 0.0 ms; users waited for I/O 12% of their time\n" +
-		"  by level: 1 user nothing saturated, 8 users lock-bound\n"
+		"  by level: 1 user nothing saturated, 8 users lock-bound (75%)\n"
 	if b.String() != want {
 		t.Errorf("lines:\n%s\nwant:\n%s", b.String(), want)
 	}

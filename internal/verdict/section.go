@@ -48,7 +48,7 @@ func (s *Section) Level(users int) *Verdict {
 const alsoShown = 2
 
 // WriteLines prints the headline verdict for people, the other findings that fired,
-// and for a sweep each level's primary.
+// and for a sweep each level's primary with the share of the users' time it explains.
 func WriteLines(w io.Writer, s *Section) {
 	if s == nil {
 		return
@@ -71,7 +71,11 @@ func WriteLines(w io.Writer, s *Section) {
 	if len(s.Levels) > 1 {
 		var parts []string
 		for _, v := range s.Levels {
-			parts = append(parts, fmt.Sprintf("%s %s", v.Window, v.Primary.Title()))
+			part := v.Window + " " + v.Primary.Title()
+			if fired := v.Fired(); len(fired) > 0 {
+				part += fmt.Sprintf(" (%.0f%%)", fired[0].ExplainsPct)
+			}
+			parts = append(parts, part)
 		}
 		fmt.Fprintf(w, "  by level: %s\n", strings.Join(parts, ", "))
 	}
