@@ -78,7 +78,7 @@ var pgCheckpointStats17 = []pgStat{
 
 // pgSessionGauges are read from pg_stat_activity and pg_locks.
 var pgSessionGauges = []engine.StatInfo{
-	{Name: engine.StatLockWaits, Kind: engine.Gauge, Unit: "sessions", Help: "processes waiting for a lock in pg_locks (not granted)"},
+	{Name: engine.StatLockWaits, Kind: engine.Gauge, Unit: "sessions", Help: "processes waiting for a lock: those in pg_locks (not granted) or, if more, the client backends waiting on wait_event_type Lock in pg_stat_activity, which is read a moment later"},
 	{Name: engine.StatSessionsActive, Kind: engine.Gauge, Unit: "sessions", Help: "client backends in state active (pg_stat_activity), the sampler's own left out"},
 	{Name: engine.StatIOWaits, Kind: engine.Gauge, Unit: "sessions", Help: "active client backends waiting for I/O: wait_event_type IO, or for another backend's I/O in flight (LWLock WALWrite, BufferIO; IPC BufferIO from 17)"},
 	{Name: "pg.sessions_idle_in_transaction", Kind: engine.Gauge, Unit: "sessions", Help: "client backends idle in a transaction: waiting for their client while they hold its locks"},
@@ -162,7 +162,7 @@ func (r *pgStatsReader) ReadStats(ctx context.Context) (engine.Stats, error) {
 		return st, fmt.Errorf("postgres: statistics: sessions: %w", err)
 	}
 	defer rows.Close()
-	active, idleInTxn, ioWaits := 0.0, 0.0, 0.0
+	active, idleInTxn, ioWaits, lockWaits := 0.0, 0.0, 0.0, 0.0
 	for rows.Next() {
 		var state, class, event string
 		var n float64
@@ -176,6 +176,9 @@ func (r *pgStatsReader) ReadStats(ctx context.Context) (engine.Stats, error) {
 			if waitsForIO(class, event) {
 				ioWaits += n
 			}
+			if class == "Lock" {
+				lockWaits += n
+			}
 		case "idle in transaction", "idle in transaction (aborted)":
 			idleInTxn += n
 		}
@@ -185,6 +188,7 @@ func (r *pgStatsReader) ReadStats(ctx context.Context) (engine.Stats, error) {
 	}
 	st.Gauges[engine.StatSessionsActive] = active
 	st.Gauges[engine.StatIOWaits] = ioWaits
+	st.Gauges[engine.StatLockWaits] = max(st.Gauges[engine.StatLockWaits], lockWaits)
 	st.Gauges["pg.sessions_idle_in_transaction"] = idleInTxn
 	return st, nil
 }
