@@ -126,3 +126,29 @@ func TestVerdictCPUBound(t *testing.T) {
 		t.Errorf("the CPU finding %q does not say the engine runs in tierbench", cpu.Text)
 	}
 }
+
+// TestVerdictFlashStory (TIERBENCH_VERDICT_FLASH=1; about 30 s, so not in the default
+// run: scripts/verdict-flash measures it with more levels): the policy mix with a hot
+// spot on PostgreSQL, its data on an emulated hdd-7200 behind a 4 MB buffer, is
+// lock-bound at 8 users; without the hot spot the same sweep is device-bound.
+func TestVerdictFlashStory(t *testing.T) {
+	if os.Getenv("TIERBENCH_VERDICT_FLASH") == "" {
+		t.Skip("set TIERBENCH_VERDICT_FLASH=1 to run the flash study's story (about 30 s)")
+	}
+	enginetest.RequireServer(t, postgres.Installed())
+	needFUSE(t)
+	for _, tc := range []struct {
+		mix  string
+		want verdict.Rule
+	}{{verdictMix("policy-hot"), verdict.Lock}, {"policy", verdict.Device}} {
+		out := enginetest.ServerDir(t)
+		if _, err := runCLI(t, "oltp", "load", "--engine", "postgres", "--mix", tc.mix, "--scale", "0.2", "--data", "sata-ssd", "--out", out); err != nil {
+			t.Fatal(err)
+		}
+		res, _ := runVerdict(t, out, "--engine", "postgres", "--mix", tc.mix, "--data", "hdd-7200", "--buffer", "4MB", "--users", "2,8")
+		if v := level(t, res, 8); v.Primary != tc.want {
+			t.Errorf("%s, 8 users: %s, want %s", tc.mix, v.Headline, tc.want.Title())
+		}
+		noMountsUnder(t, out)
+	}
+}
