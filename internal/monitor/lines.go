@@ -138,9 +138,14 @@ func diskLines(s *Summary, ws *WindowSummary) []string {
 					title += " (" + strings.Join(h, ", ") + ")"
 				}
 			}
+			// An emulated device's await counts its flushes, as emu.<tier>.await_ms does.
+			requests := delta("reads") + delta("writes") + delta("flushes")
+			if kind == "disk" {
+				requests = delta("reads") + delta("writes")
+			}
 			line := fmt.Sprintf("%s: %.0f reads/s %.0f writes/s, %.2f/%.2f MB/s read/written, util %.0f%%, await %.2f ms",
 				title, rate("reads"), rate("writes"), rate("read_bytes")/1e6, rate("write_bytes")/1e6,
-				min(100, 100*rate("busy_s")), perIO(delta(wait), delta("reads")+delta("writes")))
+				min(100, 100*rate("busy_s")), perIO(delta(wait), requests))
 			if kind == "disk" {
 				line += fmt.Sprintf(", queue %.2f", rate("queue_s"))
 			} else if q, ok := ws.Series[base+".queue_depth"]; ok {
