@@ -148,7 +148,8 @@ func (o *openedEngine) emulatedDevices() ([]monitor.EmulatedDevice, error) {
 }
 
 // verdictFacts are what the bottleneck verdict needs to know of the run's files: the
-// tiers and the classes each holds.
+// emulated tiers and the classes each holds (the monitor's storage names the disks
+// under directories).
 func (o *openedEngine) verdictFacts(embedded bool) verdict.Facts {
 	f := verdict.Facts{Embedded: embedded}
 	plan := o.placed.Plan()
@@ -156,10 +157,10 @@ func (o *openedEngine) verdictFacts(embedded bool) verdict.Facts {
 		return f
 	}
 	for _, t := range plan.Tiers {
-		vt := verdict.Tier{Name: t.Name, Kind: "directory", Spec: t.Spec, Dir: t.Dir}
-		if t.Emulated() {
-			vt.Kind = "emulated"
+		if !t.Emulated() {
+			continue
 		}
+		vt := verdict.Tier{Name: t.Name, Spec: t.Spec}
 		for _, c := range placement.AllClasses {
 			if pt, ok := plan.Tier(c); ok && pt.Name == t.Name {
 				vt.Classes = append(vt.Classes, string(c))

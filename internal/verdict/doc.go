@@ -80,7 +80,7 @@
 //		Previous:   &verdict.Level{Users: prevUsers, Throughput: prevTPS}, // a sweep's level before; nil for the first
 //		Rate:       rate,           // an open loop's rate, with LagMeanMs and LatePct
 //		Embedded:   info.Mode == engine.Embedded,
-//		Tiers:      tiers,          // each tier's name, kind, spec and classes of files
+//		Tiers:      tiers,          // each emulated tier's name, spec and classes of files
 //	})
 //
 // A window the workload marked itself is found by its label in sum.Windows (TPC-H's

@@ -91,7 +91,7 @@ func TestDevice(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newWindow(4).emu("data", tc.util, tc.qMean, tc.q50)
-			v := Judge(&monitor.Summary{}, w.ws, Facts{Users: 4, Tiers: []Tier{{Name: "data", Kind: "emulated", Spec: "hdd-7200", Classes: []string{"data", "wal"}}}})
+			v := Judge(&monitor.Summary{}, w.ws, Facts{Users: 4, Tiers: []Tier{{Name: "data", Spec: "hdd-7200", Classes: []string{"data", "wal"}}}})
 			f := v.Finding(Device)
 			if f == nil || f.Fired != tc.fired {
 				t.Fatalf("finding %+v, want fired %v", f, tc.fired)
@@ -265,7 +265,7 @@ func TestLock(t *testing.T) {
 // the users' I/O time (3.2 of 4: 80%), memory that times the reads' share (40%):
 // the device is primary.
 func TestMemory(t *testing.T) {
-	tiers := []Tier{{Name: "data", Kind: "emulated", Classes: []string{"data"}}, {Name: "log", Kind: "emulated", Classes: []string{"wal"}}}
+	tiers := []Tier{{Name: "data", Classes: []string{"data"}}, {Name: "log", Classes: []string{"wal"}}}
 	build := func(hits, misses, util float64) *monitor.WindowSummary {
 		return newWindow(4).engine(0, hits, misses).emu("data", util, 3.2, 3).emu("log", 99, 0, 0).ws
 	}

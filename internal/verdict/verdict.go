@@ -58,8 +58,8 @@ type Facts struct {
 	// Embedded says the engine runs inside tierbench (SQLite): their CPU cannot be told
 	// apart, so the harness is not judged by CPU.
 	Embedded bool
-	// Tiers are where the files were, so a device finding names what it holds; a
-	// directory tier's disks are found through the summary's storage.
+	// Tiers are the emulated tiers, so a device finding names what each holds; the
+	// disks under directories are named from the summary's storage.
 	Tiers []Tier
 }
 
@@ -69,14 +69,11 @@ type Level struct {
 	Throughput float64 `json:"throughput"`
 }
 
-// Tier is a place the run's files were: an emulated device (its series are
-// emu.<Name>) or a directory.
+// Tier is an emulated tier of the run (its series are emu.<Name>): its device's
+// profile and the classes of files it holds (data, wal, temp).
 type Tier struct {
-	Name string `json:"name"`
-	// Kind is "emulated" or "directory".
-	Kind    string   `json:"kind"`
+	Name    string   `json:"name"`
 	Spec    string   `json:"spec,omitempty"`
-	Dir     string   `json:"dir,omitempty"`
 	Classes []string `json:"classes"`
 }
 
