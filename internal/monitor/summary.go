@@ -45,6 +45,19 @@ func (s *Summary) Level(users int) *WindowSummary {
 	return nil
 }
 
+// Window is the window labelled label ("power", "4 users"), nil if none was marked.
+func (s *Summary) Window(label string) *WindowSummary {
+	if s == nil {
+		return nil
+	}
+	for i := range s.Windows {
+		if s.Windows[i].Label == label {
+			return &s.Windows[i]
+		}
+	}
+	return nil
+}
+
 // WindowSummary summarises the samples of one window. A sample belongs to a window
 // when the time it describes, since the sample before it, lies inside the window: the
 // window's first sample is the base its counters' rates start from, and the values

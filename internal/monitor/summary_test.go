@@ -110,6 +110,9 @@ func TestMonitorWindows(t *testing.T) {
 	if w == nil || w.Label != "2 users" || w.Cut {
 		t.Fatalf("windows %+v", sum.Windows)
 	}
+	if sum.Window("2 users") != w || sum.Window("power") != nil {
+		t.Errorf("Window by label: %p and %p, want the level's %p and nil", sum.Window("2 users"), sum.Window("power"), w)
+	}
 	// From the samples: the window's first sample (by the time it counts at) is its
 	// base, and the samples after it up to the end are its own.
 	samples, err := ReadSamples(filepath.Join(dir, JSONLinesFile))

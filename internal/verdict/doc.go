@@ -83,8 +83,8 @@
 //		Tiers:      tiers,          // each emulated tier's name, spec and classes of files
 //	})
 //
-// A window the workload marked itself is found by its label in sum.Windows (TPC-H's
-// "power" with Users 1, "throughput" with Users the streams). The result embeds
+// A window the workload marked itself is sum.Window(label): TPC-H's "power" with Users
+// 1, "throughput" with Users the streams. The result embeds
 // verdict.NewSection(verdict.Defaults, verdicts, headline) as "verdict", and the
 // summary for people ends with verdict.WriteLines(w, section). Workloads of virtual
 // users call oltp.RunResult.Judge, which does all of this for their levels.

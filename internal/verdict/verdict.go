@@ -108,7 +108,7 @@ type Finding struct {
 	Resource string `json:"resource"`
 	// Text says in a line what was measured.
 	Text string `json:"text"`
-	// Fires says how the checks combine: "all" must be met, or "any" one.
+	// Fires says how the checks combine: "all" must be met, "any" one, or in words.
 	Fires  string  `json:"fires"`
 	Checks []Check `json:"checks"`
 	// CPU says who used the host's CPU (the CPU and harness rules).
