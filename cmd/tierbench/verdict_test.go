@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -92,15 +94,16 @@ func TestVerdictDeviceBound(t *testing.T) {
 	if v.Primary != verdict.Device || dev == nil || !strings.Contains(dev.Resource, "tier data (emulated pagecache(hdd-7200,size=1MiB); holds data)") {
 		t.Fatalf("4 users: %s, want the data tier device-bound; findings %+v", v.Headline, v.Findings)
 	}
-	if util := dev.Checks[0]; util.Name != "utilisation" || !util.Met {
-		t.Errorf("the device's utilisation %+v, want at least %v%%", util, verdict.Defaults.DeviceUtilPct)
+	if !dev.Fired || dev.ExplainsPct < 50 {
+		t.Errorf("the device finding %+v: want it fired, the users waiting for it most of their time", dev)
 	}
 	noMountsUnder(t, out)
 }
 
 // TestVerdictCPUBound: every transaction scans a small cached table on a tier in
-// memory and matches a pattern against each row: four users want the two CPUs (and
-// the engine runs inside tierbench, which the verdict says).
+// memory and matches a pattern against each row: a user for each CPU wants them all
+// (and the engine runs inside tierbench, which the verdict says). Not more users than
+// CPUs: goroutines waiting for one of tierbench's threads are not seen (doc.go).
 func TestVerdictCPUBound(t *testing.T) {
 	fast := t.TempDir()
 	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
@@ -116,11 +119,12 @@ func TestVerdictCPUBound(t *testing.T) {
 	if _, err := runCLI(t, append([]string{"oltp", "load", "--mix", verdictMix("cpu-scan"), "--out", out}, tier...)...); err != nil {
 		t.Fatal(err)
 	}
-	res, _ := runVerdict(t, out, append([]string{"--mix", verdictMix("cpu-scan"), "--users", "4"}, tier...)...)
-	v := level(t, res, 4)
+	users := runtime.NumCPU()
+	res, _ := runVerdict(t, out, append([]string{"--mix", verdictMix("cpu-scan"), "--users", strconv.Itoa(users)}, tier...)...)
+	v := level(t, res, users)
 	cpu := v.Finding(verdict.CPU)
 	if v.Primary != verdict.CPU || cpu == nil || cpu.CPU == nil || cpu.CPU.Tierbench <= 0 {
-		t.Fatalf("4 users: %s, want CPU-bound; findings %+v", v.Headline, v.Findings)
+		t.Fatalf("%d users: %s, want CPU-bound; findings %+v", users, v.Headline, v.Findings)
 	}
 	if !strings.Contains(cpu.Text, "tierbench with the embedded engine") {
 		t.Errorf("the CPU finding %q does not say the engine runs in tierbench", cpu.Text)

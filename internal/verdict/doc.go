@@ -21,7 +21,10 @@
 //     second) plus the time its threads waited for a CPU (proc.*.cpu_wait_cores, the
 //     kernel's run delay): what it used and what it wanted but did not get.
 //
-// Each is divided by U and capped at 100%. The estimates can overlap (a session is
+// Each is divided by U and capped at 100%. The kernel sees threads: goroutines of
+// tierbench waiting for one of its GOMAXPROCS threads are not counted, so an engine
+// inside tierbench (SQLite) with more users than CPUs shows less CPU demand than it
+// has. The estimates can overlap (a session is
 // counted as waiting for a lock and, at the same time, its thread as waiting for a
 // CPU after the lock is granted), so they need not add up to 100; they rank findings,
 // they are not an accounting.
