@@ -132,7 +132,7 @@ func (m *measured) measureCPU() {
 	} else {
 		m.missing = append(m.missing, "the host's CPU: the CPU rule is not judged")
 	}
-	if f := m.f; f.Embedded {
+	if m.f.Embedded {
 		m.missing = append(m.missing, "the harness by CPU: the engine runs inside tierbench, whose CPU is also the engine's")
 	}
 	m.server, m.serverOK = m.rate("proc.server.cpu_s")
