@@ -39,6 +39,7 @@ func TestFilesRun(t *testing.T) {
 
 func TestFilesBadInput(t *testing.T) {
 	dir, out := t.TempDir(), t.TempDir()
+	busy := busyAddr(t)
 	run := func(args ...string) []string {
 		return append(append([]string{"files", "run"}, args...), "--out", out)
 	}
@@ -59,6 +60,8 @@ func TestFilesBadInput(t *testing.T) {
 		{"unknown preset", run("--dir", dir, "--preset", "extreme"), `--preset "extreme": give one of non-load, low, medium, high`},
 		{"idle with files", run("--dir", dir, "--preset", "non-load", "--files", "10"), "--idle 1m0s: an idle run (preset non-load) makes no files"},
 		{"out of files", run("--dir", dir, "--files", "40", "--transactions", "1000", "--create-bias", "2"), "--transactions 1000: the pool of 40 files is empty after transaction"},
+		{"sample 0", run("--dir", dir, "--sample", "0"), "--sample 0: give how often to sample, above 0"},
+		{"metrics addr in use", run("--dir", dir, "--metrics-addr", busy), "--metrics-addr " + busy + ": the address is already in use: stop what listens there or choose another port"},
 		{"larger than the disk", run("--dir", dir, "--files", "40000000", "--size-min", "1GiB", "--size-max", "1GiB"), "files run --files 40000000 --size-max 1073741824 --transactions 500 needs about"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

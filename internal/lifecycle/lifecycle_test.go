@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,20 +84,27 @@ type sectioned struct {
 	result.Sections
 }
 
-// recorder is a Monitor that remembers what the lifecycle told it.
+// recorder is a Monitor that remembers what the lifecycle told it, and samples the
+// energy at its start and stop, at a utilisation of one half.
 type recorder struct {
-	calls []string
+	calls  []string
+	sample func(time.Time, float64) map[string]float64
 }
 
-func (m *recorder) Start(_ context.Context, r *Run, sample func(time.Time, float64)) error {
+func (m *recorder) Start(_ context.Context, r *Run, sample func(time.Time, float64) map[string]float64) error {
 	m.calls = append(m.calls, "start "+filepath.Base(r.Out()))
-	sample(time.Now(), 0.5)
+	m.sample = sample
+	sample(time.Now(), math.NaN())
 	return nil
 }
 func (m *recorder) Mark(label string, start bool, _ time.Time) {
 	m.calls = append(m.calls, "mark "+label+map[bool]string{true: " start", false: " end"}[start])
 }
-func (m *recorder) Stop(time.Time) error { m.calls = append(m.calls, "stop"); return nil }
+func (m *recorder) Stop(at time.Time) error {
+	m.calls = append(m.calls, "stop")
+	m.sample(at, 0.5)
+	return nil
+}
 func (m *recorder) Attach(s *result.Sections) {
 	m.calls = append(m.calls, "attach "+map[bool]string{true: "with storage", false: "without storage"}[s.Storage != nil])
 }
