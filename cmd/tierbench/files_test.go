@@ -30,10 +30,19 @@ func TestFilesRun(t *testing.T) {
 	if res.Counts != files.Simulate(want).Counts {
 		t.Fatalf("counts %+v, want %+v", res.Counts, files.Simulate(want).Counts)
 	}
-	for _, s := range []string{"preset low: 30 files of 512 B to 8 KiB in 10 subdirectories, 120 transactions", "unbuffered I/O, seed 5", "transactions: 120 (", "result: " + filepath.Join(out, "result.json")} {
+	for _, s := range []string{"preset low: 30 files of 512 B to 8 KiB in 10 subdirectories, 120 transactions", "unbuffered I/O, seed 5", "transactions: 120 (",
+		"\nmonitoring, transactions: ", "\nverdict, transactions: ", "  by window: create ", "result: " + filepath.Join(out, "result.json")} {
 		if !strings.Contains(stdout, s) {
 			t.Errorf("summary lacks %q:\n%s", s, stdout)
 		}
+	}
+	// Each phase is a window of the monitor, judged; the headline is the transactions'.
+	var labels []string
+	for _, w := range res.Monitoring.Windows {
+		labels = append(labels, w.Label)
+	}
+	if strings.Join(labels, ",") != "create,transactions,delete" || res.Verdict == nil || len(res.Verdict.Levels) != 3 || res.Verdict.Window != "transactions" {
+		t.Errorf("monitoring windows %v, verdict %+v: want the three phases, the transactions' the headline", labels, res.Verdict)
 	}
 }
 

@@ -43,37 +43,27 @@
 // summarised (WindowSummary: mean, min, max, p50, p95, p99 of every value; rise and rate
 // of every counter) as its end's sample arrives; the whole run is the window "run".
 //
-// # What the run lifecycle calls
+// # How the run lifecycle uses it
 //
-// After the engine is open (and its files placed), before the workload starts:
-//
-//	host, err := monitor.NewHost("")
-//	procs, err := monitor.NewProcesses("",
-//		monitor.Process{Who: "tierbench", PID: os.Getpid()},
-//		monitor.Process{Who: "server", PID: srv.ServerPID(), Tree: true}) // engine.Server; a --dsn server by --server-pid; SQLite has none
-//	disks, err := monitor.NewStorage("", "", []monitor.Directory{
-//		{Label: "data", Path: cfg.Dir}, {Label: "wal", Path: cfg.WALDir}, {Label: "temp", Path: cfg.TempDir}}) // not for --dsn
-//	emu := monitor.NewEmulated(devices) // when a tier is emulated: placement.Placed.Stats, converted
-//	eng, ok, err := monitor.NewEngine(ctx, e) // ok false: the engine reports nothing
-//	mon, err := monitor.New(monitor.Config{Interval: sample, Dir: out, Sources: sources}) // --sample
-//	exp, err := monitor.Listen(addr) // --metrics-addr; then exp.Watch(mon)
-//	mon.Start()
-//
-// While it runs: an oltp run gets metrics.Observers{mon, exp} as oltp.Plan.Observer,
-// and its levels mark their windows themselves (mon.Window, "4 users"); any other
-// workload calls mon.BeginWindow(label, 0, time.Now()) and mon.EndWindow(label,
-// time.Now()) around each measured window (TPC-H's power and throughput tests).
-//
-// After the run, before the engine closes and the tiers are unmounted (the sources
-// read them): sum, err := mon.Stop(), then exp.Close(). The result embeds sum
-// (*Summary, JSON; sum.Level(users) is a level's window), and the summary for people
-// ends with monitor.WriteLines(w, sum, window). Stop's error (a file not written)
-// keeps the summary. A source the user named that cannot be followed (--server-pid of
-// no process) should fail the command before the run; the others may be left out.
+// Package lifecycle's sampler (sampling.go) is the one caller: every phase whose result
+// has sections, with --sample above 0, gets a monitor of the host, tierbench's
+// process, the server's process tree (engine.Server's; a --dsn server's by
+// --server-pid), the disks under the run's directories that are not on emulated
+// tiers (not for --dsn), the emulated devices (placement.Placed.Stats) and the
+// engine (engine.StatsSampler). It is started once the engine is open, before the
+// workload, and stopped after the workload, before the engine closes and the tiers
+// are unmounted (the sources read them). The workload's window marks
+// (workload.Env.Mark) reach Mark: a level's label ("4 users", LevelLabel) makes the
+// window the level's (Summary.Level). Config.OnSample feeds the energy recorder at
+// every sample, the marks' included, and adds its watts (energy.<component>.watts).
+// The result embeds the Summary as "monitoring" (result.Sections), and the summary
+// for people ends with WriteLines on the verdict's headline window. A load names its
+// files after itself (Config.Prefix "load-": load-metrics.jsonl).
 //
 // # Prometheus
 //
-// Listen serves the runner's throughput and latency (tierbench_workload_*) and the
-// latest sample (tierbench_<series>, <label> segments as labels, counters ending in
+// Listen serves the runner's throughput and latency (tierbench_workload_*, from the
+// interval records of workloads that have them: TPC-C and mixes; the Exporter is the
+// runner's metrics.Observer) and the latest sample (tierbench_<series>, <label> segments as labels, counters ending in
 // _total) at /metrics while the run goes.
 package monitor

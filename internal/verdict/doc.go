@@ -73,22 +73,21 @@
 // Findings that fired come first, the one that explains the most first; ties go to
 // the device, then locks, CPU, the harness and memory. The first is the primary.
 //
-// # What the run lifecycle calls
+// # How the run lifecycle uses it
 //
-// After the monitor stopped (sum, err := mon.Stop()), for each measured window:
+// A result names its windows by implementing Subject: each window's label (the
+// label its workload marked: "4 users", TPC-H's "load", "power" and "throughput", the
+// file workload's phases) with the facts the workload knows of it (Users, the
+// users, sessions or streams; Throughput, what it completed a second; for a sweep's
+// level the one before it, Previous; an open loop's Rate, LagMeanMs and LatePct), and
+// which one the result's headline reports. After the monitor stopped, the lifecycle
+// calls
 //
-//	v := verdict.Judge(sum, sum.Level(users), verdict.Facts{
-//		Users:      users,          // users, sessions or streams of the window
-//		Throughput: tps,            // what it completed a second
-//		Previous:   &verdict.Level{Users: prevUsers, Throughput: prevTPS}, // a sweep's level before; nil for the first
-//		Rate:       rate,           // an open loop's rate, with LagMeanMs and LatePct
-//		Embedded:   info.Mode == engine.Embedded,
-//		Tiers:      tiers,          // each emulated tier's name, spec and classes of files
+//	sec.Verdict = verdict.JudgeRun(sec.Monitoring, result, verdict.Facts{
+//		Embedded: ..., // the engine (or, without one, the workload) runs inside tierbench
+//		Tiers:    ..., // each emulated tier's name, spec and classes of files
 //	})
 //
-// A window the workload marked itself is sum.Window(label): TPC-H's "power" with Users
-// 1, "throughput" with Users the streams. The result embeds
-// verdict.NewSection(verdict.Defaults, verdicts, headline) as "verdict", and the
-// summary for people ends with verdict.WriteLines(w, section). Workloads of virtual
-// users call oltp.RunResult.Judge, which does all of this for their levels.
+// which judges each window (Judge on sum.Window(label)) into the result's "verdict"
+// section, and the summary for people ends with WriteLines.
 package verdict
