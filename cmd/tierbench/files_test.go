@@ -30,15 +30,25 @@ func TestFilesRun(t *testing.T) {
 	if res.Counts != files.Simulate(want).Counts {
 		t.Fatalf("counts %+v, want %+v", res.Counts, files.Simulate(want).Counts)
 	}
-	for _, s := range []string{"preset low: 30 files of 512 B to 8 KiB in 10 subdirectories, 120 transactions", "unbuffered I/O, seed 5", "transactions: 120 (", "result: " + filepath.Join(out, "result.json")} {
+	for _, s := range []string{"preset low: 30 files of 512 B to 8 KiB in 10 subdirectories, 120 transactions", "unbuffered I/O, seed 5", "transactions: 120 (",
+		"\nmonitoring, transactions: ", "\nverdict, transactions: ", "  by window: create ", "result: " + filepath.Join(out, "result.json")} {
 		if !strings.Contains(stdout, s) {
 			t.Errorf("summary lacks %q:\n%s", s, stdout)
 		}
+	}
+	// Each phase is a window of the monitor, judged; the headline is the transactions'.
+	var labels []string
+	for _, w := range res.Monitoring.Windows {
+		labels = append(labels, w.Label)
+	}
+	if strings.Join(labels, ",") != "create,transactions,delete" || res.Verdict == nil || len(res.Verdict.Levels) != 3 || res.Verdict.Window != "transactions" {
+		t.Errorf("monitoring windows %v, verdict %+v: want the three phases, the transactions' the headline", labels, res.Verdict)
 	}
 }
 
 func TestFilesBadInput(t *testing.T) {
 	dir, out := t.TempDir(), t.TempDir()
+	busy := busyAddr(t)
 	run := func(args ...string) []string {
 		return append(append([]string{"files", "run"}, args...), "--out", out)
 	}
@@ -59,6 +69,8 @@ func TestFilesBadInput(t *testing.T) {
 		{"unknown preset", run("--dir", dir, "--preset", "extreme"), `--preset "extreme": give one of non-load, low, medium, high`},
 		{"idle with files", run("--dir", dir, "--preset", "non-load", "--files", "10"), "--idle 1m0s: an idle run (preset non-load) makes no files"},
 		{"out of files", run("--dir", dir, "--files", "40", "--transactions", "1000", "--create-bias", "2"), "--transactions 1000: the pool of 40 files is empty after transaction"},
+		{"sample 0", run("--dir", dir, "--sample", "0"), "--sample 0: give how often to sample, above 0"},
+		{"metrics addr in use", run("--dir", dir, "--metrics-addr", busy), "--metrics-addr " + busy + ": the address is already in use: stop what listens there or choose another port"},
 		{"larger than the disk", run("--dir", dir, "--files", "40000000", "--size-min", "1GiB", "--size-max", "1GiB"), "files run --files 40000000 --size-max 1073741824 --transactions 500 needs about"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,6 +32,10 @@ func TestOLTPBadInput(t *testing.T) {
 		{"zero duration", []string{"oltp", "run", "--mix", "point-select", "--duration", "0s", "--out", dir}, "--duration 0s: give a positive duration"},
 		{"negative think", []string{"oltp", "run", "--mix", "point-select", "--think", "-1s", "--out", dir}, "cannot be negative"},
 		{"rate and think", []string{"oltp", "run", "--mix", "point-select", "--rate", "10", "--think", "1s", "--out", dir}, "--rate and --think are exclusive"},
+		{"sample 0", []string{"oltp", "run", "--mix", "point-select", "--sample", "0", "--out", dir}, "--sample 0: give how often to sample, above 0"},
+		{"sample negative", []string{"oltp", "run", "--mix", "point-select", "--sample", "-1s", "--out", dir}, "--sample -1s: give how often to sample, above 0"},
+		{"server pid of a managed server", []string{"oltp", "run", "--mix", "point-select", "--server-pid", "1", "--out", dir}, "--server-pid 1: tierbench knows the process of the server it runs"},
+		{"metrics addr without a port", []string{"oltp", "run", "--mix", "point-select", "--metrics-addr", "localhost", "--out", dir}, `--metrics-addr "localhost": give HOST:PORT`},
 		{"all weights zero", []string{"oltp", "run", "--mix", zero, "--out", dir}, "--mix: zero.yaml:18: transactions: every weight is 0"},
 		{"unknown mix", []string{"oltp", "load", "--mix", "tpcx", "--out", dir}, `--mix: no mix "tpcx": name a bundled mix (bbs, ecommerce, point-select, policy)`},
 		{"missing mix file", []string{"oltp", "load", "--mix", "./nope.yaml", "--out", dir}, "--mix: mix file: open ./nope.yaml: no such file"},
@@ -62,6 +67,17 @@ func TestOLTPBadInput(t *testing.T) {
 			}
 		})
 	}
+}
+
+// busyAddr is an address something listens on until t ends.
+func busyAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	return ln.Addr().String()
 }
 
 func mustRead(t *testing.T, path string) []byte {
@@ -119,7 +135,17 @@ func TestOLTPCommands(t *testing.T) {
 			t.Errorf("run output lacks %q:\n%s", want, run)
 		}
 	}
+	if !strings.Contains(run, "monitoring, ") || !strings.Contains(run, "  host: CPU ") {
+		t.Errorf("run output lacks the monitoring lines:\n%s", run)
+	}
 	var res struct {
+		Monitoring struct {
+			Samples int `json:"samples"`
+			Windows []struct {
+				Users   int `json:"users"`
+				Samples int `json:"samples"`
+			} `json:"windows"`
+		} `json:"monitoring"`
 		TPS    float64 `json:"tps"`
 		QPS    float64 `json:"qps"`
 		Mix    string  `json:"mix"`
@@ -136,6 +162,15 @@ func TestOLTPCommands(t *testing.T) {
 	}
 	if res.TPS <= 0 || res.QPS < res.TPS || res.Mix != "policy" || len(res.Levels) != 2 {
 		t.Errorf("result.json: %+v", res)
+	}
+	// Sampled by default: each level's window is summarised, and every sample is in
+	// metrics.jsonl.
+	mon := res.Monitoring
+	if len(mon.Windows) != 2 || mon.Windows[0].Users != 1 || mon.Windows[1].Users != 2 || mon.Windows[1].Samples < 1 {
+		t.Errorf("monitoring windows %+v", mon.Windows)
+	}
+	if lines := strings.Count(string(mustRead(t, filepath.Join(dir, "metrics.jsonl"))), "\n"); lines != mon.Samples || lines < 3 {
+		t.Errorf("metrics.jsonl has %d lines, the summary counts %d samples", lines, mon.Samples)
 	}
 	// SQLite runs in the process: each level's window cost it CPU, a transaction some.
 	for _, l := range res.Levels {

@@ -176,6 +176,18 @@ func TestOLTPRunOnTierIORates(t *testing.T) {
 	if window := rate.WriteMBs * 1e6 * res.Levels[0].Seconds; window > float64(dev.WriteBytes)*1.01 {
 		t.Errorf("the window wrote %.0f bytes by its rate, more than the device's %d over the whole run", window, dev.WriteBytes)
 	}
+	// The monitor sampled the emulated device as a series: what it wrote over the window
+	// is part of what it wrote over the whole command.
+	w := res.Monitoring.Level(2)
+	if w == nil {
+		t.Fatalf("no monitoring window for 2 users: %+v", res.Monitoring)
+	}
+	if c := w.Counters["emu.data.write_bytes"]; c.Delta <= 0 || c.Delta > float64(dev.WriteBytes) {
+		t.Errorf("the window's emu.data.write_bytes rose %v, want above 0 and at most the device's %d", c.Delta, dev.WriteBytes)
+	}
+	if u, ok := w.Series["emu.data.util_pct"]; !ok || u.Max <= 0 || u.Max > 100 {
+		t.Errorf("emu.data.util_pct %+v", u)
+	}
 	lines := strings.Split(strings.TrimSpace(string(mustRead(t, filepath.Join(out, "intervals.jsonl")))), "\n")
 	for _, l := range lines {
 		if !strings.Contains(l, `"io":{"devices":[{"name":"data"`) {

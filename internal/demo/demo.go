@@ -107,6 +107,9 @@ type Row struct {
 	Read8KUs float64 `json:"model_read_8k_us"`
 	Seconds  float64 `json:"wall_s"`
 	Result   string  `json:"result,omitempty"`
+	// Verdict is what limited the run's headline window, the throughput test
+	// (result.json's verdict section); empty when nothing was sampled.
+	Verdict string `json:"verdict,omitempty"`
 }
 
 // Defaults fills in what cfg leaves zero; Run calls it too.
@@ -268,6 +271,9 @@ func rowOf(dev, spec string, res *tpch.Result, wall time.Duration) *Row {
 		for _, s := range res.Throughput.Streams {
 			r.Queries += len(s)
 		}
+	}
+	if v := res.Verdict; v != nil {
+		r.Verdict = v.Headline
 	}
 	if st := res.Storage; st != nil && len(st.Tiers) > 0 && st.Tiers[0].Device != nil {
 		d := st.Tiers[0].Device

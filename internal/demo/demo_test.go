@@ -9,6 +9,7 @@ import (
 
 	"tierbench/internal/result"
 	"tierbench/internal/tpch"
+	"tierbench/internal/verdict"
 )
 
 func TestSortAndRanking(t *testing.T) {
@@ -50,11 +51,16 @@ func TestRowOf(t *testing.T) {
 		Throughput: &tpch.ThroughputResult{Streams: []map[string]float64{q, q}},
 		Sections: result.Sections{Storage: &result.Storage{Tiers: []result.TierResult{{Device: &result.DeviceResult{
 			IOPS: 20000, MediaIOPS: 5000, Utilisation: 0.9, EnergyJ: 660,
-		}}}}},
+		}}}}, Verdict: &verdict.Section{Window: "throughput", Primary: verdict.Device, Headline: "device-bound: tier hdd-7200 busy 95%"}},
 	}
 	r := rowOf("hdd-7200", "pagecache(hdd-7200,size=10MiB,page=64KiB)", res, 0)
-	if r.Queries != 66 || r.EnergyPerQueryJ != 10 || r.QphHUnrounded != 90.25 || r.LoadS != 5.5 || r.IOPS != 5000 {
-		t.Errorf("row %+v: want 66 queries, 10 J each, QphH 90.25, load 5.5 s, 5000 IOPS", r)
+	if r.Queries != 66 || r.EnergyPerQueryJ != 10 || r.QphHUnrounded != 90.25 || r.LoadS != 5.5 || r.IOPS != 5000 || r.Verdict != "device-bound: tier hdd-7200 busy 95%" {
+		t.Errorf("row %+v: want 66 queries, 10 J each, QphH 90.25, load 5.5 s, 5000 IOPS and the verdict's headline", r)
+	}
+	var table bytes.Buffer
+	WriteTable(&table, Config{}, []Row{*r})
+	if !strings.Contains(table.String(), "\n  hdd-7200: device-bound: tier hdd-7200 busy 95%\n") {
+		t.Errorf("the table lacks the device's verdict:\n%s", table.String())
 	}
 	var out bytes.Buffer
 	if err := WriteJSON(&out, []Row{*r}); err != nil {

@@ -75,8 +75,8 @@ func TestRunOneSlot(t *testing.T) {
 	default:
 		t.Fatalf("device %s ran", r.Device)
 	}
-	if r.QphHUnrounded <= 0 || r.IOPS <= 0 || r.EnergyPerQueryJ <= 0 || r.Queries != 66 || r.LoadS <= 0 {
-		t.Errorf("row %+v: want QphH, IOPS, energy per query, 66 queries and a load time", r)
+	if r.QphHUnrounded <= 0 || r.IOPS <= 0 || r.EnergyPerQueryJ <= 0 || r.Queries != 66 || r.LoadS <= 0 || r.Verdict == "" {
+		t.Errorf("row %+v: want QphH, IOPS, energy per query, 66 queries, a load time and a verdict", r)
 	}
 	other := map[string]string{"dram-ssd": "hdd-15k", "hdd-15k": "dram-ssd"}[r.Device]
 	if b, _ := os.ReadFile(filepath.Join(out, r.Device, "earlier", "1", "result.json")); !bytes.Equal(b, earlier) {
@@ -98,6 +98,14 @@ func TestRunOneSlot(t *testing.T) {
 	}
 	if res.Storage == nil || len(res.Storage.Tiers) != 1 || res.Storage.Tiers[0].Device == nil || res.Storage.Tiers[0].Device.Reads == 0 {
 		t.Errorf("result.json storage %+v: want one emulated tier with reads", res.Storage)
+	}
+	// The device's run was sampled: the emulated tier's counters are series, and each
+	// of TPC-H's tests is a window with a verdict.
+	if m := res.Monitoring; m == nil || m.Window("throughput") == nil || m.Window("throughput").Counters["emu."+r.Device+".reads"].Delta <= 0 {
+		t.Errorf("monitoring %+v: want the throughput test's window with the device's reads", res.Monitoring)
+	}
+	if v := res.Verdict; v == nil || len(v.Levels) != 3 || v.Window != "throughput" || v.Headline != r.Verdict {
+		t.Errorf("verdict %+v: want load, power and throughput judged, the throughput test's the row's", res.Verdict)
 	}
 	if mi, _ := os.ReadFile("/proc/self/mountinfo"); strings.Contains(string(mi), out) {
 		t.Errorf("a mount under %s is left", out)

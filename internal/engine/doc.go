@@ -11,7 +11,10 @@
 // (the server's pid for OS samplers, its data directory); PostgreSQL and MariaDB
 // implement IOCounter (the bytes they say they read and wrote) and their sessions
 // Canceller (stop a statement from another goroutine), which StmtContext arms once
-// per run so that hot loops give their drivers contexts that never end.
+// per run so that hot loops give their drivers contexts that never end. Every engine
+// implements StatsSampler: its internals (commits, buffer hits and misses, lock waits,
+// what sessions wait on) for the monitor, under names every engine shares where they
+// mean the same (StatCommits...).
 //
 // For engine implementations: ReadRows and CellText turn database/sql results into
 // Rows, NewConnSession is the Session of a driver whose context cancellation reaches

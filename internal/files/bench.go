@@ -84,7 +84,7 @@ func (b *Benchmark) Prepare(p workload.Phase) (workload.Request, error) {
 
 // Run runs the workload in env's directory.
 func (b *Benchmark) Run(ctx context.Context, env workload.Env) (*workload.Report, error) {
-	res, err := Run(ctx, env.Dir(), b.cfg, Options{Preset: b.preset, IgnoreLimits: env.IgnoreLimits()})
+	res, err := Run(ctx, env.Dir(), b.cfg, Options{Preset: b.preset, IgnoreLimits: env.IgnoreLimits(), Mark: env.Mark})
 	if res == nil {
 		return nil, err
 	}

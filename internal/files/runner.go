@@ -20,7 +20,14 @@ type Options struct {
 	// IgnoreLimits runs even when the estimate exceeds the directory's free space or
 	// the host's available memory (capacity.OverrideFlag).
 	IgnoreLimits bool
+	// Mark, if set, is told when each phase starts and ends, by its name (create,
+	// transactions, delete; IdleWindow for an idle run): the run lifecycle's
+	// monitors, energy windows and verdict.
+	Mark func(label string, start bool)
 }
+
+// IdleWindow is the window of an idle run (preset non-load).
+const IdleWindow = "idle"
 
 // WorkDirPattern names the working directory a run makes inside its directory (with
 // a random suffix), so that the files never mix with what the directory holds.
@@ -102,14 +109,20 @@ func Run(ctx context.Context, dir string, cfg Config, opts Options) (*Result, er
 	res := &Result{Benchmark: "files", Model: "Postmark 1.5", Status: result.StatusOK, Started: time.Now().UTC(),
 		Preset: opts.Preset, Dir: dir, Config: cfg, Estimate: est, Definitions: definitions,
 		Phases: []PhaseResult{}, Ops: map[string]metrics.OpReport{}}
+	mark := opts.Mark
+	if mark == nil {
+		mark = func(string, bool) {}
+	}
 	if cfg.Idle > 0 {
+		mark(IdleWindow, true)
+		defer mark(IdleWindow, false)
 		return res, idle(ctx, cfg.Idle, res)
 	}
 	work, err := os.MkdirTemp(dir, WorkDirPattern)
 	if err != nil {
 		return nil, fmt.Errorf("make the working directory in %s: %w", dir, err)
 	}
-	err = run(ctx, work, cfg, res)
+	err = run(ctx, work, cfg, res, mark)
 	if rerr := os.RemoveAll(work); rerr != nil && err == nil {
 		err = fmt.Errorf("remove the working directory: %w", rerr)
 	}
@@ -147,11 +160,12 @@ type runner struct {
 	h     *metrics.Handle
 	start time.Time
 	res   *Result
+	mark  func(label string, start bool)
 }
 
 // run makes the subdirectories, then runs Postmark's three phases in work, recording
 // each phase as it ends, also when one stops early.
-func run(ctx context.Context, work string, cfg Config, res *Result) (err error) {
+func run(ctx context.Context, work string, cfg Config, res *Result, mark func(string, bool)) (err error) {
 	if cfg.Subdirs > 1 {
 		for i := range cfg.Subdirs {
 			if err := os.Mkdir(filepath.Join(work, "s"+strconv.Itoa(i)), 0o700); err != nil {
@@ -160,12 +174,13 @@ func run(ctx context.Context, work string, cfg Config, res *Result) (err error) 
 		}
 	}
 	g := NewGenerator(cfg)
-	r := &runner{done: ctx.Done(), ctx: ctx, x: newExecutor(work, cfg, g.Source()), res: res}
+	r := &runner{done: ctx.Done(), ctx: ctx, x: newExecutor(work, cfg, g.Source()), res: res, mark: mark}
 	r.start = time.Now()
 	r.reg = metrics.NewRegistry(OpNames(), r.start)
 	r.h = r.reg.NewHandle()
 	defer func() { r.finish() }()
 
+	mark(PoolPhase.String(), true)
 	for range cfg.Files {
 		if err := r.do(g.PoolFile(), PoolPhase); err != nil {
 			r.endPhase(PoolPhase)
@@ -175,6 +190,7 @@ func run(ctx context.Context, work string, cfg Config, res *Result) (err error) 
 	r.endPhase(PoolPhase)
 
 	var ops []Op
+	mark(TransactionsPhase.String(), true)
 	for range cfg.Transactions {
 		var ok bool
 		if ops, ok = g.Transaction(ops[:0]); !ok {
@@ -193,6 +209,7 @@ func run(ctx context.Context, work string, cfg Config, res *Result) (err error) 
 	}
 	r.endPhase(TransactionsPhase)
 
+	mark(DeletePhase.String(), true)
 	for _, op := range g.Remaining(nil) {
 		if err := r.do(op, DeletePhase); err != nil {
 			r.endPhase(DeletePhase)
@@ -227,9 +244,10 @@ func (r *runner) do(op Op, p Phase) error {
 // a test interrupts or breaks a run at a chosen point with it.
 var afterOp func(Counts)
 
-// endPhase closes phase p: its length and its operations.
+// endPhase closes phase p: its length, its operations and its window.
 func (r *runner) endPhase(p Phase) {
 	interval, _ := r.reg.Tick(time.Now(), r.start)
+	r.mark(p.String(), false)
 	r.res.Phases = append(r.res.Phases, PhaseResult{Name: p.String(), Seconds: interval.Duration().Seconds(), Ops: reports(interval)})
 }
 

@@ -8,10 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"tierbench/internal/device"
 	"tierbench/internal/energy"
 	"tierbench/internal/engine"
+	"tierbench/internal/monitor"
 	"tierbench/internal/params"
 	"tierbench/internal/placement"
 	"tierbench/internal/workload"
@@ -43,8 +45,20 @@ type Config struct {
 	Request workload.Request
 	// IgnoreLimits skips the capacity check (--ignore-limits).
 	IgnoreLimits bool
-	// Monitor samples during the run (nil: none).
+	// Monitor samples during the run; nil: the monitor the settings ask for (Sample,
+	// none when it is 0).
 	Monitor Monitor
+	// Sample is how often the monitor samples (--sample; 0: off). MetricsPrefix begins
+	// the names of the files it writes in Out: "" for a run (metrics.jsonl and
+	// metrics.csv), "load-" for a load.
+	Sample        time.Duration
+	MetricsPrefix string
+	// MetricsAddr serves the run to Prometheus while it goes (--metrics-addr; "":
+	// not served).
+	MetricsAddr string
+	// ServerPID is the process of a server given by --dsn, whose tree is sampled
+	// (--server-pid; 0: not sampled).
+	ServerPID int
 }
 
 // IO is where a run writes for people and what its lock records.
@@ -101,7 +115,44 @@ func (s *Settings) Config(req workload.Request) (*Config, error) {
 		return nil, err
 	}
 	cfg.PrintEnergy = s.cpuWatts != "" || s.baseWatts != 0 || s.powerMeter != "" || s.powerMeterCmd != ""
+	if err := s.monitorConfig(cfg); err != nil {
+		return nil, err
+	}
 	return cfg, nil
+}
+
+// monitorConfig checks the monitoring flags into cfg; a sampled run's files join the
+// phase's results, so that an earlier command's are set aside, not overwritten.
+func (s *Settings) monitorConfig(cfg *Config) error {
+	if !s.opts.Sections {
+		return nil
+	}
+	d, err := monitor.ParseSample(s.sample)
+	if err != nil {
+		return err
+	}
+	switch {
+	case s.serverPID < 0:
+		return fmt.Errorf("--server-pid %d: give a process id above 0", s.serverPID)
+	case s.serverPID > 0 && s.dsn == "":
+		return fmt.Errorf("--server-pid %d: tierbench knows the process of the server it runs; give --server-pid with --dsn", s.serverPID)
+	}
+	if s.metricsAddr != "" {
+		if err := monitor.CheckAddr(s.metricsAddr); err != nil {
+			return err
+		}
+	}
+	cfg.Sample, cfg.MetricsAddr, cfg.ServerPID = d, s.metricsAddr, s.serverPID
+	if d > 0 {
+		prefix := ""
+		if s.opts.Phase != "" && s.opts.Phase != workload.Run {
+			prefix = string(s.opts.Phase) + "-"
+		}
+		cfg.MetricsPrefix = prefix
+		res := cfg.Request.Results
+		cfg.Request.Results = append(res[:len(res):len(res)], prefix+monitor.JSONLinesFile, prefix+monitor.CSVFile)
+	}
+	return nil
 }
 
 // plan is the placement the settings give (empty when nothing is placed), with the

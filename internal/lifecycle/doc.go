@@ -17,8 +17,19 @@
 // a study file set them alike; Settings.Config validates them into a Config without
 // running anything, which is how a study checks every cell before the first starts.
 //
-// Energy: the recorder (package energy) samples at the start and the end of the
-// phase, the end with the host's CPU utilisation over the phase (/proc/stat, steal
-// left out); a Monitor, when there is one, samples instead, at its own interval. The phase's windows (workload.Env.Mark) become the energy
-// section's windows beside the whole run's.
+// Monitoring (--sample, default every second; sampling.go): the sampler of package
+// monitor follows the host, tierbench's and the server's process trees, the disks
+// under the run's directories, the emulated devices and the engine into
+// OUT/metrics.jsonl and metrics.csv, from the engine's opening to the workload's end,
+// on the wall clock intervals.jsonl uses. The phase's windows (workload.Env.Mark) are
+// marked in it; the result gets its summary ("monitoring") and, when the result names
+// its windows (verdict.Subject), a bottleneck verdict for each ("verdict"), whose
+// lines follow the summary for people. --metrics-addr serves the samples, and the
+// interval records of workloads that have them (Run.Observer), to Prometheus.
+//
+// Energy: the recorder (package energy) samples at every sample of the monitor, with
+// the host's CPU utilisation over the interval (steal left out), so each window has
+// its watts and the run its watts over time; with --sample off, at the start and the
+// end of the phase, the end with the utilisation over the phase (/proc/stat). The
+// phase's windows become the energy section's windows beside the whole run's.
 package lifecycle

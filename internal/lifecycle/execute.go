@@ -91,7 +91,7 @@ type jobPhase struct {
 // OptionsFor are the run settings a phase of the workload m takes.
 func OptionsFor(m workload.Meta, pm workload.PhaseMeta) Options {
 	return Options{Engine: m.Engine, KeepDatabase: m.KeepsDatabase, Estimates: pm.Estimates, Sections: pm.Sections,
-		OutHelp: m.OutHelp, OutWhat: m.OutWhat}
+		Phase: pm.Phase, OutHelp: m.OutHelp, OutWhat: m.OutWhat}
 }
 
 // ParamSets are the parameters phase of the workload name takes, at their defaults:

@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -267,9 +268,23 @@ func TestExecuteMix(t *testing.T) {
 	if lm := o.Phases[0].Metrics; len(lm) != 1 || lm[0].Name != "load_s" || lm[0].Value <= 0 {
 		t.Errorf("load headline %+v", lm)
 	}
-	// Without a monitor, the CPU's energy (where it is modelled) is the run's at its
-	// average utilisation, over the whole run.
-	en := o.Phases[1].Result.(result.Attached).ResultSections().Energy
+	// Sampled by default: the run's level is a window of the monitor, judged, and the
+	// load has monitoring files of its own.
+	sec := o.Phases[1].Result.(result.Attached).ResultSections()
+	if sec.Monitoring == nil || sec.Monitoring.Level(1) == nil || sec.Verdict == nil || sec.Verdict.Level(1) == nil || sec.Verdict.Window != "1 user" {
+		t.Errorf("monitoring %+v, verdict %+v: want the level of 1 user sampled and judged", sec.Monitoring, sec.Verdict)
+	}
+	if lsec := o.Phases[0].Result.(result.Attached).ResultSections(); lsec.Monitoring == nil || lsec.Monitoring.File != "load-metrics.jsonl" {
+		t.Errorf("the load's monitoring %+v: want it in load-metrics.jsonl", lsec.Monitoring)
+	}
+	for _, f := range []string{"metrics.jsonl", "metrics.csv", "load-metrics.jsonl", "load-metrics.csv"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	// The CPU's energy (where it is modelled) covers the whole run, at each sample's
+	// utilisation.
+	en := sec.Energy
 	if en == nil || en.Window("run") == nil {
 		t.Fatalf("no energy section")
 	}

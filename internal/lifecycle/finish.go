@@ -4,13 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"tierbench/internal/energy"
 	"tierbench/internal/metrics"
+	"tierbench/internal/monitor"
+	"tierbench/internal/placement"
 	"tierbench/internal/result"
+	"tierbench/internal/verdict"
 	"tierbench/internal/workload"
 )
 
@@ -30,12 +34,15 @@ func (r *Run) Finish(rep *workload.Report, runErr error) error {
 	r.finished = true
 	now := time.Now()
 	var monErr error
-	if m := r.cfg.Monitor; m != nil {
+	if m := r.mon; m != nil {
 		monErr = m.Stop(now) // its last sample ends the energy section's run window
 	} else {
 		// Without a monitor the run is one interval, at its average utilisation: the
 		// linear CPU model's energy over it is the same as over finer intervals.
 		r.rec.Sample(now, readCPUTimes().utilisation(r.cpu0))
+	}
+	if r.exp != nil {
+		r.exp.Close()
 	}
 	storage, stopErr := r.stop() // the engine stops before its devices unmount
 	err := errors.Join(runErr, monErr, stopErr)
@@ -50,8 +57,11 @@ func (r *Run) Finish(rep *workload.Report, runErr error) error {
 		en, enErr := r.rec.Finish(energy.Inputs{Windows: r.windows, Devices: storage.EnergyDevices()})
 		sec.Energy = en
 		err = errors.Join(err, enErr)
-		if m := r.cfg.Monitor; m != nil {
+		if m := r.mon; m != nil {
 			m.Attach(sec)
+		}
+		if subject, ok := rep.Result.(verdict.Subject); ok {
+			sec.Verdict = verdict.JudgeRun(sec.Monitoring, subject, r.verdictFacts())
 		}
 	} else {
 		r.rec.Close()
@@ -79,6 +89,9 @@ func (r *Run) write(rep *workload.Report, storage *result.Storage, err error) er
 	}
 	if rep.Summary != nil {
 		rep.Summary(r.io.Stdout)
+		if s, ok := rep.Result.(result.Attached); ok {
+			writeMonitoring(r.io.Stdout, s.ResultSections())
+		}
 	}
 	if s, ok := rep.Result.(result.Attached); ok && r.cfg.PrintEnergy {
 		energy.WriteSummary(r.io.Stdout, s.ResultSections().Energy, "")
@@ -121,6 +134,51 @@ func (r *Run) release() error {
 	}
 	r.aside = nil
 	return errors.Join(err, r.lock.Release())
+}
+
+// writeMonitoring prints the monitoring lines of the verdict's headline window (the
+// whole run's without a verdict) and the verdict's lines, after a result's summary.
+func writeMonitoring(w io.Writer, sec *result.Sections) {
+	sum := sec.Monitoring
+	if sum == nil {
+		return
+	}
+	ws := sum.Run
+	if sec.Verdict != nil {
+		if hw := sum.Window(sec.Verdict.Window); hw != nil {
+			ws = hw
+		}
+	}
+	fmt.Fprintln(w)
+	monitor.WriteLines(w, sum, ws)
+	verdict.WriteLines(w, sec.Verdict)
+}
+
+// verdictFacts are what the verdict knows of the whole run: whether the workload runs
+// inside tierbench, and the emulated tiers with the classes of files each holds (the
+// monitor's storage names the disks under directories).
+func (r *Run) verdictFacts() verdict.Facts {
+	f := verdict.Facts{Embedded: r.embedded}
+	if r.cfg.Engine == nil {
+		f.Inside = "the workload"
+	}
+	plan := r.cfg.Plan
+	if plan.Empty() {
+		return f
+	}
+	for _, t := range plan.Tiers {
+		if !t.Emulated() {
+			continue
+		}
+		vt := verdict.Tier{Name: t.Name, Spec: t.Spec}
+		for _, c := range placement.AllClasses {
+			if pt, ok := plan.Tier(c); ok && pt.Name == t.Name {
+				vt.Classes = append(vt.Classes, string(c))
+			}
+		}
+		f.Tiers = append(f.Tiers, vt)
+	}
+	return f
 }
 
 // writeJSON writes results atomically; tests make it fail as a full disk would.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,6 +56,12 @@ func TestConfigRefusesWithoutRunning(t *testing.T) {
 		{"unknown profile", engineOpts, []string{"--tier", "x=hdd-9000", "--data", "x"}, `--tier x=hdd-9000: unknown device profile "hdd-9000"`},
 		{"negative grid", engineOpts, []string{"--grid-intensity", "-1"}, "--grid-intensity -1"},
 		{"trace without emulation", engineOpts, []string{"--record-trace"}, "--record-trace records the requests of emulated tiers"},
+		{"sample 0", engineOpts, []string{"--sample", "0"}, "--sample 0: give how often to sample, above 0"},
+		{"sample too often", engineOpts, []string{"--sample", "1ms"}, "--sample 1ms: sample at most every 10ms"},
+		{"sample not a duration", engineOpts, []string{"--sample", "often"}, `--sample "often": give how often to sample`},
+		{"server pid of a managed server", engineOpts, []string{"--server-pid", "1"}, "--server-pid 1: tierbench knows the process of the server it runs"},
+		{"negative server pid", engineOpts, []string{"--engine", "postgres", "--dsn", "postgres://x@h/db", "--server-pid", "-3"}, "--server-pid -3: give a process id above 0"},
+		{"metrics addr without a port", engineOpts, []string{"--metrics-addr", "localhost"}, `--metrics-addr "localhost": give HOST:PORT`},
 		{"cpu watts", engineOpts, []string{"--cpu-watts", "125"}, `--cpu-watts "125": no comma`},
 		{"base watts", engineOpts, []string{"--base-watts", "-5"}, "--base-watts -5"},
 		{"no directory", Options{}, nil, "--data or --dir is required"},
@@ -83,20 +90,27 @@ type sectioned struct {
 	result.Sections
 }
 
-// recorder is a Monitor that remembers what the lifecycle told it.
+// recorder is a Monitor that remembers what the lifecycle told it, and samples the
+// energy at its start and stop, at a utilisation of one half.
 type recorder struct {
-	calls []string
+	calls  []string
+	sample func(time.Time, float64) map[string]float64
 }
 
-func (m *recorder) Start(_ context.Context, r *Run, sample func(time.Time, float64)) error {
+func (m *recorder) Start(_ context.Context, r *Run, sample func(time.Time, float64) map[string]float64) error {
 	m.calls = append(m.calls, "start "+filepath.Base(r.Out()))
-	sample(time.Now(), 0.5)
+	m.sample = sample
+	sample(time.Now(), math.NaN())
 	return nil
 }
 func (m *recorder) Mark(label string, start bool, _ time.Time) {
 	m.calls = append(m.calls, "mark "+label+map[bool]string{true: " start", false: " end"}[start])
 }
-func (m *recorder) Stop(time.Time) error { m.calls = append(m.calls, "stop"); return nil }
+func (m *recorder) Stop(at time.Time) error {
+	m.calls = append(m.calls, "stop")
+	m.sample(at, 0.5)
+	return nil
+}
 func (m *recorder) Attach(s *result.Sections) {
 	m.calls = append(m.calls, "attach "+map[bool]string{true: "with storage", false: "without storage"}[s.Storage != nil])
 }

@@ -12,6 +12,7 @@ import (
 	"tierbench/internal/energy"
 	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
+	"tierbench/internal/monitor"
 	"tierbench/internal/placement"
 	"tierbench/internal/result"
 	"tierbench/internal/rundir"
@@ -31,6 +32,11 @@ type Run struct {
 	aside  *rundir.Aside
 	rec    *energy.Recorder
 	cpu0   cpuTimes // the host's CPU times when the recorder started
+	mon    Monitor
+	exp    *monitor.Exporter // --metrics-addr
+	// embedded says the workload's work runs inside tierbench: an embedded engine, or
+	// no engine at all (the file workload), for the verdict.
+	embedded bool
 
 	started  map[string]time.Time // windows begun, by label
 	windows  []energy.Window
@@ -42,7 +48,9 @@ type Run struct {
 // sets the files the phase writes (and the traces of --record-trace) of an earlier
 // command aside into OUT/earlier/N, mounts the emulated tiers, places the engine's
 // files, opens the engine (or, without one, takes the directory to run in), and starts
-// the energy recorder and the monitor. On error nothing is left mounted or running,
+// the energy recorder and the monitor (cfg.Monitor, or the sampler cfg.Sample asks
+// for). --metrics-addr is listened on before anything starts, so that an address in
+// use costs no server start. On error nothing is left mounted, running or listening,
 // the earlier files are back and the directory is unlocked.
 func Open(ctx context.Context, cfg *Config, out IO) (_ *Run, err error) {
 	if out.Stdout == nil {
@@ -54,7 +62,10 @@ func Open(ctx context.Context, cfg *Config, out IO) (_ *Run, err error) {
 	if err := EnsureWritableDir("--out", cfg.Out); err != nil {
 		return nil, err
 	}
-	r := &Run{cfg: cfg, io: out, dir: cfg.Dir, started: map[string]time.Time{}}
+	r := &Run{cfg: cfg, io: out, dir: cfg.Dir, started: map[string]time.Time{}, mon: cfg.Monitor, embedded: cfg.Engine == nil}
+	if r.mon == nil && cfg.Sample > 0 {
+		r.mon = newSampler(cfg)
+	}
 	if r.lock, err = rundir.Acquire(cfg.Out, out.Command); err != nil {
 		return nil, fmt.Errorf("--out %w", err)
 	}
@@ -68,10 +79,18 @@ func Open(ctx context.Context, cfg *Config, out IO) (_ *Run, err error) {
 	}
 	defer func() {
 		if err != nil {
+			if r.exp != nil {
+				r.exp.Close()
+			}
 			r.aside.Restore()
 			r.lock.Release()
 		}
 	}()
+	if cfg.MetricsAddr != "" {
+		if r.exp, err = monitor.Listen(cfg.MetricsAddr); err != nil {
+			return nil, err
+		}
+	}
 	if err := r.place(ctx); err != nil {
 		return nil, err
 	}
@@ -81,13 +100,16 @@ func Open(ctx context.Context, cfg *Config, out IO) (_ *Run, err error) {
 		return nil, err
 	}
 	r.rec, r.cpu0 = rec, readCPUTimes()
-	r.rec.Sample(time.Now(), math.NaN())
-	if m := cfg.Monitor; m != nil {
-		if err := m.Start(ctx, r, func(at time.Time, busy float64) { r.rec.Sample(at, busy) }); err != nil {
-			r.rec.Close()
-			r.stop()
-			return nil, err
-		}
+	if r.mon == nil {
+		r.rec.Sample(time.Now(), math.NaN())
+		return r, nil
+	}
+	// The monitor's first sample is the energy record's first: their intervals are
+	// the same.
+	if err := r.mon.Start(ctx, r, r.rec.Sample); err != nil {
+		r.rec.Close()
+		r.stop()
+		return nil, err
 	}
 	return r, nil
 }
@@ -128,7 +150,9 @@ func (r *Run) place(ctx context.Context) error {
 		return err // engines name themselves in their errors
 	}
 	r.eng, r.ecfg = eng, ecfg
-	if _, managed := eng.(engine.Server); managed {
+	_, managed := eng.(engine.Server)
+	r.embedded = !managed && ecfg.DSN == ""
+	if managed {
 		if info, err := eng.Info(ctx); err == nil && info.Settings["server_user_acl"] != "" {
 			r.note(fmt.Sprintf("the server's user may now pass through a directory of yours (an ACL entry: %s); result files record it", info.Settings["server_user_acl"]))
 		}
@@ -191,7 +215,7 @@ func (r *Run) Progress() io.Writer { return r.io.Progress }
 // mark, and a window that ends becomes one of the energy section's windows.
 func (r *Run) Mark(label string, start bool) {
 	now := time.Now()
-	if m := r.cfg.Monitor; m != nil {
+	if m := r.mon; m != nil {
 		m.Mark(label, start, now)
 	}
 	if start {
@@ -231,4 +255,13 @@ func (r *Run) IOSampler() func(ctx context.Context) (metrics.IOSample, error) {
 		s.At = time.Now()
 		return s, nil
 	}
+}
+
+// Observer sees the interval records of workloads that have them, for the Prometheus
+// exposition of --metrics-addr; nil when nothing is served.
+func (r *Run) Observer() metrics.Observer {
+	if r.exp == nil {
+		return nil
+	}
+	return r.exp
 }

@@ -7,8 +7,10 @@ import (
 	"tierbench/internal/device"
 	"tierbench/internal/emulator"
 	"tierbench/internal/engine"
+	"tierbench/internal/monitor"
 	"tierbench/internal/params"
 	"tierbench/internal/placement"
+	"tierbench/internal/workload"
 )
 
 // Options say which run settings a command has: those of an engine or of a
@@ -24,9 +26,13 @@ type Options struct {
 	// Estimates says the command checks what it needs of the host before it starts:
 	// it takes --ignore-limits.
 	Estimates bool
-	// Sections says the command's result gets the storage and energy sections: it
-	// takes the energy flags.
+	// Sections says the command's result gets the storage, energy, monitoring and
+	// verdict sections: it takes the energy and monitoring flags.
 	Sections bool
+	// Phase is the phase the settings are for: a phase other than run names its
+	// monitor's files after it (load-metrics.jsonl), so that a load and the run after
+	// it in the same OUT keep theirs.
+	Phase workload.Phase
 	// OutHelp is --out's help; OutWhat says what --out is for when it is missing.
 	OutHelp, OutWhat string
 }
@@ -52,6 +58,8 @@ type Settings struct {
 	cpuWatts                     string
 	baseWatts                    float64
 	powerMeter, powerMeterCmd    string
+	sample, metricsAddr          string
+	serverPID                    int
 
 	// Plan, when set, places the files instead of --tier, --data, --wal and --temp: a
 	// caller that has the tiers as values (the demo) passes them as they are.
@@ -102,6 +110,11 @@ func NewSettings(opts Options) *Settings {
 		p.Float(&s.baseWatts, "base-watts", 0, "watts of the rest of the host (motherboard, fans, NIC, power-supply loss) for the energy section (0: not counted)")
 		p.String(&s.powerMeter, "power-meter", "", params.String, "a file of (time, watts) readings of a meter on the whole host, for the energy section")
 		p.String(&s.powerMeterCmd, "power-meter-cmd", "", params.String, "a command that prints the host's watts, polled during the run (e.g. 'ipmitool dcmi power reading'), for the energy section")
+		p.String(&s.sample, "sample", monitor.DefaultInterval.String(), params.String, "how often to sample the host, the processes, the disks, emulated devices and the engine into OUT/metrics.jsonl and .csv, for the monitoring and verdict sections (e.g. 1s, 500ms), or off")
+		p.String(&s.metricsAddr, "metrics-addr", "", params.String, "serve the samples, and the throughput and latency of workloads with report intervals, to Prometheus at http://HOST:PORT/metrics while the run goes (e.g. 127.0.0.1:9187)")
+		if opts.Engine {
+			p.Int(&s.serverPID, "server-pid", 0, "process id of the server given by --dsn, when it runs on this machine: its process tree's CPU and memory are sampled")
+		}
 	}
 	return s
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"time"
 )
 
 // OpReport is one operation's statistics over a window, as results and JSON lines
@@ -33,8 +34,11 @@ func (s *Snapshot) Report(op string) OpReport {
 
 // IntervalRecord is one JSON line: an interval's throughput and latencies.
 type IntervalRecord struct {
-	// ElapsedS is the end of the interval in seconds since the run began.
-	ElapsedS float64 `json:"elapsed_s"`
+	// Time is the end of the interval by the wall clock, the clock that joins these
+	// records to the monitor's samples (metrics.jsonl); ElapsedS is the same in seconds
+	// since the run (the level of users) began.
+	Time     time.Time `json:"time"`
+	ElapsedS float64   `json:"elapsed_s"`
 	// IntervalS is the interval's length in seconds.
 	IntervalS float64 `json:"interval_s"`
 	// Phase is "ramp" or "measure"; Users the number of users at the time.
@@ -54,7 +58,7 @@ type IntervalRecord struct {
 func NewIntervalRecord(s *Snapshot, phase string, users int) IntervalRecord {
 	tot := s.Total()
 	rec := IntervalRecord{
-		ElapsedS: round3(s.Elapsed.Seconds()), IntervalS: round3(s.Duration().Seconds()),
+		Time: s.End.UTC(), ElapsedS: round3(s.Elapsed.Seconds()), IntervalS: round3(s.Duration().Seconds()),
 		Phase: phase, Users: users,
 		TPS: round3(s.Rate(s.Count(""))), QPS: round3(s.Rate(tot.Queries)), ErrorsPS: round3(s.Rate(tot.Errors)),
 		Latency: s.Combined().Summary(), Ops: map[string]OpReport{},

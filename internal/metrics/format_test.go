@@ -46,7 +46,8 @@ func TestJSONLines(t *testing.T) {
 		}
 	}
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
-	if len(lines) != 2 || !strings.Contains(lines[0], `"tps":1`) || !strings.Contains(lines[0], `"ops":{"x":{"count":1`) {
+	if len(lines) != 2 || !strings.Contains(lines[0], `"tps":1`) || !strings.Contains(lines[0], `"ops":{"x":{"count":1`) ||
+		!strings.Contains(lines[0], `"time":"1970-01-01T00:00:01Z"`) {
 		t.Errorf("JSON lines:\n%s", b.String())
 	}
 }

@@ -87,7 +87,8 @@ func (p *RunParams) Request(what string, load *workload.NeedsLoad) workload.Requ
 // interval lines on its stdout, I/O counters from its engine and devices.
 func (p *RunParams) Plan(env workload.Env) Plan {
 	return Plan{Users: p.users, Ramp: p.ramp, Duration: p.duration, Rate: p.rate, Interval: p.interval,
-		Seed: p.seed, MaxErrorShare: p.maxErrorShare, OutDir: env.Out(), Lines: env.Stdout(), IO: env.IOSampler(), Mark: env.Mark}
+		Seed: p.seed, MaxErrorShare: p.maxErrorShare, OutDir: env.Out(), Lines: env.Stdout(), IO: env.IOSampler(), Mark: env.Mark,
+		Observer: env.Observer()}
 }
 
 // ParseUsers reads --users: one number or a comma-separated sweep such as 1,2,4,8.

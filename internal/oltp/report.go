@@ -37,6 +37,8 @@ type LevelReport struct {
 	IOError string           `json:"io_error,omitempty"`
 	// ClientCPU is what tierbench itself spent over the window (ClientCPUDefinition).
 	ClientCPU *ClientCPU `json:"client_cpu,omitempty"`
+	// ScheduleLag is how far an open loop fell behind its schedule (ScheduleLagDefinition).
+	ScheduleLag *ScheduleLag `json:"schedule_lag,omitempty"`
 }
 
 // NewLevelReport summarises a run's measured window, one entry per operation in ops.
@@ -44,7 +46,7 @@ func NewLevelReport(sum *Summary, ops []string) LevelReport {
 	m := sum.Measured
 	l := LevelReport{Users: sum.Users, Status: sum.Status, Error: sum.Cause,
 		Seconds: round2(m.Duration().Seconds()), ConnectSeconds: round3(sum.Connect.Seconds()), Transactions: map[string]metrics.OpReport{},
-		Latency: m.Combined().Summary(), IO: sum.IO, IOError: sum.IOError, ClientCPU: sum.ClientCPU}
+		Latency: m.Combined().Summary(), IO: sum.IO, IOError: sum.IOError, ClientCPU: sum.ClientCPU, ScheduleLag: sum.Lag}
 	l.TPS = round2(m.Rate(m.Count("")))
 	l.QPS = round2(m.Rate(m.Total().Queries))
 	l.Errors = m.Total().Errors

@@ -9,6 +9,7 @@ import (
 
 	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
+	"tierbench/internal/monitor"
 	"tierbench/internal/result"
 )
 
@@ -43,6 +44,8 @@ type Plan struct {
 	// Mark, if set, is told when each level's measured window starts and ends, by
 	// the level's label ("8 users"): the run lifecycle's monitors and energy windows.
 	Mark func(label string, start bool)
+	// Observer, if set, sees every level's interval records (Config.Observer).
+	Observer metrics.Observer
 }
 
 // Validate checks the plan before its first level runs.
@@ -54,12 +57,9 @@ func (p Plan) Validate() error {
 // records go to jl.
 func (p Plan) Level(users int, jl *metrics.JSONLines) Config {
 	c := Config{Users: users, Ramp: p.Ramp, Duration: p.Duration, Rate: p.Rate, Interval: p.Interval,
-		Lines: p.Lines, JSON: jl, IO: p.IO, MaxErrorShare: p.MaxErrorShare}
+		Lines: p.Lines, JSON: jl, IO: p.IO, Observer: p.Observer, MaxErrorShare: p.MaxErrorShare}
 	if p.Mark != nil {
-		label := fmt.Sprintf("%d users", users)
-		if users == 1 {
-			label = "1 user"
-		}
+		label := monitor.LevelLabel(users)
 		c.Window = func(_ context.Context, start bool) error { p.Mark(label, start); return nil }
 	}
 	return c
@@ -129,7 +129,7 @@ type RunResult struct {
 	IntervalsWritten int    `json:"intervals_written,omitempty"`
 	// Sections are what the run lifecycle attaches: the storage section says where
 	// the files were and what the devices did and used over the whole command (engine
-	// start to stop).
+	// start to stop); monitoring and the verdict cover each level's window.
 	result.Sections
 }
 

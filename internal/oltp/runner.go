@@ -94,6 +94,9 @@ type Config struct {
 	// rates. A failed reading leaves those rates out and is reported in Summary.IOError;
 	// it does not fail the run.
 	IO func(ctx context.Context) (metrics.IOSample, error)
+	// Observer, if set, sees every interval record as it is written (Prometheus's
+	// throughput and latency); the measured window's ends go to Window.
+	Observer metrics.Observer
 	// StopGrace is how long transactions in flight at the end of the window may take to
 	// finish before they are cancelled (default 10 s).
 	StopGrace time.Duration
@@ -126,6 +129,9 @@ type Summary struct {
 	// ClientCPU is what the process spent over the measured window (nil when the
 	// window did not begin, or the process's CPU time could not be read).
 	ClientCPU *ClientCPU
+	// Lag is how far the window's transactions started behind their schedule (open
+	// loop only).
+	Lag *ScheduleLag
 }
 
 // Validate checks a configuration, with errors fit for a user.
@@ -203,6 +209,9 @@ func Run(parent context.Context, w Workload, cfg Config) (*Summary, error) {
 	if cfg.onStart != nil {
 		cfg.onStart(r)
 	}
+	if cfg.Rate > 0 {
+		r.lag = &lagMeter{late: userInterval(cfg)}
+	}
 	r.failCh = make(chan struct{})
 
 	prevIO, havePrev := r.sampleIO(parent)
@@ -227,6 +236,9 @@ func Run(parent context.Context, w Workload, cfg Config) (*Summary, error) {
 	beginWindow := func(now time.Time) {
 		sum.MeasureStart = now
 		cpu0, cpuOK = readCPU()
+		if r.lag != nil {
+			r.lag.reset()
+		}
 		r.window(parent, true)
 		windowIO, haveWindow = prevIO, havePrev
 	}
@@ -255,6 +267,9 @@ func Run(parent context.Context, w Workload, cfg Config) (*Summary, error) {
 		}
 		if cfg.JSON != nil {
 			_ = cfg.JSON.Write(rec)
+		}
+		if cfg.Observer != nil {
+			cfg.Observer.Interval(rec)
 		}
 	}
 	next := start.Add(cfg.Interval)
@@ -311,6 +326,9 @@ loop:
 	}
 	if !measuring {
 		last = emptySnapshot(reg, sum.End, start)
+	}
+	if measuring && r.lag != nil {
+		sum.Lag = r.lag.result()
 	}
 	if measuring && haveWindow && havePrev {
 		sum.IO = metrics.NewIORates(windowIO, prevIO)
@@ -371,6 +389,8 @@ type run struct {
 	start time.Time
 	// handles are the users' metrics handles: user u records into handles[u % len].
 	handles []*metrics.Handle
+
+	lag *lagMeter // open loop only
 
 	failOnce  sync.Once
 	failCh    chan struct{}
@@ -476,7 +496,7 @@ func (r *run) user(loopCtx, stmtCtx context.Context, worker Worker, u int) {
 	var interval time.Duration
 	var intended time.Time
 	if r.cfg.Rate > 0 {
-		interval = time.Duration(float64(r.cfg.Users) / r.cfg.Rate * float64(time.Second))
+		interval = userInterval(r.cfg)
 		// Spread the users' schedules over one interval.
 		intended = time.Now().Add(time.Duration(int64(interval) * int64(u) / int64(r.cfg.Users)))
 	}
@@ -488,6 +508,7 @@ func (r *run) user(loopCtx, stmtCtx context.Context, worker Worker, u int) {
 				return
 			}
 			begin = intended // latency from the intended start: no coordinated omission
+			r.lag.add(time.Since(intended))
 			intended = intended.Add(interval)
 		} else {
 			if !sleep(loopCtx, txn.Keying) {
@@ -520,6 +541,11 @@ func (r *run) user(loopCtx, stmtCtx context.Context, worker Worker, u int) {
 			return
 		}
 	}
+}
+
+// userInterval is the time between one open-loop user's transactions.
+func userInterval(cfg Config) time.Duration {
+	return time.Duration(float64(cfg.Users) / cfg.Rate * float64(time.Second))
 }
 
 // sleep waits d or until ctx ends; it reports whether ctx is still live.

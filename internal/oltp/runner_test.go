@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"sync/atomic"
@@ -119,6 +120,9 @@ func TestClosedLoop(t *testing.T) {
 	if sum.Status != result.StatusOK {
 		t.Errorf("status %s", sum.Status)
 	}
+	if sum.Lag != nil {
+		t.Errorf("a closed loop has a schedule lag: %+v", sum.Lag)
+	}
 }
 
 func TestOpenLoopNoCoordinatedOmission(t *testing.T) {
@@ -133,6 +137,11 @@ func TestOpenLoopNoCoordinatedOmission(t *testing.T) {
 	h := sum.Measured.Ops["t"].Hist
 	if p99 := h.Quantile(0.99); p99 < 500*time.Millisecond {
 		t.Errorf("p99 %v: latency does not include the time behind schedule", p99)
+	}
+	// Transaction k starts k x 40 ms behind its schedule (50 ms taken, 10 ms allowed):
+	// every one after the first is late by one interval or more.
+	if l := sum.Lag; l == nil || l.LateShare < 0.8 || l.MeanMs < 100 || l.MaxMs < l.MeanMs {
+		t.Errorf("schedule lag %+v, want most transactions late, by 100 ms or more on average", l)
 	}
 	// And at a rate the server keeps up with, latency is the service time.
 	f = &fakeWorkload{delay: 5 * time.Millisecond}
@@ -153,6 +162,11 @@ func TestOpenLoopNoCoordinatedOmission(t *testing.T) {
 	// ms, a loaded host's wake-ups add a few).
 	if p50 := sum.Measured.Ops["t"].Hist.Quantile(0.5); p50 >= 40*time.Millisecond {
 		t.Errorf("p50 %v at an easy rate: more than the 40 ms between a user's transactions", p50)
+	}
+	// How late an easy rate's transactions start depends on the host's load: only that
+	// it was measured, consistently, is certain.
+	if l := sum.Lag; l == nil || l.MeanMs < 0 || l.MaxMs < l.MeanMs || l.LateShare < 0 || l.LateShare > 1 {
+		t.Errorf("schedule lag %+v at an easy rate", l)
 	}
 }
 
@@ -380,5 +394,42 @@ func TestUsersShareBoundedHandles(t *testing.T) {
 	_, err = Run(context.Background(), f, Config{Users: 3, Duration: 50 * time.Millisecond, onStart: func(r *run) { handles = len(r.handles) }})
 	if err != nil || handles != 3 {
 		t.Errorf("3 users: %d handles, %v; want one each", handles, err)
+	}
+}
+
+// recordingObserver keeps the interval records a run shows its Observer.
+type recordingObserver struct {
+	records []metrics.IntervalRecord
+}
+
+func (o *recordingObserver) Interval(rec metrics.IntervalRecord) { o.records = append(o.records, rec) }
+
+// TestObserver: the observer gets every interval record the JSON lines get, and a
+// plan's Mark the level's window by its label, begun after the ramp and ended with
+// the run.
+func TestObserver(t *testing.T) {
+	f := &fakeWorkload{delay: 5 * time.Millisecond}
+	var b bytes.Buffer
+	obs := &recordingObserver{}
+	var marks []string
+	var markTimes []time.Time
+	plan := Plan{Ramp: 100 * time.Millisecond, Duration: 300 * time.Millisecond, Interval: 100 * time.Millisecond, Observer: obs,
+		Mark: func(label string, start bool) {
+			marks = append(marks, fmt.Sprintf("%s %v", label, start))
+			markTimes = append(markTimes, time.Now())
+		}}
+	sum, err := Run(context.Background(), f, plan.Level(2, metrics.NewJSONLines(&b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Count(b.String(), "\n"); len(obs.records) != lines || lines < 3 {
+		t.Errorf("observer saw %d interval records, the JSON lines have %d", len(obs.records), lines)
+	}
+	if strings.Join(marks, ",") != "2 users true,2 users false" || markTimes[0].Before(sum.MeasureStart) || markTimes[1].Before(sum.End) {
+		t.Errorf("marks %v at %v; the summary's window is %v to %v", marks, markTimes, sum.MeasureStart, sum.End)
+	}
+	last := obs.records[len(obs.records)-1]
+	if last.Phase != "measure" || last.Time.IsZero() || last.Time.After(sum.End) {
+		t.Errorf("last record %+v: want a measured interval that ended by %v", last, sum.End)
 	}
 }

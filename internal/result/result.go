@@ -1,6 +1,10 @@
 package result
 
-import "tierbench/internal/energy"
+import (
+	"tierbench/internal/energy"
+	"tierbench/internal/monitor"
+	"tierbench/internal/verdict"
+)
 
 // Sections are the parts of a result that the run lifecycle attaches: each workload's
 // result embeds them, so that their members appear at the top level of its JSON.
@@ -11,6 +15,12 @@ type Sections struct {
 	// Energy is what the whole system drew over the run and its measured windows,
 	// measured or modelled (package energy).
 	Energy *energy.Section `json:"energy,omitempty"`
+	// Monitoring summarises the samples of metrics.jsonl (package monitor) over the
+	// run and each measured window; absent when nothing was sampled (--sample off).
+	Monitoring *monitor.Summary `json:"monitoring,omitempty"`
+	// Verdict says what limited each measured window, with its evidence (package
+	// verdict); absent when nothing was sampled or the result has no windows to judge.
+	Verdict *verdict.Section `json:"verdict,omitempty"`
 }
 
 // Attached is implemented by results that embed Sections (through the embedded

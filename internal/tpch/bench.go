@@ -105,6 +105,7 @@ func (b *Benchmark) Run(ctx context.Context, env workload.Env) (*workload.Report
 		SF: b.sf, Streams: b.streams, Seed: b.seed, UseDefaultParams: b.useDefault || b.validate,
 		Validate: b.validate, QueryTimeout: b.queryTimeout, OutDir: env.Out(), SkipLoad: b.skipLoad,
 		Log: env.Stderr(), Progress: env.Progress(), BufferBytes: ecfg.BufferBytes, IgnoreLimits: env.IgnoreLimits(),
+		Mark: env.Mark,
 	}
 	if ecfg.DSN == "" {
 		rc.DatabaseDir = ecfg.Dir

@@ -49,7 +49,7 @@ var errLoadStopped = errors.New("engine stopped reading the generated rows")
 // keys and foreign-key indexes, and collect optimizer statistics, each step timed.
 // The caller prepares the database first (prepareLoad), untimed.
 func (r *runner) loadTest(ctx context.Context) (*LoadResult, error) {
-	res := &LoadResult{Steps: map[string]float64{}, Rows: map[string]int64{}}
+	res := &LoadResult{Steps: map[string]float64{}, Rows: map[string]int64{}, Writers: loadParallelism(r.eng)}
 	start := time.Now()
 	step := func(name string, fn func() error) error {
 		t0 := time.Now()

@@ -40,6 +40,9 @@ type LoadResult struct {
 	Total   float64            `json:"total"`
 	Rows    map[string]int64   `json:"rows"`
 	Skipped bool               `json:"skipped,omitempty"`
+	// Writers are the sessions that loaded the data at once (the engine's limit on
+	// concurrent writers, the CPUs); the other steps take one.
+	Writers int `json:"writers,omitempty"`
 }
 
 // PowerResult holds the power test's intervals in seconds (unrounded; the metric

@@ -59,6 +59,24 @@ type RunConfig struct {
 	// IgnoreLimits runs even when the estimate of memory and disk exceeds what this
 	// host has (capacity.Check).
 	IgnoreLimits bool
+	// Mark, if set, is told when each test starts and ends, by its window's label
+	// (WindowLoad, WindowPower, WindowThroughput): the run lifecycle's monitors, energy
+	// windows and verdict.
+	Mark func(label string, start bool)
+}
+
+// The labels of the windows a run marks (RunConfig.Mark), one per test.
+const (
+	WindowLoad       = "load"
+	WindowPower      = "power"
+	WindowThroughput = "throughput"
+)
+
+// mark tells RunConfig.Mark that window label starts or ends.
+func (r *runner) mark(label string, start bool) {
+	if r.cfg.Mark != nil {
+		r.cfg.Mark(label, start)
+	}
 }
 
 // minStreams is the spec's minimum number of query streams by scale factor
@@ -201,13 +219,17 @@ func Run(ctx context.Context, eng engine.Engine, cfg RunConfig) (*Result, error)
 			return r.fail(res, err)
 		}
 	}
+	r.mark(WindowPower, true)
 	p, err := r.powerTest(ctx)
+	r.mark(WindowPower, false)
 	res.Power = p
 	if err != nil {
 		return r.fail(res, err)
 	}
 	r.write(res)
+	r.mark(WindowThroughput, true)
 	t, err := r.throughputTest(ctx)
+	r.mark(WindowThroughput, false)
 	res.Throughput = t
 	if err != nil {
 		return r.fail(res, err)
@@ -251,7 +273,9 @@ func (r *runner) load(ctx context.Context, res *Result) error {
 	if r.cfg.SkipLoad {
 		res.Load = &LoadResult{Skipped: true}
 	} else {
+		r.mark(WindowLoad, true)
 		load, err := r.loadTest(ctx)
+		r.mark(WindowLoad, false)
 		res.Load = load
 		if err != nil {
 			return err

@@ -41,8 +41,13 @@ type Env interface {
 	// per interval; nil when there are neither.
 	IOSampler() func(ctx context.Context) (metrics.IOSample, error)
 	// Mark says that the measured window label starts (start) or ends now, for the
-	// monitors and the energy section's windows.
+	// monitors, the energy section's windows and the verdict, which judges the windows
+	// a result names (verdict.Subject). A level of users is labelled
+	// monitor.LevelLabel(users).
 	Mark(label string, start bool)
+	// Observer sees each report interval's record of a workload that has them, for
+	// the Prometheus exposition (--metrics-addr); nil when nothing is served.
+	Observer() metrics.Observer
 	// IgnoreLimits says to run even when an estimate exceeds what this host has
 	// (--ignore-limits), for phases that estimate once they run.
 	IgnoreLimits() bool

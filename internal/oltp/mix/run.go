@@ -13,6 +13,7 @@ import (
 	"tierbench/internal/metrics"
 	"tierbench/internal/oltp"
 	"tierbench/internal/result"
+	"tierbench/internal/verdict"
 )
 
 // RunConfig describes `oltp run`: the plan of every run, and the think time.
@@ -24,11 +25,12 @@ type RunConfig struct {
 
 // Definitions say what the metrics count; they are written into every result.
 var Definitions = map[string]string{
-	"tps":        "transactions completed per second of the measured window: commits, plus rollbacks the mix asks for (on_empty: rollback); failed transactions and retried attempts are not counted",
-	"qps":        "statements sent per second, BEGIN and COMMIT included (a one-statement transaction runs alone, in autocommit)",
-	"io":         oltp.IODefinition,
-	"client_cpu": oltp.ClientCPUDefinition,
-	"status":     oltp.StatusDefinition,
+	"tps":          "transactions completed per second of the measured window: commits, plus rollbacks the mix asks for (on_empty: rollback); failed transactions and retried attempts are not counted",
+	"qps":          "statements sent per second, BEGIN and COMMIT included (a one-statement transaction runs alone, in autocommit)",
+	"io":           oltp.IODefinition,
+	"client_cpu":   oltp.ClientCPUDefinition,
+	"status":       oltp.StatusDefinition,
+	"schedule_lag": oltp.ScheduleLagDefinition,
 }
 
 // Result is result.json of `oltp run`: what every run reports (oltp.RunResult; the
@@ -121,3 +123,6 @@ func WriteSummary(w io.Writer, r *Result, order []string) {
 	}
 	r.Storage.WriteSummary(w)
 }
+
+// VerdictWindows are the levels' windows (verdict.Subject).
+func (r *Result) VerdictWindows() ([]verdict.Window, int) { return r.LevelWindows(r.Levels) }
