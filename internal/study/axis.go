@@ -46,8 +46,11 @@ func axisOf(kind params.Kind, levels []string) Axis {
 	return AxisCategory
 }
 
-func isNumber(s string) bool { _, err := strconv.ParseFloat(strings.TrimSpace(s), 64); return err == nil }
-func isSize(s string) bool   { _, err := params.ParseSize("", s); return err == nil }
+func isNumber(s string) bool {
+	_, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	return err == nil
+}
+func isSize(s string) bool { _, err := params.ParseSize("", s); return err == nil }
 func isDuration(s string) bool {
 	_, err := time.ParseDuration(strings.TrimSpace(s))
 	return err == nil

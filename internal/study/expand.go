@@ -392,7 +392,7 @@ func describe(m Match) string {
 func (e *expansion) cell(combo []int) Cell {
 	s := e.s
 	c := Cell{Factors: e.levelsOf(combo), Workload: s.File.Workload, Phases: s.File.Phases, Values: map[string][]string{}}
-	workloadPos := Pos{Field: "workload"}
+	workloadPos := s.File.WorkloadPos
 	type set struct {
 		name string
 		v    Value

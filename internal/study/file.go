@@ -27,7 +27,9 @@ type File struct {
 	// Workload is the registered workload every cell runs ("" when a factor sets it);
 	// Phases its phases in order (nil: all of them).
 	Workload string
-	Phases   []workload.Phase
+	// WorkloadPos is where the workload was named, for errors.
+	WorkloadPos Pos
+	Phases      []workload.Phase
 	Body
 	Sizes []Size
 }
@@ -164,7 +166,7 @@ func Parse(path string, data []byte) (*File, error) {
 			f.Notes, _ = p.scalars(e.value, e.field)
 		case "workload":
 			if s, ok := p.scalar(e); ok {
-				f.Workload = s
+				f.Workload, f.WorkloadPos = s, at(e.value, e.field)
 			}
 		case "phases":
 			if ps, ok := p.scalars(e.value, e.field); ok {

@@ -23,7 +23,9 @@ func writePlan(w io.Writer, p *Plan, sh Shard, st *status) {
 		fmt.Fprintf(w, ": %s", s.Description)
 	}
 	fmt.Fprintln(w)
-	item := func(key, format string, args ...any) { fmt.Fprintf(w, "  %-10s %s\n", key, fmt.Sprintf(format, args...)) }
+	item := func(key, format string, args ...any) {
+		fmt.Fprintf(w, "  %-10s %s\n", key, fmt.Sprintf(format, args...))
+	}
 	if s.SizeDescription != "" {
 		item("size", "%s: %s", s.Size, s.SizeDescription)
 	}

@@ -187,7 +187,9 @@ func (b *reportBuilder) against() (map[string]string, string) {
 func (b *reportBuilder) plan() report.Plan {
 	rec := b.rec
 	var items []report.Item
-	add := func(k, format string, args ...any) { items = append(items, report.Item{Key: k, Value: fmt.Sprintf(format, args...)}) }
+	add := func(k, format string, args ...any) {
+		items = append(items, report.Item{Key: k, Value: fmt.Sprintf(format, args...)})
+	}
 	workloads := []string{}
 	for _, c := range rec.Cells {
 		w := fmt.Sprintf("%s (%s)", c.Workload, joinPhases(c))

@@ -1,0 +1,164 @@
+package study
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const twoByTwo = `name: t
+workload: oltp
+params: {mix: bbs, scale: 0.001, ramp: 0s, duration: 1s}
+factors:
+  engine: [sqlite, postgres]
+  users: [1, 4]
+repetitions: 2
+baseline: {engine: sqlite}
+`
+
+// TestExpandCrossProduct: the first factor varies slowest; each cell sets each
+// factor's parameter and the fixed ones; IDs name the levels.
+func TestExpandCrossProduct(t *testing.T) {
+	p := mustExpand(t, twoByTwo, "")
+	var ids []string
+	for _, c := range p.Cells {
+		ids = append(ids, c.ID)
+	}
+	want := []string{"engine=sqlite,users=1", "engine=sqlite,users=4", "engine=postgres,users=1", "engine=postgres,users=4"}
+	if !slices.Equal(ids, want) {
+		t.Fatalf("cells %q, want %q", ids, want)
+	}
+	c := p.Cells[3]
+	if c.Index != 3 || c.Workload != "oltp" || !slices.Equal(c.Values["engine"], []string{"postgres"}) ||
+		!slices.Equal(c.Values["users"], []string{"4"}) || !slices.Equal(c.Values["mix"], []string{"bbs"}) {
+		t.Errorf("cell 3: %+v", c)
+	}
+	if p.Factors[0].Axis != AxisCategory || p.Factors[1].Axis != AxisNumber {
+		t.Errorf("axes %+v: engine categorical, users numeric", p.Factors)
+	}
+	// Fingerprints: distinct per cell, stable, and changed by any value.
+	seen := map[string]bool{}
+	for _, c := range p.Cells {
+		if seen[c.Fingerprint] {
+			t.Errorf("two cells share fingerprint %s", c.Fingerprint)
+		}
+		seen[c.Fingerprint] = true
+	}
+	again := mustExpand(t, twoByTwo, "")
+	changed := mustExpand(t, strings.Replace(twoByTwo, "duration: 1s", "duration: 2s", 1), "")
+	if again.Fingerprint != p.Fingerprint || changed.Fingerprint == p.Fingerprint || changed.Cells[0].Fingerprint == p.Cells[0].Fingerprint {
+		t.Errorf("fingerprints: %s, again %s, changed %s", p.Fingerprint, again.Fingerprint, changed.Fingerprint)
+	}
+}
+
+// TestExpandZipExcludeReferences: zipped factors pair their levels; exclude rules
+// drop cells; a map level sets several parameters and ${name} takes another
+// factor's level.
+func TestExpandZipExcludeReferences(t *testing.T) {
+	src := `name: t
+workload: oltp
+params: {mix: bbs, scale: 0.001, tier: ["ssd=${device}", "hdd=hdd-7200"]}
+factors:
+  placement:
+    - {label: I, data: hdd, temp: hdd}
+    - {label: II, data: ssd, temp: hdd}
+  users: [1, 2, 4]
+  duration: [1s, 2s, 3s]
+  device: [sata-ssd, nvme]
+  engine:
+    - {label: sq, engine: sqlite, buffer: "${cache}"}
+  cache: [64MB]
+zip: [[users, duration]]
+exclude:
+  - {placement: II, users: [2, 4]}
+`
+	p := mustExpand(t, src, "")
+	// placement 2 x (users,duration) 3 x device 2 x engine 1 x cache 1 = 12, minus
+	// placement II with users 2 or 4 (2 x 2 = 4).
+	if len(p.Cells) != 8 || p.Excluded != 4 {
+		t.Fatalf("%d cells, %d excluded; want 8 and 4", len(p.Cells), p.Excluded)
+	}
+	for _, c := range p.Cells {
+		u, d := c.Values["users"][0], c.Values["duration"][0]
+		if map[string]string{"1": "1s", "2": "2s", "4": "3s"}[u] != d {
+			t.Errorf("cell %s: users %s with duration %s, not zipped", c.ID, u, d)
+		}
+		if c.Values["buffer"][0] != "64MB" || c.Values["engine"][0] != "sqlite" {
+			t.Errorf("cell %s: engine %v buffer %v", c.ID, c.Values["engine"], c.Values["buffer"])
+		}
+		if _, ok := c.Values["cache"]; ok {
+			t.Errorf("cell %s: cache is a factor of its own, not a parameter", c.ID)
+		}
+	}
+	c := p.Cell("placement=II,users=1,duration=1s,device=nvme,engine=sq,cache=64MB")
+	if c == nil || c.Values["data"][0] != "ssd" || c.Values["temp"][0] != "hdd" || !slices.Equal(c.Values["tier"], []string{"ssd=nvme", "hdd=hdd-7200"}) {
+		t.Fatalf("cell placement II: %+v", c)
+	}
+}
+
+// TestExpandBadInput: each mistake is a line naming file:line: field and what is
+// valid, and nothing expands.
+func TestExpandBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		want      []string
+	}{
+		{"unknown field", "name: t\nworkload: oltp\nrepetition: 2\n", []string{"test.yaml:3: repetition: unknown field", "repetitions"}},
+		{"unknown workload", "name: t\nworkload: nope\n", []string{"test.yaml:2: workload", `"nope"`}},
+		{"unknown parameter", "name: t\nworkload: oltp\nparams: {mix: bbs, userz: 2}\n", []string{"test.yaml:3: params.userz", `no parameter "userz"`, "users"}},
+		{"unknown factor", "name: t\nworkload: oltp\nparams: {mix: bbs}\nfactors:\n  colour: [red, blue]\n", []string{"test.yaml:5: factors.colour", `unknown factor "colour"`}},
+		{"empty factor", "name: t\nworkload: oltp\nfactors:\n  users: []\n", []string{"test.yaml:4: factors.users", "empty"}},
+		{"zip of unequal lengths", "name: t\nworkload: oltp\nparams: {mix: bbs}\nfactors:\n  users: [1, 2]\n  duration: [1s, 2s, 3s]\nzip: [users, duration]\n", []string{"test.yaml:7: zip[0]", "users 2, duration 3"}},
+		{"exclude everything", "name: t\nworkload: oltp\nparams: {mix: bbs}\nfactors:\n  users: [1, 2]\nexclude:\n  - {users: [1, 2]}\n", []string{"test.yaml:7: exclude[0]", "remove all 2 cells"}},
+		{"baseline not a cell", "name: t\nworkload: oltp\nparams: {mix: bbs}\nfactors:\n  users: [1, 2]\nbaseline: {users: 3}\n", []string{"test.yaml:6: baseline.users", `"3" is not a value of users`}},
+		{"baseline excluded", "name: t\nworkload: oltp\nparams: {mix: bbs}\nfactors:\n  users: [1, 2]\nexclude: [{users: 1}]\nbaseline: {users: 1}\n", []string{"test.yaml:7: baseline", "not a cell", "exclude"}},
+		{"bad repetitions", "name: t\nworkload: oltp\nrepetitions: 0\n", []string{"test.yaml:3: repetitions", "from 1 to 1000"}},
+		{"bad order", "name: t\nworkload: oltp\norder: random\n", []string{"test.yaml:3: order", "fixed", "shuffled"}},
+		{"out as parameter", "name: t\nworkload: oltp\nparams: {out: x}\n", []string{"test.yaml:3: params.out", "own --out"}},
+		{"reference to nothing", "name: t\nworkload: oltp\nfactors:\n  data:\n    - {label: a, data: \"${dev}\"}\n", []string{"test.yaml:5", "${dev} refers to no factor"}},
+		{"unknown size", "name: t\nworkload: oltp\nsizes:\n  quick: {repetitions: 1}\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			size := ""
+			if tc.want == nil {
+				size = "huge"
+				tc.want = []string{"--size huge", "valid sizes are quick"}
+			}
+			_, err := expand(t, tc.src, size)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+			var fe *FileError
+			if errors.As(err, &fe) && len(fe.Problems) > 3 {
+				t.Errorf("%d problems for one mistake: %q", len(fe.Problems), fe.Problems)
+			}
+		})
+	}
+}
+
+// TestValidateNamesTheCell: a value the command line refuses for one cell (a WAL
+// tier apart on SQLite) is an error naming that cell and the flag, before anything
+// runs.
+func TestValidateNamesTheCell(t *testing.T) {
+	src := `name: t
+workload: oltp
+params: {mix: bbs, tier: ["a=hdd-7200", "b=sata-ssd"], data: a}
+factors:
+  engine: [postgres, sqlite]
+  wal: [b]
+`
+	p := mustExpand(t, src, "")
+	err := p.Validate(t.TempDir())
+	if err == nil {
+		t.Fatal("a WAL tier on SQLite validated")
+	}
+	if !strings.Contains(err.Error(), "cell engine=sqlite,wal=b: ") || !strings.Contains(err.Error(), "--wal") || strings.Contains(err.Error(), "engine=postgres") {
+		t.Errorf("error %q: want cell engine=sqlite,wal=b and --wal, and not the postgres cell", err)
+	}
+}

@@ -1,0 +1,105 @@
+package study
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"tierbench/internal/result"
+
+	_ "tierbench/internal/engine/mysql"
+	_ "tierbench/internal/engine/postgres"
+	_ "tierbench/internal/engine/sqlite"
+	_ "tierbench/internal/workload/all"
+)
+
+// fakePhaseEnv makes the test binary a fake phase command (fakePhase), so the
+// runner's tests start real child processes without running a database.
+const fakePhaseEnv = "TIERBENCH_STUDY_FAKE_PHASE"
+
+// Environment of a fake phase: it fails (exit 1, a last line on stderr, no outcome)
+// when its --out contains fakeFailEnv's value, and sleeps fakeSleepEnv's duration
+// before it ends.
+const (
+	fakeFailEnv  = "TIERBENCH_STUDY_FAKE_FAIL"
+	fakeSleepEnv = "TIERBENCH_STUDY_FAKE_SLEEP"
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv(fakePhaseEnv) == "1" {
+		os.Exit(fakePhase(os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+// fakeTPS is what a fake run measures: a number from its users and repetition, so a
+// test knows each run's value and the report's means can be checked against it.
+func fakeTPS(users, rep int) float64 { return float64(100*users) + float64(rep)*7.25 }
+
+// fakePhase acts as `tierbench WORKLOAD PHASE --flag=value... --outcome=FILE`: the run
+// phase writes OUT/result.json with its tps; each phase writes its outcome.
+func fakePhase(args []string) int {
+	flags := map[string]string{}
+	for _, a := range args[2:] {
+		if k, v, ok := strings.Cut(strings.TrimPrefix(a, "--"), "="); ok {
+			flags[k] = v
+		}
+	}
+	out := flags["out"]
+	if d, err := time.ParseDuration(os.Getenv(fakeSleepEnv)); err == nil {
+		time.Sleep(d)
+	}
+	if f := os.Getenv(fakeFailEnv); f != "" && strings.Contains(out, f) {
+		fmt.Fprintln(os.Stderr, "tierbench: the fake phase failed on purpose")
+		return 1
+	}
+	oc := Outcome{Phase: "load", Status: "ok"}
+	if args[1] == "run" {
+		users, _ := strconv.Atoi(flags["users"])
+		rep, _ := strconv.Atoi(strings.TrimPrefix(filepath.Base(out), "rep-"))
+		tps := fakeTPS(users, rep)
+		res, _ := json.Marshal(map[string]any{"users": users, "tps": tps})
+		if err := os.WriteFile(filepath.Join(out, "result.json"), res, 0o644); err != nil {
+			return 2
+		}
+		oc = Outcome{Phase: "run", Status: "ok", File: filepath.Join(out, "result.json")}
+		oc.Metrics = append(oc.Metrics, metric("tps", tps))
+	}
+	b, _ := json.Marshal(oc)
+	if err := os.WriteFile(flags["outcome"], b, 0o644); err != nil {
+		return 2
+	}
+	return 0
+}
+
+func metric(name string, v float64) result.Metric {
+	return result.Metric{Name: name, Value: v, Unit: "transactions/s", Better: result.HigherIsBetter}
+}
+
+// expand parses a study file's text and expands it at size.
+func expand(t *testing.T, src, size string) (*Plan, error) {
+	t.Helper()
+	f, err := Parse("test.yaml", []byte(src))
+	if err != nil {
+		return nil, err
+	}
+	s, err := f.At(size)
+	if err != nil {
+		return nil, err
+	}
+	return Expand(s)
+}
+
+func mustExpand(t *testing.T, src, size string) *Plan {
+	t.Helper()
+	p, err := expand(t, src, size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

@@ -1,0 +1,165 @@
+package study
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"tierbench/internal/metrics"
+	"tierbench/internal/report/stats"
+	"tierbench/internal/result"
+)
+
+const fakeStudy = `name: fake
+workload: oltp
+params: {mix: bbs, scale: 0.001, ramp: 0s, duration: 1s}
+factors:
+  users: [1, 2]
+  think: [0s, 10ms]
+repetitions: 2
+baseline: {think: 0s}
+`
+
+// fakeRunner runs plan in out with fake phase commands; env is added to theirs.
+func fakeRunner(p *Plan, out string, env ...string) *Runner {
+	return &Runner{Plan: p, Out: out, Shard: All, Stdout: io.Discard, Lock: "study test", KillAfter: 5 * time.Second,
+		Command: func(args []string) *exec.Cmd {
+			cmd := exec.Command(os.Args[0], args...)
+			cmd.Env = append(append(os.Environ(), fakePhaseEnv+"=1"), env...)
+			return cmd
+		}}
+}
+
+func readRun(t *testing.T, out, cell string, rep int) *RunRecord {
+	t.Helper()
+	r, err := metrics.ReadJSONFile[RunRecord](filepath.Join(RunDir(out, cell, rep), RunFile))
+	if err != nil || r == nil {
+		t.Fatalf("cell %s rep %d: %v (no %s)", cell, rep, err, RunFile)
+	}
+	return r
+}
+
+// TestRunnerFailsResumesRetries: a failing run is recorded with its cause and the
+// study goes on; running again skips what finished and keeps what failed;
+// --retry-failed runs the failed ones again; a changed file is refused naming the
+// cells, before anything runs; the report's means are those of the runs' numbers.
+func TestRunnerFailsResumesRetries(t *testing.T) {
+	p := mustExpand(t, fakeStudy, "")
+	out := t.TempDir()
+	tally, err := fakeRunner(p, out, fakeFailEnv+"=users=2,think=10ms").Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tally.Runs != 8 || tally.OK != 6 || tally.Failed != 2 || tally.Interrupted {
+		t.Fatalf("first run: %+v, want 6 ok and 2 failed of 8", tally)
+	}
+	bad := readRun(t, out, "users=2,think=10ms", 2)
+	if bad.Status != result.StatusFailed || !strings.Contains(bad.Error, "load: exit status 1: the fake phase failed on purpose") || len(bad.Phases) != 1 {
+		t.Errorf("failed run recorded as %s %q with %d phases", bad.Status, bad.Error, len(bad.Phases))
+	}
+	good := readRun(t, out, "users=2,think=0s", 1)
+	if good.Status != result.StatusOK || len(good.Metrics) != 1 || good.Metrics[0].Value != fakeTPS(2, 1) || good.Result != "result.json" {
+		t.Errorf("ok run recorded as %+v", good)
+	}
+
+	tally, err = fakeRunner(p, out).Run(context.Background())
+	if err != nil || tally.Finished != 6 || tally.KeptFailed != 2 || tally.OK+tally.Failed != 0 {
+		t.Fatalf("second run: %+v, %v: want 6 skipped, 2 failed kept, nothing run", tally, err)
+	}
+	r := fakeRunner(p, out)
+	r.RetryFailed = true
+	tally, err = r.Run(context.Background())
+	if err != nil || tally.OK != 2 || tally.Finished != 6 {
+		t.Fatalf("--retry-failed: %+v, %v: want the 2 failed runs ok", tally, err)
+	}
+	if _, err := os.Stat(filepath.Join(RunDir(out, "users=2,think=10ms", 1), "earlier", "1", StderrFile)); err != nil {
+		t.Errorf("the failed attempt was not set aside: %v", err)
+	}
+
+	changed := mustExpand(t, strings.Replace(fakeStudy, "scale: 0.001", "scale: 0.002", 1), "")
+	before, _ := filepath.Glob(filepath.Join(out, CellsDir, "*", "*", "*"))
+	_, err = fakeRunner(changed, out).Run(context.Background())
+	var mm *MismatchError
+	if !errors.As(err, &mm) || mm.Runs != 8 || !strings.Contains(err.Error(), "cell users=1,think=0s (--scale was 0.001, now 0.002)") ||
+		!strings.Contains(err.Error(), "and 1 more cells") {
+		t.Errorf("changed file: %v, want a mismatch naming the cells", err)
+	}
+	if after, _ := filepath.Glob(filepath.Join(out, CellsDir, "*", "*", "*")); len(after) != len(before) {
+		t.Errorf("the refused study touched its runs: %d files, then %d", len(before), len(after))
+	}
+
+	res, err := Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := BuildReport(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cs := range rep.Summary.Cells {
+		c := p.Cell(cs.ID)
+		users := map[string]int{"1": 1, "2": 2}[c.Values["users"][0]]
+		want := stats.Summarise([]float64{fakeTPS(users, 1), fakeTPS(users, 2)})
+		got := cs.Metrics["tps"].Stats
+		if got.N != 2 || got.Mean != want.Mean || got.CILow != want.CILow {
+			t.Errorf("cell %s: tps %+v, want %+v", cs.ID, got, want)
+		}
+		base := strings.Replace(cs.ID, "think=10ms", "think=0s", 1)
+		if cs.Against != base {
+			t.Errorf("cell %s is compared with %q, want %q", cs.ID, cs.Against, base)
+		}
+	}
+	if err := rep.Write(out); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRunnerInterrupted: Ctrl-C (the context ends) stops the run in progress, which
+// is recorded as interrupted; the finished runs stay; running again runs the rest.
+func TestRunnerInterrupted(t *testing.T) {
+	p := mustExpand(t, fakeStudy, "")
+	out := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		deadline := time.Now().Add(time.Minute)
+		for time.Now().Before(deadline) {
+			if done, _ := filepath.Glob(filepath.Join(out, CellsDir, "*", "*", RunFile)); len(done) >= 2 {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		cancel()
+	}()
+	tally, err := fakeRunner(p, out, fakeSleepEnv+"=150ms").Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tally.Interrupted || tally.OK < 2 || tally.OK >= 8 {
+		t.Fatalf("interrupted study: %+v", tally)
+	}
+	runs, err := readRuns(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	interrupted := 0
+	for _, r := range runs {
+		if r.Status == result.StatusInterrupted {
+			interrupted++
+		}
+	}
+	if interrupted != 1 || len(runs) != tally.OK+1 {
+		t.Errorf("%d runs recorded, %d interrupted; want the %d ok and the one interrupted", len(runs), interrupted, tally.OK)
+	}
+	first := tally.OK
+	tally, err = fakeRunner(p, out).Run(context.Background())
+	if err != nil || tally.Finished != first || tally.OK != 8-first || tally.Interrupted {
+		t.Fatalf("resume: %+v, %v", tally, err)
+	}
+}
