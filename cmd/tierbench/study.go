@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -14,6 +15,10 @@ import (
 	"tierbench/internal/report"
 	"tierbench/internal/study"
 )
+
+// studyChild makes the process that runs one phase of a study's run (nil: this
+// executable); tests make it the test binary acting as tierbench.
+var studyChild func(args []string) *exec.Cmd
 
 func newStudyCommand() *cobra.Command {
 	cmd := &cobra.Command{
@@ -69,7 +74,7 @@ and keeps every finished one. The report is written to OUT at the end.`,
 				out = "OUT"
 			}
 			r := &study.Runner{Plan: plan, Out: out, Shard: sh, RetryFailed: retryFailed, Stdout: cmd.OutOrStdout(),
-				Lock: lifecycle.CommandLine(os.Args)}
+				Lock: lifecycle.CommandLine(os.Args), Command: studyChild}
 			if progress.IsTerminal(os.Stderr) {
 				r.Progress = os.Stderr
 			}

@@ -1,0 +1,208 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"tierbench/internal/metrics"
+	"tierbench/internal/report"
+	"tierbench/internal/report/reporttest"
+	"tierbench/internal/report/stats"
+	"tierbench/internal/study"
+)
+
+// tinyStudy is two mixes x two levels of users on SQLite, two repetitions of one
+// second each: the smallest study that has a line chart, a baseline per group and
+// shards worth merging.
+const tinyStudy = `name: tiny
+description: point-select and bbs on SQLite at 1 and 2 users
+workload: oltp
+params: {scale: 0.001, ramp: 0s, duration: 1s, interval: 1s}
+factors:
+  mix: [point-select, bbs]
+  users: [1, 2]
+repetitions: 2
+order: shuffled
+seed: 3
+baseline: {mix: point-select}
+timeout: 2m
+`
+
+// asTierbenchChild runs each phase of a study's runs in the test binary acting as
+// tierbench (TestMain).
+func asTierbenchChild(t *testing.T) {
+	t.Helper()
+	studyChild = func(args []string) *exec.Cmd {
+		cmd := exec.Command(os.Args[0], args...)
+		cmd.Env = append(os.Environ(), asTierbenchEnv+"=1")
+		return cmd
+	}
+	t.Cleanup(func() { studyChild = nil })
+}
+
+// runStudyCLI runs the command line in-process with ctx.
+func runStudyCLI(ctx context.Context, args ...string) (string, error) {
+	cmd := newRootCommand()
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&out)
+	cmd.SetArgs(args)
+	err := cmd.ExecuteContext(ctx)
+	return out.String(), err
+}
+
+// TestStudyEndToEnd runs a tiny study on SQLite in two shards, the first stopped
+// (Ctrl-C) in the middle of its runs and resumed, merges the shards into one
+// report, and checks the report's numbers, in summary.json, cells.csv and the page
+// as headless Chromium shows it, against the runs' own result.json files.
+func TestStudyEndToEnd(t *testing.T) {
+	asTierbenchChild(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "tiny.yaml")
+	if err := os.WriteFile(file, []byte(tinyStudy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, b, merged := filepath.Join(dir, "a"), filepath.Join(dir, "b"), filepath.Join(dir, "report")
+
+	out, err := runStudyCLI(context.Background(), "study", "run", file, "--out", a, "--shard", "1/2", "--dry-run")
+	if err != nil || !strings.Contains(out, "4 x 2 repetitions = 8 runs, shuffled (seed 3)") ||
+		!strings.Contains(out, "shard      1/2: 2 of the 4 cells") || !strings.Contains(out, "tierbench oltp run --mix=bbs") {
+		t.Fatalf("dry run: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(a); err == nil {
+		t.Errorf("--dry-run created %s", a)
+	}
+
+	// Shard 1/2, stopped once its first run has finished.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		deadline := time.Now().Add(2 * time.Minute)
+		for time.Now().Before(deadline) {
+			if done, _ := filepath.Glob(filepath.Join(a, study.CellsDir, "*", "*", study.RunFile)); len(done) > 0 {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		cancel()
+	}()
+	out, err = runStudyCLI(ctx, "study", "run", file, "--out", a, "--shard", "1/2")
+	if err == nil || !strings.Contains(err.Error(), "interrupted") || !strings.Contains(err.Error(), "run the same command again to resume") {
+		t.Fatalf("interrupted shard: %v\n%s", err, out)
+	}
+	out, err = runStudyCLI(context.Background(), "study", "run", file, "--out", a, "--shard", "1/2")
+	if err != nil || !strings.Contains(out, "of 4 runs finished") {
+		t.Fatalf("resumed shard 1/2: %v\n%s", err, out)
+	}
+	if out, err = runStudyCLI(context.Background(), "study", "run", file, "--out", b, "--shard", "2/2"); err != nil {
+		t.Fatalf("shard 2/2: %v\n%s", err, out)
+	}
+	if out, err = runStudyCLI(context.Background(), "study", "report", a, b, "--out", merged); err != nil {
+		t.Fatalf("report: %v\n%s", err, out)
+	}
+
+	// A directory of another study is refused, and nothing is written.
+	other := filepath.Join(dir, "other")
+	rec, err := study.ReadRecord(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Name, rec.Fingerprint = "another", "0123456789abcdef"
+	if err := os.MkdirAll(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := metrics.WriteJSONFile(filepath.Join(other, study.RecordFile), rec); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runStudyCLI(context.Background(), "study", "report", a, other, "--out", other); err == nil ||
+		!strings.Contains(err.Error(), "give the directories of one study") {
+		t.Errorf("report over two studies: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(other, report.HTMLFile)); err == nil {
+		t.Errorf("a refused report wrote %s", report.HTMLFile)
+	}
+
+	// Every number against the runs' result.json: tps of each run, by cell.
+	tps := map[string][]float64{}
+	for _, d := range []string{a, b} {
+		paths, _ := filepath.Glob(filepath.Join(d, study.CellsDir, "*", "rep-*", "result.json"))
+		for _, p := range paths {
+			r, err := metrics.ReadJSONFile[struct {
+				TPS float64 `json:"tps"`
+			}](p)
+			if err != nil || r == nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			cell := filepath.Base(filepath.Dir(filepath.Dir(p)))
+			tps[cell] = append(tps[cell], r.TPS)
+		}
+	}
+	if len(tps) != 4 {
+		t.Fatalf("result.json files of %d cells, want 4: %v", len(tps), tps)
+	}
+	sum, err := metrics.ReadJSONFile[report.Summary](filepath.Join(merged, study.SummaryFile))
+	if err != nil || sum == nil || len(sum.Cells) != 4 {
+		t.Fatalf("summary.json: %v %+v", err, sum)
+	}
+	for _, c := range sum.Cells {
+		want := stats.Summarise(tps[c.ID])
+		got := c.Metrics["tps"].Stats
+		if got.N != 2 || !near(got.Mean, want.Mean) || !near(got.SD, want.SD) {
+			t.Errorf("summary.json cell %s: tps %+v, want %+v from its result.json files", c.ID, got, want)
+		}
+		if strings.HasPrefix(c.ID, "mix=bbs") && c.Metrics["tps"].VsBaseline == nil {
+			t.Errorf("cell %s has no comparison with point-select", c.ID)
+		}
+	}
+	rows := readCSV(t, filepath.Join(merged, study.CellsCSVFile))
+	if len(rows) != 9 || rows[0][0] != "cell" {
+		t.Errorf("cells.csv: %d rows, want a heading and 8 runs: %q", len(rows), rows)
+	}
+
+	reporttest.ChromiumPath(t)
+	res, err := study.Load(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := study.BuildReport(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := reporttest.Load(t, filepath.Join(merged, report.HTMLFile))
+	page.CheckClean(t)
+	page.CheckCharts(t, rep.Doc.Charts())
+	tbl := page.Table(t, "tps")
+	if len(tbl.Rows) != 4 {
+		t.Fatalf("the tps table has %d rows, want 4", len(tbl.Rows))
+	}
+	for _, row := range tbl.Rows {
+		id := "mix=" + row[0].Text + ",users=" + row[1].Text
+		mean := row[3]
+		if mean.Value == nil || !near(*mean.Value, stats.Summarise(tps[id]).Mean) {
+			t.Errorf("page: cell %s shows mean %q, want %v", id, mean.Text, stats.Summarise(tps[id]).Mean)
+		}
+	}
+}
+
+func near(a, b float64) bool { return a == b || (a-b)/b < 1e-12 && (b-a)/b < 1e-12 }
+
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
