@@ -178,6 +178,12 @@ func TestStudyEndToEnd(t *testing.T) {
 	page := reporttest.Load(t, filepath.Join(merged, report.HTMLFile))
 	page.CheckClean(t)
 	page.CheckCharts(t, rep.Doc.Charts())
+	// Each run's verdict and the host's CPU over its headline window, from its
+	// result.json.
+	if v := page.Table(t, "verdicts"); len(v.Rows) != 8 || v.Rows[0][3].Text == "" {
+		t.Errorf("the verdicts table: %+v", v.Rows)
+	}
+	page.Table(t, "host_cpu_busy_pct")
 	tbl := page.Table(t, "tps")
 	if len(tbl.Rows) != 4 {
 		t.Fatalf("the tps table has %d rows, want 4", len(tbl.Rows))

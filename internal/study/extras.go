@@ -16,6 +16,9 @@ const (
 	groupLatency  = "latency"
 	groupDevices  = "devices"
 	groupEnergy   = "energy"
+	// groupMonitoring are the host's CPU shares over the headline window, from the
+	// monitoring section.
+	groupMonitoring = "monitoring"
 	// groupParts are the energy components of the run window, for stacked bars.
 	groupParts = "energy-parts"
 )
@@ -46,14 +49,21 @@ type resultSections struct {
 	result.Sections
 }
 
+// verdictLine is what a run's verdict section says of its headline window.
+type verdictLine struct {
+	Window, Primary, Headline string
+}
+
 // extras are the numbers of a run's result file beyond its headline metrics, each
 // with its definition: latency percentiles, each emulated device's utilisation and
 // MB/s over the measured window (or, without one, from mount to unmount), the
 // engine's MB/s, tierbench's CPU, the whole system's energy and CO2 over the run
-// and each component's share, and the emulated devices' energy and CO2.
-func extras(rec *RunRecord) ([]metricDef, map[string]float64, error) {
+// and each component's share, the emulated devices' energy and CO2, the host's CPU
+// busy and iowait shares over the headline window; and the run's verdict, when it
+// has one.
+func extras(rec *RunRecord) ([]metricDef, map[string]float64, *verdictLine, error) {
 	if rec.Result == "" {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	path := rec.Result
 	if !filepath.IsAbs(path) {
@@ -61,7 +71,7 @@ func extras(rec *RunRecord) ([]metricDef, map[string]float64, error) {
 	}
 	rs, err := metrics.ReadJSONFile[resultSections](path)
 	if err != nil || rs == nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var defs []metricDef
 	vals := map[string]float64{}
@@ -110,7 +120,32 @@ func extras(rec *RunRecord) ([]metricDef, map[string]float64, error) {
 		add(groupEnergy, "device_energy_j", "emulated devices' energy", "J", true, st.EnergyJ)
 		add(groupEnergy, "device_co2_g", "emulated devices' CO2", "g", true, st.CO2g)
 	}
-	return defs, vals, nil
+	var vl *verdictLine
+	window := ""
+	if v := rs.Verdict; v != nil {
+		vl = &verdictLine{Window: v.Window, Primary: v.Primary.Title(), Headline: v.Headline}
+		window = v.Window
+	}
+	if m := rs.Monitoring; m != nil {
+		w := m.Window(window)
+		if w == nil {
+			w = m.Level(rs.Users)
+		}
+		if w == nil {
+			w = m.Run
+		}
+		if w != nil {
+			for _, s := range []struct{ series, key, label string }{
+				{"host.cpu.all.busy_pct", "host_cpu_busy_pct", "host CPU busy"},
+				{"host.cpu.all.iowait_pct", "host_cpu_iowait_pct", "host CPU iowait"},
+			} {
+				if st, ok := w.Series[s.series]; ok && st.N > 0 {
+					add(groupMonitoring, s.key, s.label, "%", false, st.Mean)
+				}
+			}
+		}
+	}
+	return defs, vals, vl, nil
 }
 
 // key makes a name (a tier, an energy component such as storage:data) part of a

@@ -51,6 +51,8 @@ type reportBuilder struct {
 	defs  []metricDef
 	axes  map[string]Axis
 	cells []report.Cell
+	// verdicts are the runs' verdicts of their headline windows.
+	verdicts map[runKey]*verdictLine
 }
 
 // BuildReport makes the report of a study's results: its plan; per headline metric
@@ -61,7 +63,7 @@ type reportBuilder struct {
 // utilisation and MB/s, the energy and CO2 of each cell; and every run with how it
 // ended.
 func BuildReport(res *Results) (*Report, error) {
-	b := &reportBuilder{res: res, rec: res.Record, axes: map[string]Axis{}}
+	b := &reportBuilder{res: res, rec: res.Record, axes: map[string]Axis{}, verdicts: map[runKey]*verdictLine{}}
 	for _, f := range b.rec.Factors {
 		b.axes[f.Name] = f.Axis
 	}
@@ -90,6 +92,10 @@ func BuildReport(res *Results) (*Report, error) {
 	doc.Section("Plan").AddPlan(b.plan())
 	if err := b.sections(doc); err != nil {
 		return nil, err
+	}
+	if len(b.verdicts) > 0 {
+		doc.Section("Verdicts").AddText("What limited each run's headline window, as its verdict section says (see each result.json for the evidence).").
+			AddTable(b.verdictTable())
 	}
 	doc.Section("Runs").AddTable(b.runsTable())
 	return &Report{Doc: doc, Summary: b.sum, Cells: b.cells, Metrics: ms}, nil
@@ -121,9 +127,12 @@ func (b *reportBuilder) collect() error {
 				run.Metrics[m.Name] = m.Value
 			}
 			if r.Status == result.StatusOK {
-				defs, vals, err := extras(r)
+				defs, vals, vl, err := extras(r)
 				if err != nil {
 					return err
+				}
+				if vl != nil && b.verdicts != nil {
+					b.verdicts[runKey{c.ID, r.Repetition}] = vl
 				}
 				later = append(later, defs...)
 				for k, v := range vals {
@@ -280,6 +289,8 @@ func (b *reportBuilder) sections(doc *report.Document) error {
 		{"Devices", groupDevices, "Utilisation and MB/s of each emulated device over the measured window (without one, from mount to unmount), the engine's MB/s, and tierbench's own CPU.",
 			[]perCell{{name: "utilisation-per-cell", title: "Device utilisation per cell", y: "utilisation", unit: "%", keys: util},
 				{name: "mb-s-per-cell", title: "Device MB/s per cell", y: "read + write", unit: "MB/s", keys: mbs}}},
+		{"Host CPU", groupMonitoring, "The host's CPU busy and iowait shares (all CPUs, 100% is every CPU busy) over each run's headline window, from its monitoring section (metrics.jsonl).",
+			[]perCell{{name: "host-cpu-per-cell", title: "Host CPU busy per cell", y: "busy", unit: "%", keys: b.keys(groupMonitoring, "busy")}}},
 		{"Energy and CO2", groupEnergy, "The whole system's energy and CO2 over each run (see the energy section of each result.json for how each part was measured or modelled), and the emulated devices' own.",
 			[]perCell{{name: "energy-per-cell", title: "Energy per cell, by component", y: "energy", unit: "J", stacked: true, keys: b.keys(groupParts, "")},
 				{name: "co2-per-cell", title: "CO2 per cell", y: "CO2", unit: "g", keys: b.keys(groupEnergy, "co2_g")}}},
@@ -465,5 +476,22 @@ func (b *reportBuilder) runsTable() *report.Table {
 		}
 	}
 	t.Note = "Each run's directory holds its result files, stdout.log and stderr.log (the commands it ran and what they printed), and cell.json."
+	return t
+}
+
+// verdictTable lists each run's verdict of its headline window.
+func (b *reportBuilder) verdictTable() *report.Table {
+	t := report.NewTable("verdicts", "Verdict of each run", report.Column{Label: "cell"}, report.Column{Label: "repetition"},
+		report.Column{Label: "window"}, report.Column{Label: "bottleneck"}, report.Column{Label: "verdict"})
+	for _, c := range b.rec.Cells {
+		for _, r := range b.res.CellRuns(c.ID) {
+			v := b.verdicts[runKey{c.ID, r.Repetition}]
+			if v == nil {
+				continue
+			}
+			t.AddRow(report.Text(c.ID), report.NumberAs(float64(r.Repetition), fmt.Sprint(r.Repetition)),
+				report.Text(v.Window), report.Text(v.Primary), report.Text(v.Headline))
+		}
+	}
 	return t
 }
