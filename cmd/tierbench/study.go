@@ -152,6 +152,9 @@ func writeStudyReport(cmd *cobra.Command, dirs []string, out string) error {
 	for _, n := range res.Notes {
 		fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
 	}
+	for _, f := range rep.Findings() {
+		fmt.Fprintln(cmd.OutOrStdout(), f)
+	}
 	fmt.Fprintf(cmd.OutOrStdout(), "report: %s (figures in %s, numbers in %s and %s)\n", filepath.Join(out, report.HTMLFile),
 		filepath.Join(out, report.FiguresDir), study.CellsCSVFile, study.SummaryFile)
 	return nil

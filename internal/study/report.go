@@ -25,6 +25,10 @@ type Report struct {
 	Summary *report.Summary
 	Cells   []report.Cell
 	Metrics []report.Metric
+	// headline marks the headline metrics' keys; varying each factor's levels over
+	// the cells.
+	headline map[string]bool
+	varying  map[string]map[string]bool
 }
 
 // Write writes the report into dir: report.html, figures/*.png and .svg, cells.csv
@@ -90,6 +94,22 @@ func BuildReport(res *Results) (*Report, error) {
 	doc := report.New(title)
 	doc.Subtitle = b.rec.Description
 	doc.Section("Plan").AddPlan(b.plan())
+	rep := &Report{Doc: doc, Summary: b.sum, Cells: b.cells, Metrics: ms, headline: map[string]bool{}, varying: map[string]map[string]bool{}}
+	for _, d := range b.group(groupHeadline) {
+		rep.headline[d.Key] = true
+	}
+	for _, c := range b.sum.Cells {
+		for _, f := range c.Factors {
+			if rep.varying[f.Name] == nil {
+				rep.varying[f.Name] = map[string]bool{}
+			}
+			rep.varying[f.Name][f.Value] = true
+		}
+	}
+	if fs := rep.Findings(); len(fs) > 0 {
+		doc.Section("Against the baseline").AddText("Each headline metric's mean against the baseline's, with Welch's t-test (two-sided, significant when p < 0.05):").
+			AddPre(strings.Join(fs, "\n"))
+	}
 	if err := b.sections(doc); err != nil {
 		return nil, err
 	}
@@ -98,7 +118,7 @@ func BuildReport(res *Results) (*Report, error) {
 			AddTable(b.verdictTable())
 	}
 	doc.Section("Runs").AddTable(b.runsTable())
-	return &Report{Doc: doc, Summary: b.sum, Cells: b.cells, Metrics: ms}, nil
+	return rep, nil
 }
 
 // collect makes a report cell per study cell with each recorded run's numbers: its
