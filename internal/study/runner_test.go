@@ -127,17 +127,21 @@ func TestRunnerInterrupted(t *testing.T) {
 	out := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	// Stop once two runs have finished and a third has started (its stdout.log is
+	// there): each phase takes half a second, so the stop finds it running.
 	go func() {
 		deadline := time.Now().Add(time.Minute)
 		for time.Now().Before(deadline) {
-			if done, _ := filepath.Glob(filepath.Join(out, CellsDir, "*", "*", RunFile)); len(done) >= 2 {
+			done, _ := filepath.Glob(filepath.Join(out, CellsDir, "*", "*", RunFile))
+			started, _ := filepath.Glob(filepath.Join(out, CellsDir, "*", "*", StdoutFile))
+			if len(done) >= 2 && len(started) > len(done) {
 				break
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
 		cancel()
 	}()
-	tally, err := fakeRunner(p, out, fakeSleepEnv+"=150ms").Run(ctx)
+	tally, err := fakeRunner(p, out, fakeSleepEnv+"=500ms").Run(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
