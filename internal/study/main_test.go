@@ -28,6 +28,8 @@ const fakePhaseEnv = "TIERBENCH_STUDY_FAKE_PHASE"
 const (
 	fakeFailEnv  = "TIERBENCH_STUDY_FAKE_FAIL"
 	fakeSleepEnv = "TIERBENCH_STUDY_FAKE_SLEEP"
+	// fakeScaleEnv multiplies the tps a fake run measures.
+	fakeScaleEnv = "TIERBENCH_STUDY_FAKE_SCALE"
 )
 
 func TestMain(m *testing.M) {
@@ -63,6 +65,9 @@ func fakePhase(args []string) int {
 		users, _ := strconv.Atoi(flags["users"])
 		rep, _ := strconv.Atoi(strings.TrimPrefix(filepath.Base(out), "rep-"))
 		tps := fakeTPS(users, rep)
+		if f, err := strconv.ParseFloat(os.Getenv(fakeScaleEnv), 64); err == nil {
+			tps *= f
+		}
 		res, _ := json.Marshal(map[string]any{"users": users, "tps": tps})
 		if err := os.WriteFile(filepath.Join(out, "result.json"), res, 0o644); err != nil {
 			return 2
