@@ -167,3 +167,24 @@ func TestRunnerInterrupted(t *testing.T) {
 		t.Fatalf("resume: %+v, %v", tally, err)
 	}
 }
+
+// TestRunnerTimeout: a run that takes longer than the study's timeout is stopped and
+// recorded as failed, saying so, and the study goes on to the next.
+func TestRunnerTimeout(t *testing.T) {
+	src := strings.Replace(fakeStudy, "repetitions: 2", "repetitions: 1\ntimeout: 300ms", 1)
+	p := mustExpand(t, src, "")
+	p.Cells = p.Cells[:2]
+	out := t.TempDir()
+	begin := time.Now()
+	tally, err := fakeRunner(p, out, fakeSleepEnv+"=1m").Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tally.Failed != 2 || tally.OK != 0 || time.Since(begin) > 50*time.Second {
+		t.Fatalf("%+v after %s: want both runs stopped and failed", tally, time.Since(begin))
+	}
+	r := readRun(t, out, p.Cells[1].ID, 1)
+	if r.Status != result.StatusFailed || !strings.Contains(r.Error, "load: timed out after 300ms (the study's timeout for a cell)") {
+		t.Errorf("recorded %s: %s", r.Status, r.Error)
+	}
+}
