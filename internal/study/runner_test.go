@@ -14,6 +14,7 @@ import (
 	"tierbench/internal/metrics"
 	"tierbench/internal/report/stats"
 	"tierbench/internal/result"
+	"tierbench/internal/rundir"
 )
 
 const fakeStudy = `name: fake
@@ -186,5 +187,34 @@ func TestRunnerTimeout(t *testing.T) {
 	r := readRun(t, out, p.Cells[1].ID, 1)
 	if r.Status != result.StatusFailed || !strings.Contains(r.Error, "load: timed out after 300ms (the study's timeout for a cell)") {
 		t.Errorf("recorded %s: %s", r.Status, r.Error)
+	}
+}
+
+// TestRunnerLocksOut: while a study runs in OUT, a second one there is refused
+// before it runs anything.
+func TestRunnerLocksOut(t *testing.T) {
+	p := mustExpand(t, fakeStudy, "")
+	out := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := fakeRunner(p, out, fakeSleepEnv+"=1m").Run(ctx)
+		done <- err
+	}()
+	defer func() { cancel(); <-done }()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if started, _ := filepath.Glob(filepath.Join(out, CellsDir, "*", "*", StdoutFile)); len(started) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the first study did not start a run within a minute")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	_, err := fakeRunner(p, out).Run(context.Background())
+	var busy *rundir.BusyError
+	if !errors.As(err, &busy) || !strings.Contains(err.Error(), "--out "+out+" is in use by another tierbench") {
+		t.Errorf("second study: %v, want a refusal naming --out", err)
 	}
 }
