@@ -38,3 +38,24 @@ func TestSummariseAgainst(t *testing.T) {
 		t.Error("a baseline that is not a cell was accepted")
 	}
 }
+
+// TestChartLeavesOutEmptySeries: a configuration whose cells lack the metric (TPC-H
+// cells in a chart of TPS) draws no series.
+func TestChartLeavesOutEmptySeries(t *testing.T) {
+	cell := func(b, users string, m map[string]float64) Cell {
+		return Cell{Factors: []Factor{{"benchmark", b}, {"users", users}}, Runs: []Run{{Repetition: 1, Metrics: m}}}
+	}
+	cells := []Cell{cell("bbs", "1", map[string]float64{"tps": 10}), cell("bbs", "2", map[string]float64{"tps": 18}),
+		cell("tpch", "1", map[string]float64{"qphh": 5}), cell("tpch", "2", map[string]float64{"qphh": 7})}
+	s, err := Summarise(cells, []Metric{{Key: "tps", Label: "TPS"}, {Key: "qphh", Label: "QphH"}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := s.Chart(ChartSpec{Metric: "tps", X: "users"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Series) != 1 || c.Series[0].Name != "benchmark=bbs" || len(c.Series[0].Points) != 2 || c.Series[0].Points[1].Y != 18 {
+		t.Errorf("series %+v, want benchmark=bbs alone with its two points", c.Series)
+	}
+}

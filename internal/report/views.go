@@ -210,6 +210,9 @@ func (s *Summary) Chart(spec ChartSpec) (*chart.Chart, error) {
 		}
 		c.Series[si].Points = append(c.Series[si].Points, p)
 	}
+	// A configuration none of whose cells has the metric (TPC-H's cells in a chart of
+	// TPS) is no series: it would take a legend entry and a gap in every group.
+	c.Series = slices.DeleteFunc(c.Series, func(sr chart.Series) bool { return len(sr.Points) == 0 })
 	for _, sr := range c.Series {
 		slices.SortFunc(sr.Points, func(a, b chart.Point) int { return cmp.Compare(a.X, b.X) })
 	}
