@@ -1,0 +1,189 @@
+package runreport
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"tierbench/internal/monitor"
+	"tierbench/internal/report"
+	"tierbench/internal/report/chart"
+	"tierbench/internal/verdict"
+)
+
+// Report is a run's report: the document, and which series of which file each chart
+// draws, so that a test can check every point against the file.
+type Report struct {
+	Doc *report.Document
+	// Sources says, for each chart by name, what it draws.
+	Sources map[string]Source
+	// Origin says what time 0 of the charts is.
+	Origin string
+}
+
+// Source is what a chart draws: for each series, in order, the key of File's lines it
+// was taken from. For metrics.jsonl a key is a value's name (its x is the line's
+// elapsed_s); for intervals.jsonl one of tps, qps and errors_per_s, or of the
+// latency's p50_ms, p95_ms, p99_ms and max_ms (its x is the line's time since time
+// 0). Group is how many consecutive lines each point averages (1: none).
+type Source struct {
+	File  string
+	Keys  []string
+	Group int
+}
+
+// Options change how a report is built; the zero value is the default.
+type Options struct {
+	// MaxPoints bounds each series over time (MaxPoints when 0).
+	MaxPoints int
+}
+
+// Build reads the run directory dir and makes its report.
+func Build(dir string, opt Options) (*Report, error) {
+	r, err := read(dir)
+	if err != nil {
+		return nil, err
+	}
+	max := opt.MaxPoints
+	if max == 0 {
+		max = MaxPoints
+	}
+	rep := &Report{Sources: map[string]Source{}}
+	title := "tierbench run: " + r.workload
+	if e := r.engineText(); e != "" {
+		title += " on " + e
+	}
+	doc := report.New(title)
+	doc.Subtitle = fmt.Sprintf("%s, status %s", dir, statusText(r))
+	if r.c.Started != "" {
+		doc.Subtitle += ", started " + r.c.Started
+	}
+	rep.Doc = doc
+
+	run := doc.Section("Run")
+	items := []report.Item{{Key: "Directory", Value: dir}, {Key: "Workload", Value: r.workload}}
+	if e := r.engineText(); e != "" {
+		items = append(items, report.Item{Key: "Engine", Value: e})
+	}
+	items = append(items, report.Item{Key: "Status", Value: statusText(r)}, report.Item{Key: "Started", Value: r.c.Started},
+		report.Item{Key: "Monitoring", Value: r.monitoringText()})
+	if r.c.Verdict != nil {
+		items = append(items, report.Item{Key: "Verdict", Value: fmt.Sprintf("%s: %s", r.c.Verdict.Window, r.c.Verdict.Headline)})
+	}
+	run.AddPlan(report.Plan{Items: items})
+	for _, n := range r.notes {
+		run.AddText(n)
+	}
+	if len(r.headline) > 0 {
+		run.AddTable(r.headlineTable())
+	}
+	if t := r.levelsTable(); t != nil {
+		run.AddTable(t)
+	}
+	if m := r.c.Monitoring; m != nil && m.Run != nil {
+		var lines bytes.Buffer
+		monitor.WriteLines(&lines, m, nil)
+		verdict.WriteLines(&lines, r.c.Verdict)
+		run.AddPre(lines.String())
+	}
+
+	if r.c.Verdict != nil {
+		verdictSection(doc.Section("Bottleneck verdict"), r.c.Verdict)
+	}
+
+	origin := "the monitor's first sample"
+	if len(r.samples) == 0 {
+		origin = "the start of the first report interval"
+	}
+	rep.Origin = origin
+	if pts, group := thin(r.intervalSamples(), max); len(pts) > 0 {
+		sec := doc.Section("Throughput and latency")
+		for _, ic := range intervalCharts {
+			c, keys := finish(chart.FromSamples(chart.TimeSeries, ic.name, ic.title, ic.y, pts, ic.series...), seriesKeys(ic.series), ic.note, group)
+			if c != nil {
+				sec.AddChart(c)
+				rep.Sources[c.Name] = Source{File: r.c.IntervalsFile, Keys: keys, Group: group}
+			}
+		}
+	}
+	if pts, group := thin(r.machineSamples(), max); len(pts) > 0 {
+		sections := map[string]*report.Section{}
+		for _, tc := range machineCharts {
+			c, keys := tc.build(pts, group)
+			if c == nil {
+				continue
+			}
+			title := sectionOf(tc.name)
+			if sections[title] == nil {
+				sections[title] = doc.Section(title)
+			}
+			sections[title].AddChart(c)
+			rep.Sources[c.Name] = Source{File: r.c.Monitoring.File, Keys: keys, Group: group}
+		}
+	}
+	if t := r.windowsTable(); t != nil {
+		doc.Section("Per-window summaries").AddTable(t)
+	}
+	if r.c.Energy != nil {
+		energySection(doc.Section("Energy"), r.c.Energy)
+	}
+	for _, s := range doc.Sections {
+		if s.Title != "Run" && len(s.Sections) == 0 {
+			for _, b := range s.Blocks {
+				if b.Chart != nil {
+					s.Blocks = append([]report.Block{{Text: "Time 0 is " + origin + "."}}, s.Blocks...)
+					break
+				}
+			}
+		}
+	}
+	return rep, nil
+}
+
+// Write builds the report of the run directory dir and writes it there:
+// dir/report.html and its figures (report.Document.Write, atomically). It returns
+// the page's path.
+func Write(dir string, opt Options) (string, error) {
+	rep, err := Build(dir, opt)
+	if err != nil {
+		return "", err
+	}
+	if err := rep.Doc.Write(dir); err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, report.HTMLFile), nil
+}
+
+func seriesKeys(ss []chart.SeriesOf) []string {
+	var out []string
+	for _, s := range ss {
+		out = append(out, s.Key)
+	}
+	return out
+}
+
+// sectionOf is the section a chart of the machine goes in.
+func sectionOf(name string) string {
+	switch {
+	case name == "energy-watts":
+		return "Energy over time"
+	case strings.HasPrefix(name, "engine-"):
+		return "Engine internals"
+	case strings.HasPrefix(name, "device-"):
+		return "Devices"
+	case strings.HasPrefix(name, "process-"):
+		return "Processes"
+	}
+	return "Host"
+}
+
+func statusText(r *run) string {
+	if r.status == "" {
+		return "unknown"
+	}
+	if r.why != "" {
+		return string(r.status) + " (" + r.why + ")"
+	}
+	return string(r.status)
+}
