@@ -2,8 +2,10 @@ package runreport
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
+	"time"
 
 	"tierbench/internal/report/chart"
 )
@@ -109,7 +111,7 @@ var machineCharts = []timeChart{
 		pick: func(name string) (string, string, bool) {
 			if l, k, ok := among("engine.", "", "sessions_active", "lock_waits", "io_waits", "lock_wait_s_per_s")(name); ok {
 				return map[string]string{"sessions active": "active", "lock waits": "waiting for a lock", "io waits": "waiting for I/O",
-					"lock wait s per s": "waiting for a lock (time a second)"}[l], "0/" + k, true
+					"lock wait s per s": "lock wait time (s a second)"}[l], "0/" + k, true
 			}
 			if ev, ok := strings.CutPrefix(name, "engine.wait."); ok && ev != "" {
 				return "wait " + ev, "1/" + ev, true
@@ -248,4 +250,34 @@ func finish(c *chart.Chart, keys []string, note string, group int) (*chart.Chart
 	}
 	c.Note = note
 	return c, keys
+}
+
+// energyChart is the energy section's chart of watts per component (the total
+// left out: the energy table has it), for a run without samples; nil without one.
+func (r *run) energyChart() (*chart.Chart, []string) {
+	if r.c.Energy == nil || r.c.Energy.Chart == nil {
+		return nil, nil
+	}
+	ec := r.c.Energy.Chart
+	c := chart.New(chart.TimeSeries, "energy-watts", "Energy: watts per component", chart.Axis{Label: "time since start", Unit: "s"}, chart.Axis{Label: "power", Unit: "W"})
+	var keys []string
+	for _, s := range ec.Series {
+		if s.Name == "total" {
+			continue
+		}
+		var pts []chart.Point
+		for i, w := range s.Watts {
+			if i < len(ec.EndS) && !math.IsNaN(w) {
+				x := r.since(ec.Start.Add(time.Duration(ec.EndS[i] * float64(time.Second))))
+				if len(pts) == 0 || x > pts[len(pts)-1].X {
+					pts = append(pts, chart.XY(x, w))
+				}
+			}
+		}
+		if len(pts) > 0 {
+			c.Add(s.Name, pts...)
+			keys = append(keys, s.Name)
+		}
+	}
+	return finish(c, keys, "The energy section's watts of each component, each the average over an interval that ends at its time (result.json's energy chart; the run was not sampled).", 1)
 }

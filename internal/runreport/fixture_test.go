@@ -3,6 +3,7 @@ package runreport_test
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,7 +132,13 @@ func fixtureEnergy() *energy.Section {
 		Components:  []energy.Component{{Name: "cpu", Method: energy.MethodModel, Source: "by hand"}, {Name: "dram", Method: energy.MethodConstant, Source: "by hand"}},
 		Unavailable: []energy.Unavailable{{What: "RAPL", Why: "a test has none"}},
 		Windows: []energy.WindowResult{{Label: "run", Start: at(0), End: at(3), Seconds: 3, Transactions: 330,
-			Components: []energy.Figures{fig("cpu", 39, 13, 14, false), fig("dram", 9, 3, 3, false)}, Total: total}}}
+			Components: []energy.Figures{fig("cpu", 39, 13, 14, false), fig("dram", 9, 3, 3, false)}, Total: total}},
+		// The cpu model covers no utilisation in the second interval.
+		Chart: &energy.Chart{Start: at(0), EndS: []float64{1, 2, 3}, Series: []energy.ChartSeries{
+			{Name: "cpu", InTotal: true, Watts: energy.Floats{12, math.NaN(), 14}},
+			{Name: "dram", InTotal: true, Watts: energy.Floats{3, 3, 3}},
+			{Name: "total", InTotal: true, Watts: energy.Floats{15, math.NaN(), 17}},
+		}}}
 }
 
 func fixtureResult() *mix.Result {

@@ -77,8 +77,10 @@ type run struct {
 	samples   []monitor.Sample
 	intervals []metrics.IntervalRecord
 	// origin is time 0 of every chart: the monitor's first sample, else the start of
-	// the first interval.
-	origin time.Time
+	// the first interval, else the energy recorder's first sample; originText says
+	// which.
+	origin     time.Time
+	originText string
 	// notes say what the directory lacks, for the report's reader.
 	notes []string
 }
@@ -134,13 +136,20 @@ func read(dir string) (*run, error) {
 	if err := r.readIntervals(); err != nil {
 		return nil, err
 	}
+	r.originText = "the monitor's first sample"
 	switch {
 	case len(r.samples) > 0:
 		s := r.samples[0]
 		r.origin = s.Time.Add(-time.Duration(s.ElapsedS * float64(time.Second)))
+	case r.c.Monitoring != nil && !r.c.Monitoring.Start.IsZero():
+		r.origin = r.c.Monitoring.Start
 	case len(r.intervals) > 0:
 		i := r.intervals[0]
 		r.origin = i.Time.Add(-time.Duration(i.IntervalS * float64(time.Second)))
+		r.originText = "the start of the first report interval"
+	case r.c.Energy != nil && r.c.Energy.Chart != nil:
+		r.origin = r.c.Energy.Chart.Start
+		r.originText = "the energy recorder's first sample"
 	}
 	return r, nil
 }

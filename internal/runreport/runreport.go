@@ -26,7 +26,9 @@ type Report struct {
 // was taken from. For metrics.jsonl a key is a value's name (its x is the line's
 // elapsed_s); for intervals.jsonl one of tps, qps and errors_per_s, or of the
 // latency's p50_ms, p95_ms, p99_ms and max_ms (its x is the line's time since time
-// 0). Group is how many consecutive lines each point averages (1: none).
+// 0). Group is how many consecutive lines each point averages (1: none). For
+// result.json (the energy chart of a run without samples) a key is a series of the
+// energy section's chart, whose points are at the chart's start plus end_s.
 type Source struct {
 	File  string
 	Keys  []string
@@ -92,10 +94,7 @@ func Build(dir string, opt Options) (*Report, error) {
 		verdictSection(doc.Section("Bottleneck verdict"), r.c.Verdict)
 	}
 
-	origin := "the monitor's first sample"
-	if len(r.samples) == 0 {
-		origin = "the start of the first report interval"
-	}
+	origin := r.originText
 	rep.Origin = origin
 	if pts, group := thin(r.intervalSamples(), max); len(pts) > 0 {
 		sec := doc.Section("Throughput and latency")
@@ -120,6 +119,13 @@ func Build(dir string, opt Options) (*Report, error) {
 			}
 			sections[title].AddChart(c)
 			rep.Sources[c.Name] = Source{File: r.c.Monitoring.File, Keys: keys, Group: group}
+		}
+	}
+	if _, ok := rep.Sources["energy-watts"]; !ok {
+		// Without samples (--sample off) the energy recorder still charts its watts.
+		if c, keys := r.energyChart(); c != nil {
+			doc.Section("Energy over time").AddChart(c)
+			rep.Sources[c.Name] = Source{File: ResultFile, Keys: keys, Group: 1}
 		}
 	}
 	if t := r.windowsTable(); t != nil {

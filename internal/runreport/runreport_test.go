@@ -280,8 +280,11 @@ func TestBadRunDirs(t *testing.T) {
 	for _, c := range rep.Doc.Charts() {
 		names = append(names, c.Name)
 	}
-	if !reflect.DeepEqual(names, []string{"throughput", "latency"}) {
-		t.Errorf("without monitoring the charts are %q, want throughput and latency", names)
+	if !reflect.DeepEqual(names, []string{"throughput", "latency", "energy-watts"}) {
+		t.Errorf("without monitoring the charts are %q, want throughput, latency and the energy section's", names)
+	}
+	if p := points(chartNamed(t, rep.Doc, "energy-watts"), "cpu"); !reflect.DeepEqual(p, []xy{{1, 12}, {3, 14}}) {
+		t.Errorf("the energy section's cpu watts without monitoring: %v", p)
 	}
 	runreporttest.CheckCharts(t, dir, rep)
 	html, err := rep.Doc.HTML()
@@ -293,6 +296,16 @@ func TestBadRunDirs(t *testing.T) {
 	}
 	if p := points(chartNamed(t, rep.Doc, "throughput"), "transactions"); !reflect.DeepEqual(p, []xy{{1, 100}, {2, 110}, {3, 90}}) {
 		t.Errorf("throughput without monitoring: %v", p)
+	}
+
+	// Neither samples nor intervals (TPC-H with --sample off): time 0 is the energy
+	// recorder's first sample.
+	res.IntervalsFile = ""
+	writeJSON(t, filepath.Join(dir, runreport.ResultFile), res)
+	rep = build(t, dir, runreport.Options{})
+	runreporttest.CheckCharts(t, dir, rep)
+	if c := rep.Doc.Charts(); len(c) != 1 || !reflect.DeepEqual(points(c[0], "dram"), []xy{{1, 3}, {2, 3}, {3, 3}}) {
+		t.Errorf("the only chart without samples and intervals: %+v", c)
 	}
 
 	// The monitoring section names metrics.jsonl, which is gone: the report says so.

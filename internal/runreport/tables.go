@@ -213,9 +213,14 @@ func verdictSection(sec *report.Section, v *verdict.Section) {
 			}
 			if f.CPU != nil {
 				u := f.CPU
-				sub.AddText(fmt.Sprintf("CPU (%s finding): %s of %s CPUs busy; server %s cores, tierbench %s, others %s; waiting for a CPU: server %s, tierbench %s.",
-					f.Rule, pctText(u.BusyPct), chart.FormatNumber(u.CPUs), chart.FormatNumber(u.Server), chart.FormatNumber(u.Tierbench),
-					chart.FormatNumber(u.Others), chart.FormatNumber(u.ServerWait), chart.FormatNumber(u.TierbenchWait)))
+				used := fmt.Sprintf("tierbench %s cores, others %s", chart.FormatNumber(u.Tierbench), chart.FormatNumber(u.Others))
+				wait := "tierbench " + chart.FormatNumber(u.TierbenchWait)
+				if u.Server != 0 || u.ServerWait != 0 { // none for an engine inside tierbench
+					used = fmt.Sprintf("server %s cores, %s", chart.FormatNumber(u.Server), used)
+					wait = fmt.Sprintf("server %s, %s", chart.FormatNumber(u.ServerWait), wait)
+				}
+				sub.AddText(fmt.Sprintf("Who used the CPU (%s finding): %s of %s CPUs busy; %s; waiting for a CPU: %s cores.",
+					f.Rule, pctText(u.BusyPct), chart.FormatNumber(u.CPUs), used, wait))
 			}
 			if len(f.Waits) > 0 {
 				var parts []string

@@ -32,6 +32,66 @@ type line struct {
 	Latency map[string]float64 `json:"latency"`
 }
 
+// resultFacts are what the check needs of result.json.
+type resultFacts struct {
+	IntervalsFile string `json:"intervals_file"`
+	Monitoring    struct {
+		Start time.Time `json:"start"`
+		File  string    `json:"file"`
+	} `json:"monitoring"`
+	Energy struct {
+		Chart *struct {
+			Start  time.Time `json:"start"`
+			EndS   []float64 `json:"end_s"`
+			Series []struct {
+				Name  string     `json:"name"`
+				Watts []*float64 `json:"watts"`
+			} `json:"series"`
+		} `json:"chart"`
+	} `json:"energy"`
+}
+
+func readResult(t testing.TB, dir string) resultFacts {
+	t.Helper()
+	var r resultFacts
+	data, err := os.ReadFile(filepath.Join(dir, runreport.ResultFile))
+	if err == nil {
+		err = json.Unmarshal(data, &r)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// energyLines are the energy chart's intervals as lines: each at its end, with the
+// watts of each component that covers it.
+func (r resultFacts) energyLines(t testing.TB) []line {
+	c := r.Energy.Chart
+	if c == nil {
+		return nil
+	}
+	var out []line
+	for i, end := range c.EndS {
+		l := line{Time: c.Start.Add(time.Duration(end * float64(time.Second))), Values: map[string]float64{}}
+		for _, s := range c.Series {
+			if i < len(s.Watts) && s.Watts[i] != nil {
+				l.Values[s.Name] = *s.Watts[i]
+			}
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+func readLinesIfAny(t testing.TB, path string) []line {
+	t.Helper()
+	if _, err := os.Stat(path); err != nil {
+		return nil
+	}
+	return readLines(t, path)
+}
+
 func readLines(t testing.TB, path string) []line {
 	t.Helper()
 	data, err := os.ReadFile(path)
@@ -73,11 +133,12 @@ func (l line) value(key string) (float64, bool) {
 // as many points as lines have its key (after a line at the x of the line before it
 // is dropped, and lines are averaged in groups as Source.Group says), each at its
 // line's x with its value. Time 0 is metrics.jsonl's first line's time less its
-// elapsed_s, without one intervals.jsonl's first end less its length.
+// elapsed_s; without one the monitoring section's start, intervals.jsonl's first end
+// less its length, or the energy chart's start. The energy chart of result.json (a
+// run without samples) is checked as lines too: one for each interval, at its end.
 func CheckCharts(t testing.TB, dir string, rep *runreport.Report) {
 	t.Helper()
 	files := map[string][]line{}
-	var origin time.Time
 	charts := rep.Doc.Charts()
 	if len(charts) != len(rep.Sources) {
 		t.Errorf("the report has %d charts and %d sources", len(charts), len(rep.Sources))
@@ -88,20 +149,26 @@ func CheckCharts(t testing.TB, dir string, rep *runreport.Report) {
 			t.Errorf("chart %s has no source", c.Name)
 			continue
 		}
-		if files[src.File] == nil {
+		if files[src.File] == nil && src.File != runreport.ResultFile {
 			files[src.File] = readLines(t, filepath.Join(dir, src.File))
 		}
 	}
-	for _, lines := range files {
-		if len(lines) > 0 && lines[0].Values != nil {
+	res := readResult(t, dir)
+	origin := res.Monitoring.Start
+	if res.Monitoring.File != "" {
+		if lines := readLinesIfAny(t, filepath.Join(dir, res.Monitoring.File)); len(lines) > 0 {
 			origin = lines[0].Time.Add(-time.Duration(lines[0].ElapsedS * float64(time.Second)))
 		}
 	}
-	for _, lines := range files {
-		if len(lines) > 0 && lines[0].Values == nil && origin.IsZero() {
+	if origin.IsZero() && res.IntervalsFile != "" {
+		if lines := readLinesIfAny(t, filepath.Join(dir, res.IntervalsFile)); len(lines) > 0 {
 			origin = lines[0].Time.Add(-time.Duration(lines[0].Interval * float64(time.Second)))
 		}
 	}
+	if origin.IsZero() && res.Energy.Chart != nil {
+		origin = res.Energy.Chart.Start
+	}
+	files[runreport.ResultFile] = res.energyLines(t)
 	for _, c := range charts {
 		src := rep.Sources[c.Name]
 		if len(src.Keys) != len(c.Series) {
@@ -113,7 +180,7 @@ func CheckCharts(t testing.TB, dir string, rep *runreport.Report) {
 		var xs []float64
 		for _, l := range files[src.File] {
 			x := l.ElapsedS
-			if l.Values == nil {
+			if l.Values == nil || src.File == runreport.ResultFile {
 				x = math.Round(l.Time.Sub(origin).Seconds()*1000) / 1000
 			}
 			if len(xs) > 0 && x <= xs[len(xs)-1] {
