@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"tierbench/internal/report"
+	"tierbench/internal/rundir"
 	"tierbench/internal/runreport"
 	"tierbench/internal/runreport/runreporttest"
 )
@@ -147,7 +149,8 @@ func TestReportOfARun(t *testing.T) {
 	}
 }
 
-// TestReportBadInput: a directory without result.json is named in the error.
+// TestReportBadInput: a directory without result.json is named in the error; a
+// directory a run holds is refused, naming the run.
 func TestReportBadInput(t *testing.T) {
 	dir := t.TempDir()
 	_, err := runCLI(t, "report", dir)
@@ -159,5 +162,23 @@ func TestReportBadInput(t *testing.T) {
 	}
 	if _, err := runCLI(t, "report"); err == nil {
 		t.Errorf("report without a directory: no error")
+	}
+
+	// A run going on in the directory holds its lock: the report waits for no one.
+	if err := os.WriteFile(filepath.Join(dir, "result.json"), []byte(`{"benchmark": "oltp-mix", "status": "ok"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lock, err := rundir.Acquire(dir, "tierbench oltp run --out "+dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = runCLI(t, "report", dir)
+	var busy *rundir.BusyError
+	if !errors.As(err, &busy) || !strings.Contains(err.Error(), "tierbench oltp run --out "+dir) {
+		t.Errorf("report of a directory in use: %v", err)
+	}
+	lock.Release()
+	if _, err := runCLI(t, "report", dir); err != nil {
+		t.Errorf("report of a minimal result once the run is gone: %v", err)
 	}
 }
