@@ -61,6 +61,9 @@ func workloadResult(c *common) (outcome, string) {
 	case c.Benchmark == "" && c.SF != nil:
 		return &tpch.Result{}, "TPC-H"
 	}
+	if c.Benchmark == "" {
+		return nil, "an unknown workload"
+	}
 	return nil, c.Benchmark
 }
 

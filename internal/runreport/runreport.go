@@ -68,8 +68,11 @@ func Build(dir string, opt Options) (*Report, error) {
 	if e := r.engineText(); e != "" {
 		items = append(items, report.Item{Key: "Engine", Value: e})
 	}
-	items = append(items, report.Item{Key: "Status", Value: statusText(r)}, report.Item{Key: "Started", Value: r.c.Started},
-		report.Item{Key: "Monitoring", Value: r.monitoringText()})
+	items = append(items, report.Item{Key: "Status", Value: statusText(r)})
+	if r.c.Started != "" {
+		items = append(items, report.Item{Key: "Started", Value: r.c.Started})
+	}
+	items = append(items, report.Item{Key: "Monitoring", Value: r.monitoringText()})
 	if r.c.Verdict != nil {
 		items = append(items, report.Item{Key: "Verdict", Value: fmt.Sprintf("%s: %s", r.c.Verdict.Window, r.c.Verdict.Headline)})
 	}

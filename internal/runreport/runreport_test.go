@@ -308,6 +308,21 @@ func TestBadRunDirs(t *testing.T) {
 		t.Errorf("the only chart without samples and intervals: %+v", c)
 	}
 
+	// A workload this tierbench does not know: its sections, and a note.
+	unknown := t.TempDir()
+	if err := os.WriteFile(filepath.Join(unknown, runreport.ResultFile), []byte(`{"benchmark": "future", "status": "failed", "error": "it broke"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	html, err = build(t, unknown, runreport.Options{}).Doc.HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`a result of &#34;future&#34;, which this tierbench does not know`, "failed (it broke)", "This run was not monitored"} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("the report of an unknown workload's result does not say %q", want)
+		}
+	}
+
 	// The monitoring section names metrics.jsonl, which is gone: the report says so.
 	dir = writeFixture(t)
 	os.Remove(filepath.Join(dir, "metrics.jsonl"))
