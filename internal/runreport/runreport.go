@@ -47,11 +47,10 @@ func Build(dir string, opt Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	max := opt.MaxPoints
-	if max == 0 {
-		max = MaxPoints
+	maxPoints := opt.MaxPoints
+	if maxPoints == 0 {
+		maxPoints = MaxPoints
 	}
-	rep := &Report{Sources: map[string]Source{}}
 	title := "tierbench run: " + r.workload
 	if e := r.engineText(); e != "" {
 		title += " on " + e
@@ -61,10 +60,25 @@ func Build(dir string, opt Options) (*Report, error) {
 	if r.c.Started != "" {
 		doc.Subtitle += ", started " + r.c.Started
 	}
-	rep.Doc = doc
+	rep := &Report{Doc: doc, Sources: map[string]Source{}, Origin: r.originText}
+	r.runSection(doc.Section("Run"))
+	if r.c.Verdict != nil {
+		verdictSection(doc.Section("Bottleneck verdict"), r.c.Verdict)
+	}
+	r.charts(rep, maxPoints)
+	if t := r.windowsTable(); t != nil {
+		doc.Section("Per-window summaries").AddTable(t)
+	}
+	if r.c.Energy != nil {
+		energySection(doc.Section("Energy"), r.c.Energy)
+	}
+	return rep, nil
+}
 
-	run := doc.Section("Run")
-	items := []report.Item{{Key: "Directory", Value: dir}, {Key: "Workload", Value: r.workload}}
+// runSection says what was run, how it ended, what it measured and, for people, the
+// summary's monitoring and verdict lines.
+func (r *run) runSection(sec *report.Section) {
+	items := []report.Item{{Key: "Directory", Value: r.dir}, {Key: "Workload", Value: r.workload}}
 	if e := r.engineText(); e != "" {
 		items = append(items, report.Item{Key: "Engine", Value: e})
 	}
@@ -76,78 +90,57 @@ func Build(dir string, opt Options) (*Report, error) {
 	if r.c.Verdict != nil {
 		items = append(items, report.Item{Key: "Verdict", Value: fmt.Sprintf("%s: %s", r.c.Verdict.Window, r.c.Verdict.Headline)})
 	}
-	run.AddPlan(report.Plan{Items: items})
+	sec.AddPlan(report.Plan{Items: items})
 	for _, n := range r.notes {
-		run.AddText(n)
+		sec.AddText(n)
 	}
 	if len(r.headline) > 0 {
-		run.AddTable(r.headlineTable())
+		sec.AddTable(r.headlineTable())
 	}
 	if t := r.levelsTable(); t != nil {
-		run.AddTable(t)
+		sec.AddTable(t)
 	}
 	if m := r.c.Monitoring; m != nil && m.Run != nil {
 		var lines bytes.Buffer
 		monitor.WriteLines(&lines, m, nil)
 		verdict.WriteLines(&lines, r.c.Verdict)
-		run.AddPre(lines.String())
+		sec.AddPre(lines.String())
 	}
+}
 
-	if r.c.Verdict != nil {
-		verdictSection(doc.Section("Bottleneck verdict"), r.c.Verdict)
+// charts adds the sections of charts over time: throughput and latency from the
+// intervals, the machine from the samples (or, without them, the energy section's
+// watts).
+func (r *run) charts(rep *Report, maxPoints int) {
+	sections := map[string]*report.Section{}
+	add := func(section string, c *chart.Chart, src Source) {
+		if sections[section] == nil {
+			sections[section] = rep.Doc.Section(section).AddText("Time 0 is " + r.originText + ".")
+		}
+		sections[section].AddChart(c)
+		rep.Sources[c.Name] = src
 	}
-
-	origin := r.originText
-	rep.Origin = origin
-	if pts, group := thin(r.intervalSamples(), max); len(pts) > 0 {
-		sec := doc.Section("Throughput and latency")
+	if pts, group := thin(r.intervalSamples(), maxPoints); len(pts) > 0 {
 		for _, ic := range intervalCharts {
 			c, keys := finish(chart.FromSamples(chart.TimeSeries, ic.name, ic.title, ic.y, pts, ic.series...), seriesKeys(ic.series), ic.note, group)
 			if c != nil {
-				sec.AddChart(c)
-				rep.Sources[c.Name] = Source{File: r.c.IntervalsFile, Keys: keys, Group: group}
+				add("Throughput and latency", c, Source{File: r.c.IntervalsFile, Keys: keys, Group: group})
 			}
 		}
 	}
-	if pts, group := thin(r.machineSamples(), max); len(pts) > 0 {
-		sections := map[string]*report.Section{}
+	if pts, group := thin(r.machineSamples(), maxPoints); len(pts) > 0 {
 		for _, tc := range machineCharts {
-			c, keys := tc.build(pts, group)
-			if c == nil {
-				continue
+			if c, keys := tc.build(pts, group); c != nil {
+				add(sectionOf(tc.name), c, Source{File: r.c.Monitoring.File, Keys: keys, Group: group})
 			}
-			title := sectionOf(tc.name)
-			if sections[title] == nil {
-				sections[title] = doc.Section(title)
-			}
-			sections[title].AddChart(c)
-			rep.Sources[c.Name] = Source{File: r.c.Monitoring.File, Keys: keys, Group: group}
 		}
 	}
 	if _, ok := rep.Sources["energy-watts"]; !ok {
 		// Without samples (--sample off) the energy recorder still charts its watts.
 		if c, keys := r.energyChart(); c != nil {
-			doc.Section("Energy over time").AddChart(c)
-			rep.Sources[c.Name] = Source{File: ResultFile, Keys: keys, Group: 1}
+			add(sectionOf(c.Name), c, Source{File: ResultFile, Keys: keys, Group: 1})
 		}
 	}
-	if t := r.windowsTable(); t != nil {
-		doc.Section("Per-window summaries").AddTable(t)
-	}
-	if r.c.Energy != nil {
-		energySection(doc.Section("Energy"), r.c.Energy)
-	}
-	for _, s := range doc.Sections {
-		if s.Title != "Run" && len(s.Sections) == 0 {
-			for _, b := range s.Blocks {
-				if b.Chart != nil {
-					s.Blocks = append([]report.Block{{Text: "Time 0 is " + origin + "."}}, s.Blocks...)
-					break
-				}
-			}
-		}
-	}
-	return rep, nil
 }
 
 // Write builds the report of the run directory dir and writes it there:
