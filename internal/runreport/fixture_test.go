@@ -148,6 +148,12 @@ func fixtureResult() *mix.Result {
 		Levels: []oltp.LevelReport{{Users: 2, Status: result.StatusOK, Seconds: 3, TPS: 110, QPS: 220,
 			Latency: metrics.Latency{P50: 1.25, P95: 5, P99: 10, Max: 50}}}}
 	res.Monitoring, res.Verdict, res.Energy = fixtureMonitoring(), fixtureVerdict(), fixtureEnergy()
+	res.Storage = &result.Storage{Tiers: []result.TierResult{
+		{Name: "data", Kind: "emulated", Spec: "hdd-7200", Dir: "/mnt/data", Classes: []string{"data"},
+			Device: &result.DeviceResult{Reads: 240, Writes: 60, Flushes: 6, IOPS: 102, MediaIOPS: 102, Utilisation: 0.99,
+				Latency: result.LatencySummary{P50: 8000, P99: 25000}, EnergyJ: 21.5, CO2g: 0.0024}},
+		{Name: "wal", Kind: "directory", Dir: "/srv/wal", Classes: []string{"wal"}},
+	}}
 	return res
 }
 

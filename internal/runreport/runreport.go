@@ -69,6 +69,9 @@ func Build(dir string, opt Options) (*Report, error) {
 	if t := r.windowsTable(); t != nil {
 		doc.Section("Per-window summaries").AddTable(t)
 	}
+	if st := r.c.Storage; st != nil && len(st.Tiers) > 0 {
+		doc.Section("Storage").AddTable(storageTable(st))
+	}
 	if r.c.Energy != nil {
 		energySection(doc.Section("Energy"), r.c.Energy)
 	}

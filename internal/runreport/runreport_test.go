@@ -216,6 +216,10 @@ func TestFixtureTables(t *testing.T) {
 		{"energy-1-run", "cpu", "per transaction (J)", 39.0 / 330},
 		{"energy-1-run", "total", "energy (J)", 48},
 		{"energy-1-run", "total", "CO2 (g)", 48 / 3.6e6 * 400},
+		{"storage", "data", "utilisation (%)", 99},
+		{"storage", "data", "p99 (ms)", 25}, // 25,000 µs
+		{"storage", "data", "energy (J)", 21.5},
+		{"storage", "data", "flushes", 6},
 	} {
 		if got := cell(t, tableNamed(t, doc, c.table), c.row, c.column); got != c.want {
 			t.Errorf("%s, %s, %s: %v, want %v", c.table, c.row, c.column, got, c.want)

@@ -11,6 +11,7 @@ import (
 	"tierbench/internal/monitor"
 	"tierbench/internal/report"
 	"tierbench/internal/report/chart"
+	"tierbench/internal/result"
 	"tierbench/internal/verdict"
 )
 
@@ -338,4 +339,33 @@ func (r *run) monitoringText() string {
 		s += " in " + m.File
 	}
 	return s
+}
+
+// storageTable is each tier of the storage section: where it was and what its
+// emulated device did over the whole mount.
+func storageTable(s *result.Storage) *report.Table {
+	t := report.NewTable("storage", "Tiers and their devices",
+		report.Column{Label: "tier"}, report.Column{Label: "holds"}, report.Column{Label: "device or directory"},
+		report.Column{Label: "reads"}, report.Column{Label: "writes"}, report.Column{Label: "flushes"},
+		report.Column{Label: "IOPS"}, report.Column{Label: "media IOPS"}, report.Column{Label: "utilisation", Unit: "%"},
+		report.Column{Label: "p50", Unit: "ms"}, report.Column{Label: "p99", Unit: "ms"},
+		report.Column{Label: "energy", Unit: "J"}, report.Column{Label: "CO2", Unit: "g"})
+	t.Note = "From mount to unmount, as the emulator counted (the storage section of result.json): reads, writes and IOPS are what the engine asked of the mount, media IOPS what reached the device under a page cache. A directory tier has no counters here; the disk under it is in the charts and the per-window summaries."
+	for _, tier := range s.Tiers {
+		holds := strings.Join(tier.Classes, ", ")
+		d := tier.Device
+		if d == nil {
+			row := []report.Entry{report.Text(tier.Name), report.Text(holds), report.Text(tier.Dir)}
+			for range len(t.Columns) - len(row) {
+				row = append(row, report.Text(report.Missing))
+			}
+			t.AddRow(row...)
+			continue
+		}
+		t.AddRow(report.Text(tier.Name), report.Text(holds), report.Text(tier.Spec),
+			report.Number(float64(d.Reads)), report.Number(float64(d.Writes)), report.Number(float64(d.Flushes)),
+			report.Number(d.IOPS), report.Number(d.MediaIOPS), report.Number(100*d.Utilisation),
+			report.Number(d.Latency.P50/1e3), report.Number(d.Latency.P99/1e3), report.Number(d.EnergyJ), report.Number(d.CO2g))
+	}
+	return t
 }
