@@ -8,11 +8,16 @@ import (
 	"strings"
 	"testing"
 
+	"tierbench/internal/files"
+	"tierbench/internal/oltp"
+	"tierbench/internal/oltp/tpcc"
 	"tierbench/internal/report"
 	"tierbench/internal/report/chart"
 	"tierbench/internal/report/reporttest"
+	"tierbench/internal/result"
 	"tierbench/internal/runreport"
 	"tierbench/internal/runreport/runreporttest"
+	"tierbench/internal/tpch"
 )
 
 func build(t *testing.T, dir string, opt runreport.Options) *runreport.Report {
@@ -369,6 +374,36 @@ func TestReportInChromium(t *testing.T) {
 			if st, err := os.Stat(filepath.Join(dir, report.FiguresDir, c.Name+ext)); err != nil || st.Size() == 0 {
 				t.Errorf("figure %s%s: %v", c.Name, ext, err)
 			}
+		}
+	}
+}
+
+// TestEachWorkloadsHeadline: each workload's result.json is read through its own
+// result type: its headline numbers, its status and the workload's name.
+func TestEachWorkloadsHeadline(t *testing.T) {
+	tpccRes := &tpcc.Result{RunResult: oltp.RunResult{Benchmark: "tpcc", Status: result.StatusOK, TPS: 40, QPS: 900}, NOPM: 1000, TPM: 2400}
+	tpchRes := &tpch.Result{Tool: "tierbench", SF: 0.01, Metrics: &tpch.Metrics{QphHAtSize: 160.4, PowerAtSize: 212.9, ThroughputAtSize: 120.9},
+		Validation: &tpch.Validation{Passed: false, Failures: []string{"q1 row 1"}}}
+	filesRes := &files.Result{Benchmark: "files", Status: result.StatusInterrupted, Error: "interrupted", Rates: files.Rates{TransactionsPerS: 3453.72, ReadMBs: 16.9}}
+	for _, tc := range []struct {
+		res           any
+		title, metric string
+		value         float64
+		status        string
+	}{
+		{tpccRes, "tierbench run: TPC-C", "nopm", 1000, "status ok"},
+		{tpchRes, "tierbench run: TPC-H", "qphh_at_size", 160.4, "status failed (answer validation failed (1 mismatches))"},
+		{filesRes, "tierbench run: files (Postmark 1.5)", "transactions_per_s", 3453.72, "status interrupted (interrupted)"},
+		{fixtureResult(), "tierbench run: transaction mix on sqlite 3.99.0 (embedded)", "tps", 110, "status ok"},
+	} {
+		dir := t.TempDir()
+		writeJSON(t, filepath.Join(dir, runreport.ResultFile), tc.res)
+		doc := build(t, dir, runreport.Options{}).Doc
+		if doc.Title != tc.title || !strings.Contains(doc.Subtitle, ", "+tc.status) {
+			t.Errorf("%s: %q, %q; want %q and %q", tc.metric, doc.Title, doc.Subtitle, tc.title, tc.status)
+		}
+		if got := cell(t, tableNamed(t, doc, "headline"), tc.metric, "value"); got != tc.value {
+			t.Errorf("%s: %v, want %v", tc.metric, got, tc.value)
 		}
 	}
 }
