@@ -116,9 +116,17 @@ func (r *run) runSection(sec *report.Section) {
 // watts).
 func (r *run) charts(rep *Report, maxPoints int) {
 	sections := map[string]*report.Section{}
+	intro := "Time 0 is " + r.originText + "."
+	if m := r.c.Monitoring; m != nil && len(m.Windows) > 0 {
+		var ws []string
+		for _, w := range m.Windows {
+			ws = append(ws, fmt.Sprintf("%s from %s to %s s", w.Label, chart.FormatNumber(r.since(w.Start)), chart.FormatNumber(r.since(w.End))))
+		}
+		intro += " The measured windows: " + strings.Join(ws, ", ") + "."
+	}
 	add := func(section string, c *chart.Chart, src Source) {
 		if sections[section] == nil {
-			sections[section] = rep.Doc.Section(section).AddText("Time 0 is " + r.originText + ".")
+			sections[section] = rep.Doc.Section(section).AddText(intro)
 		}
 		sections[section].AddChart(c)
 		rep.Sources[c.Name] = src
