@@ -44,7 +44,7 @@ Start with 'tierbench demo'.`,
 			profFile.Close()
 		}
 	})
-	root.AddCommand(newDemoCommand(), newDeviceCommand())
+	root.AddCommand(newDemoCommand(), newDeviceCommand(), newReportCommand())
 	root.AddCommand(newWorkloadCommands(map[string][]*cobra.Command{
 		"tpch": {newTPCHGenCommand(), newTPCHQgenCommand()},
 		"oltp": {newOLTPMixesCommand(), newOLTPShowCommand()},
