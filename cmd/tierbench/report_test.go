@@ -147,6 +147,30 @@ func TestReportOfARun(t *testing.T) {
 	if _, err := runCLI(t, "report", out); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%s, line %d", metrics, n+1)) {
 		t.Errorf("report with line %d of metrics.jsonl cut short: %v", n+1, err)
 	}
+
+	// A new run in the directory, even one that samples nothing, sets the earlier
+	// page and series aside with the result they belong to.
+	before := mustRead(t, page)
+	_, stderr, err := runCLIStderr(t, "oltp", "run", "--mix", "point-select", "--ramp", "0s", "--duration", "1s",
+		"--interval", "1s", "--sample", "off", "--out", out)
+	if err != nil {
+		t.Fatalf("a second run: %v\n%s", err, stderr)
+	}
+	aside := filepath.Join(out, "earlier", "1")
+	if !bytes.Equal(readOrEmpty(filepath.Join(aside, report.HTMLFile)), before) {
+		t.Errorf("the earlier report is not kept whole in %s", aside)
+	}
+	for _, name := range []string{report.HTMLFile, report.FiguresDir, "metrics.jsonl", "metrics.csv"} {
+		if _, err := os.Stat(filepath.Join(out, name)); !os.IsNotExist(err) {
+			t.Errorf("%s is left beside the new result (%v)", name, err)
+		}
+		if _, err := os.Stat(filepath.Join(aside, name)); err != nil {
+			t.Error(err)
+		}
+	}
+	if !strings.Contains(stderr, "metrics.jsonl, metrics.csv, report.html and figures are in "+aside) {
+		t.Errorf("stderr does not name the report set aside: %q", stderr)
+	}
 }
 
 // TestReportBadInput: a directory without result.json is named in the error; a

@@ -25,7 +25,7 @@ import (
 )
 
 // ResultFile is the file that makes a directory a run directory.
-const ResultFile = "result.json"
+const ResultFile = result.File
 
 // common is what every workload's result.json has, or may have, at its top level:
 // the sections the run lifecycle attaches and the facts a report names the run by.
