@@ -44,7 +44,7 @@ Start with 'tierbench demo'.`,
 			profFile.Close()
 		}
 	})
-	root.AddCommand(newDemoCommand(), newDeviceCommand(), newStudyCommand())
+	root.AddCommand(newDemoCommand(), newDeviceCommand(), newReportCommand(), newStudyCommand())
 	root.AddCommand(newWorkloadCommands(map[string][]*cobra.Command{
 		"tpch": {newTPCHGenCommand(), newTPCHQgenCommand()},
 		"oltp": {newOLTPMixesCommand(), newOLTPShowCommand()},

@@ -7,11 +7,12 @@ import (
 	"strings"
 
 	"tierbench/internal/params"
+	"tierbench/internal/result"
 	"tierbench/internal/workload"
 )
 
 // ResultFile is the name of the file a run's result goes to.
-const ResultFile = "result.json"
+const ResultFile = result.File
 
 // Benchmark is the file workload as the run lifecycle runs it: one phase, run, in the
 // directory of the data tier (an emulated device or a real directory), with Postmark's

@@ -121,8 +121,9 @@ func (s *Settings) Config(req workload.Request) (*Config, error) {
 	return cfg, nil
 }
 
-// monitorConfig checks the monitoring flags into cfg; a sampled run's files join the
-// phase's results, so that an earlier command's are set aside, not overwritten.
+// monitorConfig checks the monitoring flags into cfg; the monitor's files join the
+// phase's results, so that an earlier command's are set aside, not overwritten or left
+// beside a result they do not belong to.
 func (s *Settings) monitorConfig(cfg *Config) error {
 	if !s.opts.Sections {
 		return nil
@@ -143,15 +144,17 @@ func (s *Settings) monitorConfig(cfg *Config) error {
 		}
 	}
 	cfg.Sample, cfg.MetricsAddr, cfg.ServerPID = d, s.metricsAddr, s.serverPID
-	if d > 0 {
-		prefix := ""
-		if s.opts.Phase != "" && s.opts.Phase != workload.Run {
-			prefix = string(s.opts.Phase) + "-"
-		}
-		cfg.MetricsPrefix = prefix
-		res := cfg.Request.Results
-		cfg.Request.Results = append(res[:len(res):len(res)], prefix+monitor.JSONLinesFile, prefix+monitor.CSVFile)
+	prefix := ""
+	if s.opts.Phase != "" && s.opts.Phase != workload.Run {
+		prefix = string(s.opts.Phase) + "-"
 	}
+	if d > 0 {
+		cfg.MetricsPrefix = prefix
+	}
+	// Set aside also when this run samples nothing: an earlier run's series left beside
+	// this run's result would be read as this run's (by `tierbench report`, for one).
+	res := cfg.Request.Results
+	cfg.Request.Results = append(res[:len(res):len(res)], prefix+monitor.JSONLinesFile, prefix+monitor.CSVFile)
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"time"
 
 	"tierbench/internal/energy"
@@ -14,6 +15,7 @@ import (
 	"tierbench/internal/metrics"
 	"tierbench/internal/monitor"
 	"tierbench/internal/placement"
+	"tierbench/internal/report"
 	"tierbench/internal/result"
 	"tierbench/internal/rundir"
 )
@@ -72,6 +74,10 @@ func Open(ctx context.Context, cfg *Config, out IO) (_ *Run, err error) {
 	results := cfg.Request.Results
 	if cfg.Placement.Trace {
 		results = append(results[:len(results):len(results)], placement.TracesDir)
+	}
+	if slices.Contains(results, result.File) {
+		// `tierbench report` drew the earlier result: its page goes with it.
+		results = append(results[:len(results):len(results)], report.HTMLFile, report.FiguresDir)
 	}
 	if r.aside, err = rundir.SetAside(cfg.Out, results...); err != nil {
 		r.lock.Release()

@@ -119,13 +119,14 @@ func TestSampledRun(t *testing.T) {
 	}
 }
 
-// TestSampleSettings: --sample off samples nothing and writes no files; a phase other
-// than run names its files after itself, and every phase's files join its results, so
-// that an earlier command's are set aside.
+// TestSampleSettings: --sample off samples nothing and writes no files, but an earlier
+// run's series are still set aside (they would be read with the new result); a phase
+// other than run names its files after itself, and every phase's files join its
+// results, so that an earlier command's are set aside.
 func TestSampleSettings(t *testing.T) {
 	out := t.TempDir()
 	off, err := settingsFor(t, engineOpts, "--out", out, "--sample", "off").Config(workload.Request{Results: []string{"result.json"}})
-	if err != nil || off.Sample != 0 || len(off.Request.Results) != 1 {
+	if err != nil || off.Sample != 0 || off.MetricsPrefix != "" || !slices.Equal(off.Request.Results, []string{"result.json", monitor.JSONLinesFile, monitor.CSVFile}) {
 		t.Errorf("--sample off: %+v, %v", off, err)
 	}
 	load := engineOpts

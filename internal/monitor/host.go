@@ -166,31 +166,51 @@ func (h *Host) Read(_ context.Context, now time.Time, r *Reading) error {
 	return nil
 }
 
+// cpuModes are the modes of a CPU's time a reading shares out, in a fixed order.
+var cpuModes = []string{"user", "system", "irq", "iowait", "steal", "idle"}
+
 // cpu adds one CPU's shares (and, with counters, the seconds of each mode).
+//
+// The shares are of the modes' summed increases, each increase at least 0, as
+// sysstat's mpstat takes them: a CPU's idle and iowait counts can step back between
+// two readings (iowait is an estimate on tickless kernels, and moves between the
+// two), and a share taken of a step back would leave 0-100 (busy read 200% on a
+// 100 ms sample).
 func (h *Host) cpu(r *Reading, n string, c procfs.CPUStat, counters bool) {
 	// The kernel counts guest time inside user time: it is not added again.
 	modes := map[string]float64{
 		"user": c.User + c.Nice, "system": c.System, "irq": c.IRQ + c.SoftIRQ,
 		"iowait": c.Iowait, "steal": c.Steal, "idle": c.Idle,
 	}
-	total := 0.0
-	for _, v := range modes {
-		total += v
-	}
-	modes["busy"] = total - c.Idle - c.Iowait
 	base := join("host.cpu", n)
-	dt, ok := h.d.set(base+".total_s", total)
-	for mode, v := range modes {
+	inc := make(map[string]float64, len(modes)+1)
+	total, dt, first := 0.0, 0.0, false
+	for _, mode := range cpuModes {
+		name := base + "." + mode + "_s"
+		total += modes[mode]
 		if counters {
-			r.Counter(base+"."+mode+"_s", v)
+			r.Counter(name, modes[mode])
 		}
-		dv, okMode := h.d.set(base+"."+mode+"_s", v)
-		if ok && okMode && dt > 0 {
-			r.Value(base+"."+mode+"_pct", 100*dv/dt)
+		if _, had := h.d.prev[name]; !had {
+			first = true
 		}
+		dv, ok := h.d.set(name, modes[mode])
+		if !ok { // stepped back: no time in this mode
+			dv = 0
+		}
+		inc[mode] = dv
+		dt += dv
 	}
+	inc["busy"] = dt - inc["idle"] - inc["iowait"]
 	if counters {
+		r.Counter(base+".busy_s", total-modes["idle"]-modes["iowait"])
 		r.Counter(base+".total_s", total)
+	}
+	if first || dt <= 0 {
+		return
+	}
+	for mode, dv := range inc {
+		r.Value(base+"."+mode+"_pct", 100*dv/dt)
 	}
 }
 

@@ -118,6 +118,44 @@ func TestHost(t *testing.T) {
 	}
 }
 
+// TestHostCPUStepsBack: a CPU's idle count that steps back between two readings (the
+// kernel's idle and iowait estimates do, on tickless kernels) counts as no idle time:
+// the shares are of the other modes' increases and stay within 0-100. Third reading,
+// in 1/100 s: cpu1 user +30, idle -20 (5030 -> 5010), iowait +10, others unchanged: user
+// 75%, iowait 25%, busy 75%, idle 0 of 40 (the step back is not the 200% busy of taking
+// busy as the total's increase less idle's).
+func TestHostCPUStepsBack(t *testing.T) {
+	root, advance := fakeProc(t)
+	h, err := NewHost(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read(t, h, t0)
+	advance()
+	read(t, h, t0.Add(time.Second))
+	stat := filepath.Join(root, "stat")
+	b, err := os.ReadFile(stat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := strings.Replace(string(b), "cpu1 440 0 210 5030 105 33 22 210", "cpu1 470 0 210 5010 115 33 22 210", 1)
+	if next == string(b) {
+		t.Fatal("testdata/proc1/stat changed: update this test's cpu1 line")
+	}
+	if err := os.WriteFile(stat, []byte(next), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := read(t, h, t0.Add(2*time.Second))
+	expect(t, r.Values, map[string]float64{
+		"host.cpu.1.user_pct": 75, "host.cpu.1.iowait_pct": 25, "host.cpu.1.idle_pct": 0, "host.cpu.1.busy_pct": 75,
+	})
+	for name, v := range r.Values {
+		if strings.HasPrefix(name, "host.cpu.") && strings.HasSuffix(name, "_pct") && (v < 0 || v > 100) {
+			t.Errorf("%s = %v, outside 0-100", name, v)
+		}
+	}
+}
+
 // TestProcesses: a process tree's CPU time counts the children its processes reaped,
 // so it does not fall when one ends. Between the readings process 102 (0.5 + 0.5 s)
 // ended after 0.2 s more and was reaped by 101 (cutime+cstime 1.2 s), 101 ran 0.5 s +

@@ -16,7 +16,7 @@ import (
 // ResultFile and IntervalsFile are the names of the files a run writes in its output
 // directory.
 const (
-	ResultFile    = "result.json"
+	ResultFile    = result.File
 	IntervalsFile = "intervals.jsonl"
 )
 

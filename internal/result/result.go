@@ -32,6 +32,10 @@ type Attached interface {
 // ResultSections is the result's sections, for the lifecycle to fill.
 func (s *Sections) ResultSections() *Sections { return s }
 
+// File is the name of a run's result in its directory, whatever the workload (the
+// workloads' own ResultFile constants are this name).
+const File = "result.json"
+
 // Status says how a run ended.
 type Status string
 

@@ -9,10 +9,11 @@ import (
 	"strings"
 
 	"tierbench/internal/metrics"
+	"tierbench/internal/result"
 )
 
 // ResultFile is the name of the file WriteResult writes in the output directory.
-const ResultFile = "result.json"
+const ResultFile = result.File
 
 // maxSummaryFailures caps the validation messages the summary prints; result.json has all.
 const maxSummaryFailures = 20

@@ -1,0 +1,31 @@
+// Package runreport makes the report of one run directory (`tierbench report DIR`):
+// a self-contained DIR/report.html, with its charts as figures/NAME.png and .svg
+// beside it, built with package report's Document, so that it has the study
+// report's look, its exact numbers (data-value, each chart's data as JSON and as a
+// table) and its browser test (package reporttest).
+//
+// It reads what any workload command leaves in its --out (tpch run, tpcc run, oltp
+// run, files run, each device's directory of the demo):
+//
+//   - result.json: the status and the headline numbers, through the workload's own
+//     result type (workload.Headliner and Statuser; the result names its workload by
+//     its benchmark field, TPC-H's by its sf), the levels of a sweep, and the
+//     sections the run lifecycle attaches: the verdict of each window with its
+//     findings, their checks and thresholds; the monitoring summary of each window;
+//     the energy of each window and component; the storage section's tiers;
+//   - metrics.jsonl (the file the monitoring section names): charts over time of the
+//     host's CPU, memory and pressure, each disk's and emulated device's IOPS, MB/s,
+//     utilisation, await and queue, the engine's hit ratio, commits and waits, the
+//     processes' CPU and memory, and each energy component's watts;
+//   - intervals.jsonl (TPC-C and mixes): throughput and latency over time.
+//
+// Time 0 of every chart is the monitor's first sample (without one, the start of the
+// first report interval); intervals are drawn at their end by the wall clock, the
+// clock both files share. A run longer than MaxPoints samples is drawn as means of
+// consecutive samples, and the chart's note says so.
+//
+// A directory without result.json is a NotRunDirError; a line of metrics.jsonl or
+// intervals.jsonl that does not decode is an error naming the file and the line. A
+// run without monitoring (--sample off) gets a report of what it has, which says
+// what is missing.
+package runreport

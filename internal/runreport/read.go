@@ -1,0 +1,218 @@
+package runreport
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+
+	"tierbench/internal/engine"
+	"tierbench/internal/files"
+	"tierbench/internal/metrics"
+	"tierbench/internal/monitor"
+	"tierbench/internal/oltp"
+	"tierbench/internal/oltp/mix"
+	"tierbench/internal/oltp/tpcc"
+	"tierbench/internal/result"
+	"tierbench/internal/tpch"
+	"tierbench/internal/workload"
+)
+
+// ResultFile is the file that makes a directory a run directory.
+const ResultFile = result.File
+
+// common is what every workload's result.json has, or may have, at its top level:
+// the sections the run lifecycle attaches and the facts a report names the run by.
+type common struct {
+	Benchmark string       `json:"benchmark"`
+	SF        *float64     `json:"sf"` // TPC-H's result has no benchmark field
+	Status    string       `json:"status"`
+	Error     string       `json:"error"`
+	Started   string       `json:"started"`
+	Engine    *engine.Info `json:"engine"`
+	// IntervalsFile is the runner's intervals.jsonl (TPC-C and mixes).
+	IntervalsFile string             `json:"intervals_file"`
+	Levels        []oltp.LevelReport `json:"levels"`
+	result.Sections
+}
+
+// outcome is a workload's result: its headline numbers and how it ended.
+type outcome interface {
+	workload.Headliner
+	workload.Statuser
+}
+
+// workloadResult is the result type of the workload that wrote c, and the
+// workload's name for people; nil for a result this tierbench does not know.
+func workloadResult(c *common) (outcome, string) {
+	switch {
+	case c.Benchmark == "tpcc":
+		return &tpcc.Result{}, "TPC-C"
+	case c.Benchmark == "oltp-mix":
+		return &mix.Result{}, "transaction mix"
+	case c.Benchmark == "files":
+		return &files.Result{}, "files (Postmark 1.5)"
+	case c.Benchmark == "" && c.SF != nil:
+		return &tpch.Result{}, "TPC-H"
+	}
+	if c.Benchmark == "" {
+		return nil, "an unknown workload"
+	}
+	return nil, c.Benchmark
+}
+
+// run is what a run directory holds, read.
+type run struct {
+	dir      string
+	c        common
+	workload string
+	headline []result.Metric
+	status   result.Status
+	why      string
+	// samples are metrics.jsonl's lines (nil without monitoring); intervals are
+	// intervals.jsonl's.
+	samples   []monitor.Sample
+	intervals []metrics.IntervalRecord
+	// origin is time 0 of every chart: the monitor's first sample, else the start of
+	// the first interval, else the energy recorder's first sample; originText says
+	// which.
+	origin     time.Time
+	originText string
+	// notes say what the directory lacks, for the report's reader.
+	notes []string
+}
+
+// NotRunDirError says that a directory has no result.json.
+type NotRunDirError struct {
+	Dir, Path string
+}
+
+func (e *NotRunDirError) Error() string {
+	return fmt.Sprintf("%s: no such file: %s is not a run directory (tpch run, tpcc run, oltp run, files run and each device of the demo write one)", e.Path, e.Dir)
+}
+
+// IsRunDir returns a *NotRunDirError when dir has no result.json, and nil when it has
+// one (or it cannot tell: reading it will say why).
+func IsRunDir(dir string) error {
+	path := filepath.Join(dir, ResultFile)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return &NotRunDirError{Dir: dir, Path: path}
+	}
+	return nil
+}
+
+// read reads the run directory dir.
+func read(dir string) (*run, error) {
+	path := filepath.Join(dir, ResultFile)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &NotRunDirError{Dir: dir, Path: path}
+	}
+	if err != nil {
+		return nil, err
+	}
+	r := &run{dir: dir}
+	if err := json.Unmarshal(data, &r.c); err != nil {
+		return nil, fmt.Errorf("%s: not a result of tierbench: %w", path, err)
+	}
+	r.status, r.why = result.Status(r.c.Status), r.c.Error
+	res, name := workloadResult(&r.c)
+	r.workload = name
+	if res != nil {
+		if err := json.Unmarshal(data, res); err != nil {
+			return nil, fmt.Errorf("%s: not a %s result: %w", path, name, err)
+		}
+		r.headline = res.HeadlineMetrics()
+		r.status, r.why = res.RunStatus()
+	} else {
+		r.notes = append(r.notes, fmt.Sprintf("%s is a result of %q, which this tierbench does not know: its headline numbers are not shown", path, r.c.Benchmark))
+	}
+	if err := r.readSamples(); err != nil {
+		return nil, err
+	}
+	if err := r.readIntervals(); err != nil {
+		return nil, err
+	}
+	r.originText = "the monitor's first sample"
+	switch {
+	case len(r.samples) > 0:
+		s := r.samples[0]
+		r.origin = s.Time.Add(-time.Duration(s.ElapsedS * float64(time.Second)))
+	case r.c.Monitoring != nil && !r.c.Monitoring.Start.IsZero():
+		r.origin = r.c.Monitoring.Start
+	case len(r.intervals) > 0:
+		i := r.intervals[0]
+		r.origin = i.Time.Add(-time.Duration(i.IntervalS * float64(time.Second)))
+		r.originText = "the start of the first report interval"
+	case r.c.Energy != nil && r.c.Energy.Chart != nil:
+		r.origin = r.c.Energy.Chart.Start
+		r.originText = "the energy recorder's first sample"
+	}
+	return r, nil
+}
+
+// readSamples reads the monitor's metrics.jsonl, as the monitoring section names it.
+func (r *run) readSamples() error {
+	m := r.c.Monitoring
+	if m == nil {
+		r.notes = append(r.notes, "This run was not monitored (result.json has no monitoring section: --sample off, or a phase the monitor does not sample): there are no charts of the machine, no per-window summaries and no verdict.")
+		return nil
+	}
+	if m.File == "" {
+		r.notes = append(r.notes, "The monitor wrote no metrics.jsonl: the charts over time are missing; the per-window summaries are result.json's.")
+		return nil
+	}
+	path := filepath.Join(r.dir, m.File)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		r.notes = append(r.notes, fmt.Sprintf("%s is missing: the charts of the machine over time are left out; the per-window summaries are result.json's.", path))
+		return nil
+	}
+	samples, err := monitor.ReadSamples(path)
+	if err != nil {
+		return err
+	}
+	r.samples = samples
+	return nil
+}
+
+// readIntervals reads the runner's intervals.jsonl, one record a line; a line that is
+// not a record is an error naming it.
+func (r *run) readIntervals() error {
+	if r.c.IntervalsFile == "" {
+		return nil
+	}
+	path := filepath.Join(r.dir, r.c.IntervalsFile)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		r.notes = append(r.notes, fmt.Sprintf("%s is missing: the charts of throughput and latency over time are left out.", path))
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64*1024), len(data)+1)
+	for line := 1; sc.Scan(); line++ {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		var rec metrics.IntervalRecord
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			return fmt.Errorf("%s, line %d: not an interval record: %w", path, line, err)
+		}
+		r.intervals = append(r.intervals, rec)
+	}
+	return sc.Err()
+}
+
+// since is t in seconds since the run's origin, to the millisecond (metrics.jsonl's
+// precision).
+func (r *run) since(t time.Time) float64 {
+	return math.Round(t.Sub(r.origin).Seconds()*1000) / 1000
+}

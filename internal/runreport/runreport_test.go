@@ -1,0 +1,410 @@
+package runreport_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"tierbench/internal/files"
+	"tierbench/internal/oltp"
+	"tierbench/internal/oltp/tpcc"
+	"tierbench/internal/report"
+	"tierbench/internal/report/chart"
+	"tierbench/internal/report/reporttest"
+	"tierbench/internal/result"
+	"tierbench/internal/runreport"
+	"tierbench/internal/runreport/runreporttest"
+	"tierbench/internal/tpch"
+)
+
+func build(t *testing.T, dir string, opt runreport.Options) *runreport.Report {
+	t.Helper()
+	rep, err := runreport.Build(dir, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func chartNamed(t *testing.T, doc *report.Document, name string) *chart.Chart {
+	t.Helper()
+	for _, c := range doc.Charts() {
+		if c.Name == name {
+			return c
+		}
+	}
+	t.Fatalf("the report has no chart %s", name)
+	return nil
+}
+
+func tableNamed(t *testing.T, doc *report.Document, name string) *report.Table {
+	t.Helper()
+	for _, tb := range doc.Tables() {
+		if tb.Name == name {
+			return tb
+		}
+	}
+	t.Fatalf("the report has no table %s", name)
+	return nil
+}
+
+// cell is the number in row (by its first column's text) and column (by heading).
+func cell(t *testing.T, tb *report.Table, row, column string) float64 {
+	t.Helper()
+	col := -1
+	for i, c := range tb.Columns {
+		if c.Heading() == column {
+			col = i
+		}
+	}
+	if col < 0 {
+		t.Fatalf("table %s has no column %q", tb.Name, column)
+	}
+	for _, r := range tb.Rows {
+		if r[0].Text == row {
+			if r[col].Value == nil {
+				t.Fatalf("table %s, %s, %s: %q is not a number", tb.Name, row, column, r[col].Text)
+			}
+			return *r[col].Value
+		}
+	}
+	t.Fatalf("table %s has no row %q", tb.Name, row)
+	return 0
+}
+
+type xy [2]float64
+
+func points(c *chart.Chart, series string) []xy {
+	for _, s := range c.Series {
+		if s.Name == series {
+			var out []xy
+			for _, p := range s.Points {
+				out = append(out, xy{p.X, p.Y})
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+func seriesNames(c *chart.Chart) []string {
+	var out []string
+	for _, s := range c.Series {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+// TestFixtureCharts: every chart of the fixture run, its series in order and its
+// points as the fixture's lines give them (the mark in the same millisecond as a
+// tick left out), and every point checked against the files by runreporttest.
+func TestFixtureCharts(t *testing.T) {
+	dir := writeFixture(t)
+	rep := build(t, dir, runreport.Options{})
+	runreporttest.CheckCharts(t, dir, rep)
+
+	want := []struct {
+		name   string
+		series []string
+		check  string
+		points []xy
+	}{
+		{"throughput", []string{"transactions", "statements", "errors"}, "transactions", []xy{{1, 100}, {2, 110}, {3, 90}}},
+		{"latency", []string{"p50", "p95", "p99", "max"}, "p95", []xy{{1, 4}, {2, 5}, {3, 6}}},
+		{"host-cpu", []string{"busy", "user", "system", "irq", "iowait", "steal"}, "busy", []xy{{1, 50}, {2, 60}, {3, 70}}},
+		{"host-memory", []string{"available", "used", "page cache", "dirty"}, "available", []xy{{0, 6000}, {1, 5900}, {2, 5800}, {3, 5700}}},
+		{"host-pressure", []string{"cpu some", "io some", "io full"}, "io full", []xy{{1, 1}, {2, 1}, {3, 1}}},
+		{"device-iops", []string{"disk sda reads", "disk sda writes", "disk sda flushes", "tier data reads", "tier data writes", "tier data flushes"},
+			"tier data writes", []xy{{1, 20}, {2, 20}, {3, 20}}},
+		{"device-mb-s", []string{"disk sda read", "disk sda written", "tier data read", "tier data written"}, "disk sda written", []xy{{1, 1.6}, {2, 1.6}, {3, 1.6}}},
+		{"device-util", []string{"disk sda", "tier data"}, "tier data", []xy{{1, 95}, {2, 95}, {3, 95}}},
+		{"device-await", []string{"disk sda", "tier data"}, "disk sda", []xy{{1, 2.5}, {2, 2.5}, {3, 2.5}}},
+		{"device-queue", []string{"disk sda", "tier data"}, "tier data", []xy{{1, 3}, {2, 3}, {3, 3}}},
+		{"engine-hit-ratio", []string{"buffer hit"}, "buffer hit", []xy{{1, 90}, {2, 92}, {3, 88}}},
+		{"engine-commits", []string{"commits", "rollbacks"}, "commits", []xy{{1, 120}, {2, 130}, {3, 110}}},
+		{"engine-sessions", []string{"active", "waiting for a lock", "wait Lock.transactionid"}, "waiting for a lock", []xy{{1, 1}, {2, 1}, {3, 1}}},
+		{"process-cpu", []string{"server", "tierbench", "tierbench waiting for a CPU"}, "tierbench", []xy{{1, 0.3}, {2, 0.35}, {3, 0.4}}},
+		{"process-rss", []string{"server", "tierbench"}, "tierbench", []xy{{0, 20}, {1, 21}, {2, 21}, {3, 21}}},
+		{"energy-watts", []string{"cpu", "dram"}, "cpu", []xy{{1, 12}, {2, 13}, {3, 14}}},
+	}
+	charts := rep.Doc.Charts()
+	if len(charts) != len(want) {
+		t.Errorf("%d charts, want %d", len(charts), len(want))
+	}
+	for i, w := range want {
+		if i >= len(charts) {
+			break
+		}
+		c := charts[i]
+		if c.Name != w.name {
+			t.Errorf("chart %d is %s, want %s", i, c.Name, w.name)
+			continue
+		}
+		if got := seriesNames(c); !reflect.DeepEqual(got, w.series) {
+			t.Errorf("chart %s: series %q, want %q", c.Name, got, w.series)
+		}
+		if got := points(c, w.check); !reflect.DeepEqual(got, w.points) {
+			t.Errorf("chart %s, %s: %v, want %v", c.Name, w.check, got, w.points)
+		}
+	}
+}
+
+// TestFixtureThinned: with at most 2 points a series, each point is the mean of 2
+// consecutive lines at the later one's time, and the note says so.
+func TestFixtureThinned(t *testing.T) {
+	dir := writeFixture(t)
+	rep := build(t, dir, runreport.Options{MaxPoints: 2})
+	runreporttest.CheckCharts(t, dir, rep)
+	for _, tc := range []struct {
+		chart, series string
+		want          []xy
+	}{
+		{"host-cpu", "busy", []xy{{1, 50}, {3, 65}}},
+		{"energy-watts", "dram", []xy{{1, 3}, {3, 3}}},
+		{"throughput", "transactions", []xy{{2, 105}, {3, 90}}},
+	} {
+		c := chartNamed(t, rep.Doc, tc.chart)
+		if got := points(c, tc.series); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s, %s: %v, want %v", tc.chart, tc.series, got, tc.want)
+		}
+		if !strings.Contains(c.Note, "mean of 2 consecutive samples") {
+			t.Errorf("%s's note does not say it is thinned: %q", tc.chart, c.Note)
+		}
+	}
+}
+
+// TestFixtureTables: the headline, the levels, the windows (worked out from the
+// monitoring section's counters by hand), the verdict with its checks and
+// thresholds, and the energy per component.
+func TestFixtureTables(t *testing.T) {
+	doc := build(t, writeFixture(t), runreport.Options{}).Doc
+	for _, c := range []struct {
+		table, row, column string
+		want               float64
+	}{
+		{"headline", "tps", "value", 110},
+		{"headline", "qps", "value", 220},
+		{"levels", "2", "TPS (tx/s)", 110},
+		{"levels", "2", "p95 (ms)", 5},
+		{"windows", "run", "start (s)", 0},
+		{"windows", "run", "end (s)", 3},
+		{"windows", "2 users", "start (s)", 0.5},
+		{"windows", "run", "CPU busy (%)", 50}, // 3 of 6 CPU seconds
+		{"windows", "run", "user (%)", 35},
+		{"windows", "run", "system (%)", 20},
+		{"windows", "run", "iowait (%)", 4},
+		{"windows", "run", "CPU pressure (%)", 6},
+		{"windows", "run", "page cache (MiB)", 1150},
+		{"windows", "run", "server CPU (cores)", 1},
+		{"windows", "run", "tierbench CPU (cores)", 0.35},
+		{"windows", "run", "buffer hits (%)", 90}, // 900 of 1000
+		{"windows", "run", "commits (/s)", 120},
+		{"windows", "run", "disk sda util (%)", 30},
+		{"windows", "run", "disk sda read (MB/s)", 0.8},
+		{"windows", "run", "disk sda await (ms)", 2.5}, // 1.05 s over 420 requests
+		{"windows", "run", "tier data await (ms)", 12}, // 3.672 s over 306 requests
+		{"windows", "run", "tier data util (%)", 99},
+		{"verdicts", "2 users", "explains (% of the users' time)", 80},
+		{"verdicts", "2 users", "lock (%)", 10},
+		{"verdicts", "2 users", "io (%)", 80},
+		{"verdict-1-2-users-checks", "device", "measured", 99},
+		{"verdict-1-2-users-checks", "device", "threshold", 90},
+		{"verdict-1-2-users-findings", "device", "explains (%)", 80},
+		{"thresholds", "device_util_pct", "value", 90},
+		{"thresholds", "lock_pct", "value", 50},
+		{"energy-1-run", "cpu", "energy (J)", 39},
+		{"energy-1-run", "cpu", "average (W)", 13},
+		{"energy-1-run", "cpu", "peak (W)", 14},
+		{"energy-1-run", "cpu", "per transaction (J)", 39.0 / 330},
+		{"energy-1-run", "total", "energy (J)", 48},
+		{"energy-1-run", "total", "CO2 (g)", 48 / 3.6e6 * 400},
+		{"storage", "data", "utilisation (%)", 99},
+		{"storage", "data", "p99 (ms)", 25}, // 25,000 µs
+		{"storage", "data", "energy (J)", 21.5},
+		{"storage", "data", "flushes", 6},
+	} {
+		if got := cell(t, tableNamed(t, doc, c.table), c.row, c.column); got != c.want {
+			t.Errorf("%s, %s, %s: %v, want %v", c.table, c.row, c.column, got, c.want)
+		}
+	}
+	v := tableNamed(t, doc, "verdicts")
+	if got := v.Rows[0][2].Text; got != "device-bound" {
+		t.Errorf("the verdict of 2 users is %q, want device-bound", got)
+	}
+	html, err := doc.HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Lock.transactionid 10%", "Not available on this host: RAPL: a test has none", "status ok",
+		"Time 0 is the monitor&#39;s first sample. The measured windows: 2 users from 0.5 to 2 s."} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("the page does not say %q", want)
+		}
+	}
+}
+
+// TestBadRunDirs: no result.json names the path; a line of metrics.jsonl or
+// intervals.jsonl that does not decode names the file and the line; a run without
+// monitoring still gets a report, which says so.
+func TestBadRunDirs(t *testing.T) {
+	empty := t.TempDir()
+	_, err := runreport.Build(empty, runreport.Options{})
+	var notRun *runreport.NotRunDirError
+	if !errors.As(err, &notRun) || !strings.Contains(err.Error(), filepath.Join(empty, "result.json")) {
+		t.Errorf("a directory without result.json: %v", err)
+	}
+	if err := runreport.IsRunDir(empty); !errors.As(err, &notRun) {
+		t.Errorf("IsRunDir of a directory without result.json: %v", err)
+	}
+
+	for _, file := range []string{"metrics.jsonl", "intervals.jsonl"} {
+		dir := writeFixture(t)
+		path := filepath.Join(dir, file)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.SplitAfter(string(data), "\n")
+		lines[1] = `{"time": "2026-01-02T03:04:06Z", "values": {"host.cpus": 2` + "\n" // cut short
+		if err := os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err = runreport.Build(dir, runreport.Options{})
+		if err == nil || !strings.Contains(err.Error(), path+", line 2") {
+			t.Errorf("%s with a bad line 2: %v, want an error naming %s, line 2", file, err, path)
+		}
+	}
+
+	dir := writeFixture(t)
+	res := fixtureResult()
+	res.Monitoring, res.Verdict = nil, nil
+	writeJSON(t, filepath.Join(dir, runreport.ResultFile), res)
+	if err := os.Remove(filepath.Join(dir, "metrics.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	rep := build(t, dir, runreport.Options{})
+	var names []string
+	for _, c := range rep.Doc.Charts() {
+		names = append(names, c.Name)
+	}
+	if !reflect.DeepEqual(names, []string{"throughput", "latency", "energy-watts"}) {
+		t.Errorf("without monitoring the charts are %q, want throughput, latency and the energy section's", names)
+	}
+	if p := points(chartNamed(t, rep.Doc, "energy-watts"), "cpu"); !reflect.DeepEqual(p, []xy{{1, 12}, {3, 14}}) {
+		t.Errorf("the energy section's cpu watts without monitoring: %v", p)
+	}
+	runreporttest.CheckCharts(t, dir, rep)
+	html, err := rep.Doc.HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(html), "This run was not monitored") || !strings.Contains(string(html), "Time 0 is the start of the first report interval") {
+		t.Errorf("the report of a run without monitoring does not say so")
+	}
+	if p := points(chartNamed(t, rep.Doc, "throughput"), "transactions"); !reflect.DeepEqual(p, []xy{{1, 100}, {2, 110}, {3, 90}}) {
+		t.Errorf("throughput without monitoring: %v", p)
+	}
+
+	// Neither samples nor intervals (TPC-H with --sample off): time 0 is the energy
+	// recorder's first sample.
+	res.IntervalsFile = ""
+	writeJSON(t, filepath.Join(dir, runreport.ResultFile), res)
+	rep = build(t, dir, runreport.Options{})
+	runreporttest.CheckCharts(t, dir, rep)
+	if c := rep.Doc.Charts(); len(c) != 1 || !reflect.DeepEqual(points(c[0], "dram"), []xy{{1, 3}, {2, 3}, {3, 3}}) {
+		t.Errorf("the only chart without samples and intervals: %+v", c)
+	}
+
+	// A workload this tierbench does not know: its sections, and a note.
+	unknown := t.TempDir()
+	if err := os.WriteFile(filepath.Join(unknown, runreport.ResultFile), []byte(`{"benchmark": "future", "status": "failed", "error": "it broke"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	html, err = build(t, unknown, runreport.Options{}).Doc.HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`a result of &#34;future&#34;, which this tierbench does not know`, "failed (it broke)", "This run was not monitored"} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("the report of an unknown workload's result does not say %q", want)
+		}
+	}
+
+	// The monitoring section names metrics.jsonl, which is gone: the report says so.
+	dir = writeFixture(t)
+	os.Remove(filepath.Join(dir, "metrics.jsonl"))
+	html, err = build(t, dir, runreport.Options{}).Doc.HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(html), "metrics.jsonl is missing") {
+		t.Errorf("the report of a run whose metrics.jsonl is gone does not say so")
+	}
+}
+
+// TestReportInChromium writes the fixture run's report and opens it offline in
+// headless Chromium: every chart drew what its data say, the page logged no error
+// and asked for nothing but itself, and its tables show the fixture's numbers.
+func TestReportInChromium(t *testing.T) {
+	reporttest.ChromiumPath(t) // skip (or fail under CI) before any work
+	dir := writeFixture(t)
+	path, err := runreport.Write(dir, runreport.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if path != filepath.Join(dir, report.HTMLFile) {
+		t.Errorf("Write returned %s", path)
+	}
+	doc := build(t, dir, runreport.Options{}).Doc
+	page := reporttest.Load(t, path)
+	page.CheckClean(t)
+	page.CheckCharts(t, doc.Charts())
+	head := page.Table(t, "headline")
+	if len(head.Rows) != 2 || head.Rows[0][0].Text != "tps" || head.Rows[0][1].Value == nil || *head.Rows[0][1].Value != 110 {
+		t.Errorf("the page's headline table: %+v", head.Rows)
+	}
+	energy := page.Table(t, "energy-1-run")
+	if len(energy.Rows) != 3 || energy.Rows[2][0].Text != "total" || energy.Rows[2][3].Value == nil || *energy.Rows[2][3].Value != 48 {
+		t.Errorf("the page's energy table: %+v", energy.Rows)
+	}
+	for _, c := range doc.Charts() {
+		for _, ext := range []string{".png", ".svg"} {
+			if st, err := os.Stat(filepath.Join(dir, report.FiguresDir, c.Name+ext)); err != nil || st.Size() == 0 {
+				t.Errorf("figure %s%s: %v", c.Name, ext, err)
+			}
+		}
+	}
+}
+
+// TestEachWorkloadsHeadline: each workload's result.json is read through its own
+// result type: its headline numbers, its status and the workload's name.
+func TestEachWorkloadsHeadline(t *testing.T) {
+	tpccRes := &tpcc.Result{RunResult: oltp.RunResult{Benchmark: "tpcc", Status: result.StatusOK, TPS: 40, QPS: 900}, NOPM: 1000, TPM: 2400}
+	tpchRes := &tpch.Result{Tool: "tierbench", SF: 0.01, Metrics: &tpch.Metrics{QphHAtSize: 160.4, PowerAtSize: 212.9, ThroughputAtSize: 120.9},
+		Validation: &tpch.Validation{Passed: false, Failures: []string{"q1 row 1"}}}
+	filesRes := &files.Result{Benchmark: "files", Status: result.StatusInterrupted, Error: "interrupted", Rates: files.Rates{TransactionsPerS: 3453.72, ReadMBs: 16.9}}
+	for _, tc := range []struct {
+		res           any
+		title, metric string
+		value         float64
+		status        string
+	}{
+		{tpccRes, "tierbench run: TPC-C", "nopm", 1000, "status ok"},
+		{tpchRes, "tierbench run: TPC-H", "qphh_at_size", 160.4, "status failed (answer validation failed (1 mismatches))"},
+		{filesRes, "tierbench run: files (Postmark 1.5)", "transactions_per_s", 3453.72, "status interrupted (interrupted)"},
+		{fixtureResult(), "tierbench run: transaction mix on sqlite 3.99.0 (embedded)", "tps", 110, "status ok"},
+	} {
+		dir := t.TempDir()
+		writeJSON(t, filepath.Join(dir, runreport.ResultFile), tc.res)
+		doc := build(t, dir, runreport.Options{}).Doc
+		if doc.Title != tc.title || !strings.Contains(doc.Subtitle, ", "+tc.status) {
+			t.Errorf("%s: %q, %q; want %q and %q", tc.metric, doc.Title, doc.Subtitle, tc.title, tc.status)
+		}
+		if got := cell(t, tableNamed(t, doc, "headline"), tc.metric, "value"); got != tc.value {
+			t.Errorf("%s: %v, want %v", tc.metric, got, tc.value)
+		}
+	}
+}
