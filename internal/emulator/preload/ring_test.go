@@ -1,0 +1,223 @@
+//go:build linux && cgo
+
+package preload
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+// TestLayoutMatchesC compares the Go mirror of ring.h with what the C compiler made
+// of it: a field out of place would have the server and its clients read each
+// other's requests wrongly.
+func TestLayoutMatchesC(t *testing.T) {
+	var h header
+	var s Slot
+	var q cqCell
+	var d deviceEntry
+	goLayout := map[string]uintptr{
+		"header": unsafe.Sizeof(h), "slot": unsafe.Sizeof(s), "cq": unsafe.Sizeof(q), "device": unsafe.Sizeof(d),
+		"sqHead": unsafe.Offsetof(h.sqHead), "cqTail": unsafe.Offsetof(h.cqTail), "sleeping": unsafe.Offsetof(h.sleeping),
+		"lead": unsafe.Offsetof(h.lead), "unseen": unsafe.Offsetof(h.unseen), "msg": unsafe.Offsetof(h.msg),
+		"dev": unsafe.Offsetof(h.dev), "totalSize": unsafe.Offsetof(h.totalSize),
+		"slotFile": unsafe.Offsetof(s.File), "slotDeadline": unsafe.Offsetof(s.deadline), "slotQD": unsafe.Offsetof(s.QD),
+		"cqLate": unsafe.Offsetof(q.late), "devInflight": unsafe.Offsetof(d.inflight),
+	}
+	c := cLayout()
+	for k, v := range c {
+		if goLayout[k] != v {
+			t.Errorf("%s: Go %d, C %d", k, goLayout[k], v)
+		}
+	}
+	if len(goLayout) != len(c) {
+		t.Errorf("compared %d fields in Go, %d in C", len(goLayout), len(c))
+	}
+}
+
+// serve answers every request with arrive+delay until stop, and collects completions.
+func serve(r *Ring, delay time.Duration, stop <-chan struct{}) (<-chan []Completion, <-chan []int32) {
+	out := make(chan []Completion, 1)
+	qds := make(chan []int32, 1)
+	go func() {
+		var got []Completion
+		var qd []int32
+		for {
+			busy := false
+			for {
+				s, ok := r.NextSubmission()
+				if !ok {
+					break
+				}
+				busy = true
+				qd = append(qd, s.QD)
+				r.Answer(s, s.Arrive+int64(delay))
+			}
+			for {
+				c, ok := r.NextCompletion()
+				if !ok {
+					break
+				}
+				busy = true
+				got = append(got, c)
+			}
+			select {
+			case <-stop:
+				if !busy {
+					out <- got
+					qds <- qd
+					return
+				}
+			default:
+			}
+			if !busy {
+				r.Sleep(time.Millisecond)
+			}
+		}
+	}()
+	return out, qds
+}
+
+// TestRoundTrip sends reads, writes and flushes through the C client to a Go
+// consumer and checks what arrives, what comes back and that every call waited for
+// its deadline.
+func TestRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	r, err := Create(dir, Config{Devices: []Device{{Dir: dir}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if st, err := os.Stat(r.Path()); err != nil || st.Mode().Perm() != 0o666 {
+		t.Fatalf("ring file %v, %v: want mode 0666 (servers run as other users)", st, err)
+	}
+	stop := make(chan struct{})
+	done, qds := serve(r, 200*time.Microsecond, stop)
+	c, err := Attach(r.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Detach()
+	f, err := os.Create(filepath.Join(dir, "data"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fd := int(f.Fd())
+	buf := make([]byte, 8192)
+	const writers, each = 4, 25
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				start := time.Now()
+				if _, err := c.Pwrite(0, fd, buf, int64(w*each+i)*8192, IOFlags{}); err != nil {
+					t.Error(err)
+					return
+				}
+				if d := time.Since(start); d < 200*time.Microsecond {
+					t.Errorf("a write returned after %v, before its 200us deadline", d)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if _, err := c.Pread(0, fd, buf, 0, IOFlags{Direct: true}); err != nil {
+		t.Fatal(err)
+	}
+	// a read past the end reaches no device
+	if n, err := c.Pread(0, fd, buf, 1<<30, IOFlags{}); n != 0 || err != nil {
+		t.Fatalf("read past the end: %d, %v", n, err)
+	}
+	if err := c.Fdatasync(0, fd, IOFlags{}); err != nil {
+		t.Fatal(err)
+	}
+	close(stop)
+	got := <-done
+	var reads, writes, flushes int
+	for _, cp := range got {
+		switch cp.Op {
+		case 0:
+			reads++
+			if cp.Size != 8192 {
+				t.Errorf("read of %d bytes, want 8192", cp.Size)
+			}
+		case 1:
+			writes++
+		case 2:
+			flushes++
+		}
+		if cp.Latency < 200*time.Microsecond || cp.Late < 0 {
+			t.Errorf("completion %+v: latency below the deadline or early", cp)
+		}
+	}
+	if reads != 1 || writes != writers*each || flushes != 1 {
+		t.Errorf("completions: %d reads, %d writes, %d flushes; want 1, %d, 1", reads, writes, flushes, writers*each)
+	}
+	maxQD := int32(0)
+	for _, q := range <-qds {
+		maxQD = max(maxQD, q)
+	}
+	if maxQD < 1 || maxQD > writers {
+		t.Errorf("max queue depth %d, want 1..%d", maxQD, writers)
+	}
+	if h := r.Health(); h.Attached != 1 || h.Failed != "" || r.Inflight(0) != 0 {
+		t.Errorf("health %+v, inflight %d: want one attached client, no failure, nothing in flight", h, r.Inflight(0))
+	}
+}
+
+// TestServerGone: a client whose server stops answering gives up, does its I/O
+// untimed and records why, instead of hanging the database.
+func TestServerGone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the client to give up")
+	}
+	dir := t.TempDir()
+	r, err := Create(dir, Config{Devices: []Device{{Dir: dir}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	// a server pid that is gone: the client notices at its first futex timeout
+	r.h.serverPID = deadPID(t)
+	c, err := Attach(r.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Detach()
+	f, err := os.Create(filepath.Join(dir, "data"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	start := time.Now()
+	if _, err := c.Pwrite(0, int(f.Fd()), make([]byte, 512), 0, IOFlags{}); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("gave up after %v", d)
+	}
+	if h := r.Health(); h.Failed == "" {
+		t.Error("no failure recorded")
+	} else {
+		t.Log(h.Failed)
+	}
+	// the next request is not timed at all
+	if _, err := c.Pwrite(0, int(f.Fd()), make([]byte, 512), 0, IOFlags{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func deadPID(t *testing.T) int32 {
+	p, err := os.StartProcess("/bin/true", []string{"true"}, &os.ProcAttr{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := p.Wait()
+	return int32(st.Pid())
+}
