@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -21,8 +22,34 @@ type Device struct {
 	Trace string `json:"trace,omitempty"`
 }
 
+// The paths from a database's I/O to the device models (Options.Path).
+const (
+	// PathFUSE: a FUSE mount per device; works for any program, costs a kernel round
+	// trip per request (the floor, tens of microseconds on a virtual machine).
+	PathFUSE = "fuse"
+	// PathPreload: the database's processes time their own I/O on the devices'
+	// directories and ask the server for each deadline through a shared-memory ring:
+	// the LD_PRELOAD shim in a managed server, the SQLite VFS in tierbench's own
+	// process. A floor of a few microseconds.
+	PathPreload = "preload"
+	// PathAuto is what a user may ask for: preload where it can enter the engine,
+	// else FUSE (package placement decides; Start takes only the two above).
+	PathAuto = "auto"
+)
+
+// ParsePath reads an --emulator value.
+func ParsePath(s string) (string, error) {
+	switch p := strings.ToLower(strings.TrimSpace(s)); p {
+	case PathFUSE, PathPreload, PathAuto:
+		return p, nil
+	}
+	return "", fmt.Errorf("--emulator %q: give fuse (a FUSE mount per device), preload (the LD_PRELOAD shim and SQLite VFS, a few microseconds a request) or auto (preload where it works, else fuse)", s)
+}
+
 // Options tune Start. The zero value is what a run wants.
 type Options struct {
+	// Path is PathFUSE ("" too) or PathPreload.
+	Path string
 	// Profiles are users' profile files or directories (device.Load).
 	Profiles []string
 	// Command is the server's argv; the default runs this executable's hidden
@@ -85,11 +112,18 @@ type ProbeResult struct {
 	// HostLimited says the model asks for more requests per second than this host's
 	// mount can pass (CeilingIOPS): the error is the host's, not the emulation's.
 	HostLimited bool `json:"host_limited,omitempty"`
+	// LateP50Us, LateP90Us and LateP99Us (preload) are quantiles of how long after
+	// its model deadline a request returned: the emulation's timing error.
+	LateP50Us float64 `json:"late_p50_us,omitempty"`
+	LateP90Us float64 `json:"late_p90_us,omitempty"`
+	LateP99Us float64 `json:"late_p99_us,omitempty"`
 }
 
 // Calibration is the result of Calibrate.
 type Calibration struct {
 	Profile string `json:"profile"`
+	// Path is how the probes reached the device: PathFUSE or PathPreload.
+	Path string `json:"path"`
 	// FloorUs is the mount's own round trip (4 KiB read, queue depth 1, no model) on
 	// this host; CeilingIOPS the most 4 KiB reads per second it passes at queue depth 32.
 	FloorUs     float64 `json:"floor_us"`

@@ -17,6 +17,7 @@ import (
 	"unsafe"
 
 	"tierbench/internal/device"
+	"tierbench/internal/emulator/preload"
 )
 
 // probe is one fio-like job.
@@ -45,8 +46,15 @@ var probes = []probe{
 // time (closed loop, no gaps): the difference is what real-time emulation on this host
 // adds or loses.
 func Calibrate(ctx context.Context, spec string, opts CalibrateOptions) (*Calibration, error) {
-	if err := CheckFUSE(); err != nil {
-		return nil, err
+	switch opts.Path {
+	case "", PathFUSE:
+		opts.Path = PathFUSE
+		if err := CheckFUSE(); err != nil {
+			return nil, err
+		}
+	case PathPreload:
+	default:
+		return nil, fmt.Errorf("calibrate: path %q: give %s or %s", opts.Path, PathFUSE, PathPreload)
 	}
 	reg, err := device.Load(opts.Profiles...)
 	if err != nil {
@@ -76,7 +84,7 @@ func Calibrate(ctx context.Context, spec string, opts CalibrateOptions) (*Calibr
 		}
 		defer os.RemoveAll(dir)
 	}
-	cal := &Calibration{Profile: spec}
+	cal := &Calibration{Profile: spec, Path: opts.Path}
 	if spec != NullSpec {
 		fig, err := reg.Characterize(spec)
 		if err != nil {
@@ -133,10 +141,18 @@ func Calibrate(ctx context.Context, spec string, opts CalibrateOptions) (*Calibr
 		if r.Model != 0 {
 			r.ErrorPct = (r.Measured - r.Model) / r.Model * 100
 		}
-		// A rate above the mount's ceiling, or a latency below what the mount adds
-		// itself, is the host's limit, not the emulation's error.
+		// A rate above the path's ceiling, or a latency below what the path adds
+		// itself (taken off on a mount, absorbed on the preload path), is the host's
+		// limit, not the emulation's error.
+		overhead := cal.CompensationUs
+		if opts.Path == PathPreload {
+			overhead = cal.FloorUs
+		}
 		r.HostLimited = modelIOPS > 0.8*cal.CeilingIOPS ||
-			(p.metric == "mean_latency_us" && r.Model < cal.CompensationUs)
+			(p.metric == "mean_latency_us" && r.Model < overhead)
+		if late := run.dev.TimingError; late != nil && late.Count() > 0 {
+			r.LateP50Us, r.LateP90Us, r.LateP99Us = us(late.Quantile(0.5)), us(late.Quantile(0.9)), us(late.Quantile(0.99))
+		}
 		results := []ProbeResult{r}
 		if median != nil {
 			median.ErrorPct = (median.Measured - median.Model) / median.Model * 100
@@ -165,7 +181,7 @@ type probeRun struct {
 	latSum  time.Duration
 	lats    []time.Duration // each request's latency, at queue depth 1
 	floorUs float64
-	dev     DeviceStats // as mounted
+	dev     DeviceStats // as mounted, then (preload) as stopped, with the timing error
 }
 
 // runProbe mounts spec afresh, runs p against a sparse file of span bytes and stops.
@@ -194,13 +210,11 @@ func runProbe(ctx context.Context, dir, spec string, p probe, span int64, budget
 	}
 	defer e.Stop()
 	run := &probeRun{floorUs: e.Devices()[0].FloorUs, dev: e.Devices()[0]}
-
-	flags := syscall.O_RDWR | syscall.O_DIRECT
-	fd, err := syscall.Open(filepath.Join(d.MountPoint, "probe"), flags, 0)
+	issue, closeProbe, err := openProbe(e, d, p)
 	if err != nil {
-		return nil, fmt.Errorf("open probe file: %w", err)
+		return nil, err
 	}
-	defer syscall.Close(fd)
+	defer closeProbe()
 
 	rng := rand.New(rand.NewPCG(0x7469657262656e63, uint64(len(p.name))))
 	blocks := span / p.size
@@ -233,15 +247,7 @@ func runProbe(ctx context.Context, dir, spec string, p probe, span int64, budget
 				}
 				r := run.reqs[i]
 				t := time.Now()
-				var err error
-				if r.Op == device.OpRead {
-					_, err = syscall.Pread(fd, buf, r.Offset)
-				} else {
-					_, err = syscall.Pwrite(fd, buf, r.Offset)
-					if err == nil && p.fsync {
-						err = syscall.Fdatasync(fd)
-					}
-				}
+				err := issue(buf, r)
 				lat := time.Since(t)
 				latSum.Add(int64(lat))
 				if p.depth == 1 {
@@ -265,10 +271,71 @@ func runProbe(ctx context.Context, dir, spec string, p probe, span int64, budget
 	if run.n == 0 {
 		return nil, errors.New("no request completed")
 	}
-	if _, err := e.Stop(); err != nil {
+	closeProbe()
+	final, err := e.Stop()
+	if err != nil {
 		return nil, err
 	}
+	if len(final) == 1 && final[0].TimingError != nil {
+		run.dev.TimingError = final[0].TimingError
+	}
+	if len(final) == 1 && final[0].Ring != nil && final[0].Ring.Failed != "" {
+		return nil, fmt.Errorf("preload ring: %s", final[0].Ring.Failed)
+	}
 	return run, nil
+}
+
+// openProbe opens the probe file the way p's path reaches the device and returns the
+// function that issues one request (a write followed by fdatasync for an fsync
+// probe). FUSE: through the mount, O_DIRECT. Preload: the backing file itself, through
+// the ring's client code in this process (what the shim and the SQLite VFS run), with
+// the request marked O_DIRECT for the model (the backing file system need not take
+// O_DIRECT; a mount strips it too).
+func openProbe(e *Emulator, d Device, p probe) (func(buf []byte, r device.Request) error, func(), error) {
+	if e.Path() == PathPreload {
+		fd, err := syscall.Open(filepath.Join(d.BackingDir, "probe"), syscall.O_RDWR, 0)
+		if err != nil {
+			return nil, nil, fmt.Errorf("open probe file: %w", err)
+		}
+		c, err := preload.Attach(e.RingPath())
+		if err != nil {
+			syscall.Close(fd)
+			return nil, nil, err
+		}
+		fl := preload.IOFlags{Direct: true}
+		issue := func(buf []byte, r device.Request) error {
+			var err error
+			if r.Op == device.OpRead {
+				_, err = c.Pread(0, fd, buf, r.Offset, fl)
+			} else {
+				_, err = c.Pwrite(0, fd, buf, r.Offset, fl)
+				if err == nil && p.fsync {
+					err = c.Fdatasync(0, fd, fl)
+				}
+			}
+			return err
+		}
+		var once sync.Once
+		return issue, func() { once.Do(func() { c.Detach(); syscall.Close(fd) }) }, nil
+	}
+	fd, err := syscall.Open(filepath.Join(d.MountPoint, "probe"), syscall.O_RDWR|syscall.O_DIRECT, 0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open probe file: %w", err)
+	}
+	issue := func(buf []byte, r device.Request) error {
+		var err error
+		if r.Op == device.OpRead {
+			_, err = syscall.Pread(fd, buf, r.Offset)
+		} else {
+			_, err = syscall.Pwrite(fd, buf, r.Offset)
+			if err == nil && p.fsync {
+				err = syscall.Fdatasync(fd)
+			}
+		}
+		return err
+	}
+	var once sync.Once
+	return issue, func() { once.Do(func() { syscall.Close(fd) }) }, nil
 }
 
 // simulate runs reqs through m in virtual time as the probe ran them (closed loop at

@@ -22,6 +22,8 @@ import (
 
 // Emulator is a running server process with its mounts.
 type Emulator struct {
+	path    string // PathFUSE or PathPreload
+	ring    string // the preload ring's file
 	cmd     *exec.Cmd
 	stdin   io.WriteCloser
 	socket  string
@@ -45,17 +47,28 @@ func Start(ctx context.Context, devs []Device, opts Options) (*Emulator, error) 
 	if len(devs) == 0 {
 		return nil, errors.New("emulator: no devices")
 	}
-	if err := CheckFUSE(); err != nil {
-		return nil, err
-	}
-	if _, err := CleanStale(); err != nil {
-		return nil, err
+	path := opts.Path
+	switch path {
+	case "", PathFUSE:
+		path = PathFUSE
+		if err := CheckFUSE(); err != nil {
+			return nil, err
+		}
+		if _, err := CleanStale(); err != nil {
+			return nil, err
+		}
+	case PathPreload:
+	default:
+		return nil, fmt.Errorf("emulator: path %q: Start takes %s or %s (auto is decided by the caller)", opts.Path, PathFUSE, PathPreload)
 	}
 	seen := map[string]bool{}
 	for i := range devs {
 		d := &devs[i]
-		if d.Name == "" || d.Spec == "" || d.BackingDir == "" || d.MountPoint == "" {
+		if d.Name == "" || d.Spec == "" || d.BackingDir == "" || (d.MountPoint == "" && path == PathFUSE) {
 			return nil, fmt.Errorf("emulator: device %d needs a name, a spec, a backing directory and a mount point", i)
+		}
+		if path == PathPreload {
+			d.MountPoint = ""
 		}
 		for _, p := range []*string{&d.BackingDir, &d.MountPoint, &d.Trace} {
 			if *p != "" {
@@ -65,6 +78,9 @@ func Start(ctx context.Context, devs []Device, opts Options) (*Emulator, error) 
 				}
 				*p = abs
 			}
+		}
+		if path == PathPreload {
+			continue
 		}
 		if seen[d.MountPoint] {
 			return nil, fmt.Errorf("emulator: mount point %s given twice", d.MountPoint)
@@ -85,7 +101,7 @@ func Start(ctx context.Context, devs []Device, opts Options) (*Emulator, error) 
 	}
 	cleanStateDir(state)
 	cfg := serveConfig{
-		Devices: devs, Profiles: opts.Profiles, StateDir: state, NoFloor: opts.NoFloor,
+		Path: path, Devices: devs, Profiles: opts.Profiles, StateDir: state, NoFloor: opts.NoFloor,
 		NoCompensate: opts.NoCompensation, NoBackingSync: opts.NoBackingSync, AllowTooFast: opts.AllowTooFast, NoSpin: opts.NoSpin,
 	}
 	for i, p := range cfg.Profiles {
@@ -128,7 +144,7 @@ func Start(ctx context.Context, devs []Device, opts Options) (*Emulator, error) 
 		os.Remove(cf.Name())
 		return nil, fmt.Errorf("emulator: start server: %w", err)
 	}
-	e := &Emulator{cmd: cmd, stdin: stdin, config: cf.Name(), exited: make(chan struct{})}
+	e := &Emulator{path: path, cmd: cmd, stdin: stdin, config: cf.Name(), exited: make(chan struct{})}
 	ready := make(chan serverMessage, 1)
 	go e.readServer(stdout, ready)
 
@@ -143,8 +159,13 @@ func Start(ctx context.Context, devs []Device, opts Options) (*Emulator, error) 
 			return nil, remoteError(msg.Error)
 		}
 		e.socket = msg.Ready.Socket
+		e.ring = msg.Ready.Ring
 		e.devices = msg.Ready.Devices
-		if err := e.finishStart(); err != nil {
+		err := e.finishStart()
+		if err == nil && path == PathPreload && !opts.NoFloor {
+			err = e.preloadFloor()
+		}
+		if err != nil {
 			e.Stop()
 			return nil, err
 		}
@@ -190,6 +211,13 @@ func (e *Emulator) readServer(stdout io.Reader, ready chan<- serverMessage) {
 	}
 	close(e.exited)
 }
+
+// Path is how the devices are served: PathFUSE or PathPreload.
+func (e *Emulator) Path() string { return e.path }
+
+// RingPath is the preload ring's file ("" on the FUSE path), for a client in this
+// process (the SQLite VFS).
+func (e *Emulator) RingPath() string { return e.ring }
 
 // PID is the server's process id.
 func (e *Emulator) PID() int { return e.cmd.Process.Pid }
@@ -274,7 +302,7 @@ func (e *Emulator) Stop() ([]DeviceStats, error) {
 		os.Remove(e.config)
 		var errs []error
 		for _, d := range e.devices {
-			if isMounted(d.MountPoint) {
+			if e.path == PathFUSE && isMounted(d.MountPoint) {
 				errs = append(errs, unmount(d.MountPoint))
 			}
 		}
