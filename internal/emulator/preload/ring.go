@@ -27,16 +27,16 @@ const (
 	dirMax     = 1024
 	msgMax     = 512
 
-	flagNoSpin          = 1
-	devNoBackingSync    = 1
-	slotFree            = 0
-	slotClaimed         = 1
-	slotAnswered        = 2
-	reqDirect           = 1
-	reqUncounted        = 2
-	defaultSlots        = 1024
-	defaultCompletions  = 16384
-	defaultInitialLead  = 20 * time.Microsecond
+	flagNoSpin           = 1
+	devNoBackingSync     = 1
+	slotFree             = 0
+	slotClaimed          = 1
+	slotAnswered         = 2
+	reqDirect            = 1
+	reqUncounted         = 2
+	defaultSlots         = 1024
+	defaultCompletions   = 16384
+	defaultInitialLead   = 20 * time.Microsecond
 	futexWait, futexWake = 0, 1
 )
 
