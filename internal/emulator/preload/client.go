@@ -23,7 +23,7 @@ static ssize_t tb_go_io(struct tb_client *c, int dev, int op, int flags, int fd,
 	tb_io_fn fn = op == TB_READ ? tb_go_pread : op == TB_WRITE ? tb_go_pwrite : tb_go_fdatasync;
 	if (op == TB_FLUSH && (c->h->dev[dev].flags & TB_DEV_NO_BACKING_SYNC))
 		fn = tb_go_nothing;
-	return tb_timed(c, dev, fd, op, flags, off, n, fn, &r);
+	return tb_timed(c, dev, fd, op, flags, off, n, 0, NULL, fn, &r);
 }
 
 static void tb_go_forget(struct tb_client *c) { atomic_fetch_sub(&c->h->attached, 1); }

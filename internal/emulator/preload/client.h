@@ -435,9 +435,10 @@ typedef ssize_t (*tb_io_fn)(void *arg);
 /* tb_timed times one request on fd, a file of device dev, around io: a read or write
  * of size bytes at file offset off, or a flush. As the FUSE path does, a read is cut
  * to what the file holds and one past the end reaches no device; the file's size and
- * identity come from fstat. errno is io's. */
+ * identity come from fstat. If expect is not 0 and fd is now another file (closed and
+ * reused behind the caller's back), *stale is set and io runs untimed. errno is io's. */
 static ssize_t tb_timed(struct tb_client *c, int dev, int fd, uint32_t op, uint32_t flags, int64_t off, int64_t size,
-			tb_io_fn io, void *arg)
+			uint64_t expect, int *stale, tb_io_fn io, void *arg)
 {
 	int64_t t0 = tb_mono();
 	struct stat st;
@@ -446,6 +447,11 @@ static ssize_t tb_timed(struct tb_client *c, int dev, int fd, uint32_t op, uint3
 	if (fstat(fd, &st) == 0) {
 		fsize = st.st_size;
 		file = tb_file_id(&st);
+	}
+	if (expect != 0 && file != expect) {
+		if (stale)
+			*stale = 1;
+		return io(arg);
 	}
 	if (op == TB_READ) {
 		if (size > fsize - off)
@@ -467,7 +473,7 @@ static ssize_t tb_timed(struct tb_client *c, int dev, int fd, uint32_t op, uint3
 	return n;
 }
 
-static void tb_detach(struct tb_client *c)
+static inline void tb_detach(struct tb_client *c)
 {
 	if (c->h)
 		munmap(c->h, c->size);
