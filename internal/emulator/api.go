@@ -67,7 +67,8 @@ type Options struct {
 	// NoCompensation keeps the floor in every request's latency instead of taking it
 	// off the model's completion time.
 	NoCompensation bool
-	// NoBackingSync skips the real fdatasync of backing files on an fsync.
+	// NoBackingSync skips the real fdatasync of backing files on an fsync (always so on
+	// the preload path, which serves devices whose flush is faster than the host's).
 	NoBackingSync bool
 	// NoSpin never busy-waits: a request alone on its device sleeps to its deadline
 	// instead of spinning the last 300 us. Saves up to a CPU per device at queue depth 1

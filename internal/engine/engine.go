@@ -55,6 +55,10 @@ type Config struct {
 	// Keep leaves the SQLite file or the managed instance's data in place after Close
 	// (the server is stopped all the same), so a later run can reuse the loaded data.
 	Keep bool
+	// Env is added to the environment of a managed server's processes (its setup
+	// programs too): placement's LD_PRELOAD shim of the emulator's preload path.
+	// Embedded and external engines ignore it.
+	Env []string
 }
 
 // ClientIO is how a session's connection waits for the server.

@@ -35,6 +35,9 @@ type Options struct {
 	// Trace records every request of each emulated tier to OUT/traces/NAME.trace, for
 	// `tierbench device replay` through profiles too fast to emulate on this host.
 	Trace bool
+	// Engine is the engine whose files go on the tiers: it decides whether the
+	// preload path can reach its I/O (Emulator.Path auto or preload; emulator.go).
+	Engine string
 }
 
 // Placed is a plan with its emulated devices mounted.
@@ -48,6 +51,11 @@ type Placed struct {
 	roots   []string          // OUT/tiers/NAME of each emulated tier
 	created []string          // data directories Dir made inside users' tiers
 	applied []Setting         // settings Apply added
+	// emu is how the emulated tiers are served; env the preload shim's environment
+	// for a managed server, detach the SQLite VFS's hold on the ring.
+	emu    *EmulatorInfo
+	env    []string
+	detach func()
 
 	once    sync.Once
 	final   []emulator.DeviceStats
@@ -67,6 +75,18 @@ func (p *Plan) Start(ctx context.Context, opts Options) (*Placed, error) {
 		pl.reg = reg
 	}
 	var devs []emulator.Device
+	path := emulator.PathFUSE
+	if p.Emulated() {
+		var fallback string
+		var err error
+		if path, fallback, err = choosePath(opts.Emulator.Path, opts.Engine); err != nil {
+			return nil, err
+		}
+		pl.emu = &EmulatorInfo{Requested: opts.Emulator.Path, Path: path, Fallback: fallback}
+		if pl.emu.Requested == "" {
+			pl.emu.Requested = emulator.PathFUSE
+		}
+	}
 	for _, t := range p.Tiers {
 		if !t.Emulated() {
 			pl.dirs[t.Name] = t.Dir
@@ -103,9 +123,13 @@ func (p *Plan) Start(ctx context.Context, opts Options) (*Placed, error) {
 		devs = append(devs, dev)
 		pl.roots = append(pl.roots, root)
 		pl.dirs[t.Name] = dev.MountPoint
+		if path == emulator.PathPreload { // no mount: the engine uses the files themselves
+			pl.dirs[t.Name] = dev.BackingDir
+		}
 	}
 	if len(devs) > 0 {
 		eopts := opts.Emulator
+		eopts.Path = path
 		log := &startLog{w: eopts.Log}
 		if log.w == nil {
 			log.w = os.Stderr
@@ -127,8 +151,16 @@ func (p *Plan) Start(ctx context.Context, opts Options) (*Placed, error) {
 			return nil, err
 		}
 		pl.em = em
+		if path == emulator.PathPreload {
+			if err := pl.startPreload(); err != nil {
+				em.Stop()
+				pl.removeTiers()
+				return nil, err
+			}
+		}
 		for _, d := range devs { // the mount's root belongs to root; let a server's user in
 			os.Chmod(d.MountPoint, 0o755)
+			os.Chmod(d.BackingDir, 0o755)
 		}
 	}
 	return pl, nil
@@ -190,6 +222,7 @@ func (pl *Placed) Apply(cfg *engine.Config) ([]Setting, error) {
 	if d := pl.Dir(Temp); d != "" {
 		cfg.TempDir = d
 	}
+	cfg.Env = append(cfg.Env, pl.env...)
 	var added []Setting
 	for _, st := range want {
 		if _, set := cfg.Settings[st.Name]; set {
@@ -218,7 +251,11 @@ func (pl *Placed) Stats() ([]emulator.DeviceStats, error) {
 	if pl.em == nil {
 		return nil, nil
 	}
-	return pl.em.Stats()
+	st, err := pl.em.Stats()
+	if err != nil {
+		return nil, err
+	}
+	return st, checkRing(st, false)
 }
 
 // Stop unmounts the emulated tiers and keeps their final counters; unless Keep, it
@@ -226,6 +263,9 @@ func (pl *Placed) Stats() ([]emulator.DeviceStats, error) {
 // the engine left it empty. Close the engine first. Safe to call more than once.
 func (pl *Placed) Stop() error {
 	pl.once.Do(func() {
+		if pl.detach != nil {
+			pl.detach()
+		}
 		if pl.em != nil {
 			pl.final, pl.stopErr = pl.em.Stop()
 		}
@@ -262,6 +302,7 @@ func (pl *Placed) Finish(gPerKWh float64) (*Storage, error) {
 		GridIntensity:       gPerKWh,
 		GridIntensitySource: "--grid-intensity",
 		EnergyModel:         energyModel,
+		Emulator:            pl.emu,
 	}
 	if gPerKWh == DefaultGridIntensity {
 		s.GridIntensitySource = GridIntensitySource
@@ -296,6 +337,9 @@ func (pl *Placed) Finish(gPerKWh float64) (*Storage, error) {
 		s.Tiers = append(s.Tiers, tr)
 	}
 	s.CO2g = CO2Grams(s.EnergyJ, gPerKWh)
+	if rerr := checkRing(pl.final, true); rerr != nil {
+		err = errors.Join(err, rerr)
+	}
 	return s, err
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"tierbench/internal/device"
 	"tierbench/internal/emulator"
+	"tierbench/internal/emulator/preload"
 )
 
 // DefaultGridIntensity is the CO2 intensity of electricity used when none is given,
@@ -32,6 +33,9 @@ type Storage struct {
 	GridIntensitySource string  `json:"grid_intensity_source"`
 	// EnergyModel says how EnergyJ is computed.
 	EnergyModel string `json:"energy_model"`
+	// Emulator says how the emulated tiers reached the device models (absent when no
+	// tier was emulated).
+	Emulator *EmulatorInfo `json:"emulator,omitempty"`
 }
 
 // energyModel is Storage.EnergyModel (energy.md, "The model").
@@ -104,9 +108,16 @@ type DeviceResult struct {
 	Hits       int64 `json:"cache_hits,omitempty"`
 	Misses     int64 `json:"cache_misses,omitempty"`
 	Writebacks int64 `json:"writebacks,omitempty"`
-	// FloorUs is the mount's own round trip on this host, taken off each completion.
+	// FloorUs is the path's own round trip on this host: taken off each completion on
+	// a mount, spent inside the model's time on the preload path.
 	FloorUs float64 `json:"floor_us,omitempty"`
 	TooFast bool    `json:"too_fast,omitempty"`
+	// Path is fuse or preload. On the preload path TimingError is how long after the
+	// model's completion requests returned to the engine (the emulation's own error),
+	// and Ring what the engine's processes reported through the ring.
+	Path        string          `json:"path,omitempty"`
+	TimingError *LatencySummary `json:"timing_error_us,omitempty"`
+	Ring        *preload.Health `json:"ring,omitempty"`
 	// EnergyJ = IdleEnergyJ + ActiveEnergyJ: the idle watts over the whole time, and
 	// the active watts' excess over the busy time.
 	EnergyJ       float64 `json:"energy_j"`
@@ -150,9 +161,13 @@ func deviceResult(st emulator.DeviceStats, idleJ, gPerKWh float64) *DeviceResult
 		Latency: summarise(&st.Latency), ReadLatency: summarise(&st.ReadLatency),
 		WriteLatency: summarise(&st.WriteLatency), FlushLatency: summarise(&st.FlushLatency),
 		Hits: st.Model.Hits, Misses: st.Model.Misses, Writebacks: st.Model.Writebacks,
-		FloorUs: st.FloorUs, TooFast: st.TooFast,
+		FloorUs: st.FloorUs, TooFast: st.TooFast, Path: st.Path, Ring: st.Ring,
 		EnergyJ: st.EnergyJ, IdleEnergyJ: idleJ, ActiveEnergyJ: st.EnergyJ - idleJ,
 		CO2g: CO2Grams(st.EnergyJ, gPerKWh),
+	}
+	if st.TimingError != nil {
+		te := summarise(st.TimingError)
+		d.TimingError = &te
 	}
 	d.MediaReads, d.MediaWrites = st.Reads, st.Writes
 	if len(st.Members) > 0 {

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"tierbench/internal/emulator"
 )
 
 // WriteSummary prints the storage section for people: one line per tier with its
@@ -31,7 +33,12 @@ func WriteSummary(w io.Writer, s *Storage) {
 			d.Reads, d.Writes, d.Flushes, d.IOPS, d.MediaIOPS, 100*d.Utilisation, d.Latency.P50/1e3, d.Latency.P99/1e3, d.EnergyJ)
 	}
 	tw.Flush()
-	fmt.Fprintln(w, "  (reads, writes, IOPS: what the database asked of the mount; media IOPS: what reached the device under a page cache or other composite)")
+	fmt.Fprintln(w, "  (reads, writes, IOPS: what the database asked of the device; media IOPS: what reached the device under a page cache or other composite)")
+	if e := s.Emulator; e != nil && e.Path == emulator.PathPreload {
+		fmt.Fprintln(w, "  emulated through the preload path (LD_PRELOAD shim or SQLite VFS, shared-memory ring)")
+	} else if note := emulatorNote(e); note != "" {
+		fmt.Fprintln(w, "  "+note)
+	}
 	if s.EnergyJ > 0 {
 		fmt.Fprintf(w, "  device energy %.1f J, %.3f g CO2 at %g g/kWh (%s)\n", s.EnergyJ, s.CO2g, s.GridIntensity, s.GridIntensitySource)
 	}

@@ -13,8 +13,8 @@
  * straight to libc, after one table lookup.
  *
  * What the shim cannot time it reports through the ring, which fails the run: an
- * mmap of a device's file, native AIO on one. io_uring is refused (the engines fall
- * back to synchronous I/O). copy_file_range and sendfile from a device's file are
+ * mmap of a device's file, native AIO on one. io_uring and libaio's io_setup are
+ * refused (the engines fall back to synchronous I/O). copy_file_range and sendfile from a device's file are
  * refused with EXDEV/EINVAL, as a FUSE mount does, so callers fall back to reads and
  * writes.
  */
@@ -497,9 +497,18 @@ int fdatasync(int fd)
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
 	REAL(mmap, "mmap");
-	if (!(flags & MAP_ANONYMOUS) && entry(fd) && (prot & (PROT_READ | PROT_WRITE)))
-		tb_unseen(&ring, "mmap of a device's file");
-	return real_mmap(addr, len, prot, flags, fd, off);
+	void *m = real_mmap(addr, len, prot, flags, fd, off);
+	/* a mapping that failed moves no data (MariaDB tries MAP_SYNC on its redo log
+	 * first, for persistent memory, and falls back to writes) */
+	if (m != MAP_FAILED && !(flags & MAP_ANONYMOUS) && entry(fd) && (prot & (PROT_READ | PROT_WRITE))) {
+		char link[64], what[TB_MSG_MAX - 64] = "mmap of a device's file ";
+		size_t n = strlen(what);
+		snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+		ssize_t l = readlink(link, what + n, sizeof what - n - 1);
+		what[l > 0 ? n + (size_t)l : n] = 0;
+		tb_unseen(&ring, what);
+	}
+	return m;
 }
 void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off) __attribute__((alias("mmap")));
 
@@ -540,26 +549,35 @@ int io_submit(void *ctx, long nr, void **iocbs)
 	return real_io_submit(ctx, nr, iocbs);
 }
 
-static int refuse_uring(void)
+static int refuse_async(const char *what)
 {
 	static int told;
 	if (ring_ok && !told) {
 		told = 1;
-		note("refused io_uring: the emulator times synchronous I/O; the server falls back to it");
+		note("refused %s: the emulator times synchronous I/O; the server falls back to it", what);
 	}
 	return -ENOSYS;
+}
+
+/* libaio's io_setup returns -errno: InnoDB then uses its simulated AIO (pread and
+ * pwrite in its I/O threads). MariaDB's bootstrap runs without the server's
+ * innodb_use_native_aio=0, so this is what keeps its I/O in view. */
+int io_setup(unsigned nr, void **ctx)
+{
+	(void)nr, (void)ctx;
+	return refuse_async("native AIO (io_setup)");
 }
 
 int io_uring_queue_init(unsigned entries, void *ring_, unsigned flags)
 {
 	(void)entries, (void)ring_, (void)flags;
-	return refuse_uring();
+	return refuse_async("io_uring");
 }
 
 int io_uring_queue_init_params(unsigned entries, void *ring_, void *p)
 {
 	(void)entries, (void)ring_, (void)p;
-	return refuse_uring();
+	return refuse_async("io_uring");
 }
 
 long syscall(long number, ...)
@@ -573,7 +591,7 @@ long syscall(long number, ...)
 	va_end(ap);
 #ifdef SYS_io_uring_setup
 	if (number == SYS_io_uring_setup && ring_ok) {
-		errno = -refuse_uring();
+		errno = -refuse_async("io_uring");
 		return -1;
 	}
 #endif

@@ -1,0 +1,244 @@
+//go:build linux && cgo
+
+package placement
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tierbench/internal/device"
+	"tierbench/internal/emulator"
+	"tierbench/internal/engine"
+	"tierbench/internal/engine/enginetest"
+	"tierbench/internal/engine/mysql"
+	"tierbench/internal/engine/postgres"
+)
+
+func preloadOptions(t *testing.T) emulator.Options {
+	opts := emulatorOptions(t)
+	opts.Path = emulator.PathPreload
+	return opts
+}
+
+// TestServersOnPreloadTiers runs each managed server with its data on an emulated
+// nvme and its WAL on an emulated dram-ssd, both on the preload path (the two
+// profiles a FUSE mount refuses here), and checks what TestServersOnEmulatedTiers
+// checks for FUSE: both devices saw the server's writes and flushes, a flush per
+// commit on the log. And one check of its own: the server's own I/O counters are
+// not above what the devices saw, so no I/O went around the shim.
+func TestServersOnPreloadTiers(t *testing.T) {
+	for _, tc := range []struct {
+		engine    string
+		installed func() error
+	}{
+		{"postgres", postgres.Installed},
+		{"mysql", mysql.Installed},
+	} {
+		t.Run(tc.engine, func(t *testing.T) {
+			enginetest.RequireServer(t, tc.installed())
+			reg, err := device.Builtin()
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan, err := NewPlan([]string{"data=nvme", "log=dram-ssd"}, Classes{Data: "data", WAL: "log", Temp: "data"}, reg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := enginetest.ServerDir(t)
+			ctx := context.Background()
+			pl, err := plan.Start(ctx, Options{OutDir: out, Registry: reg, Emulator: preloadOptions(t), Engine: tc.engine})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer pl.Stop()
+			cfg := engine.Config{Name: tc.engine, Dir: filepath.Join(out, "db")}
+			if _, err := pl.Apply(&cfg); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(strings.Join(cfg.Env, " "), "LD_PRELOAD=") || !strings.HasSuffix(cfg.Dir, filepath.Join("tiers", "data", "backing", "db")) {
+				t.Fatalf("Apply gave env %v and dir %s: want the shim and the tier's own directory", cfg.Env, cfg.Dir)
+			}
+			eng, err := engine.Open(ctx, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			closed := false
+			defer func() {
+				if !closed {
+					eng.Close()
+				}
+			}()
+			db := eng.DB()
+			if _, err := db.ExecContext(ctx, "CREATE TABLE t (k INTEGER PRIMARY KEY, v VARCHAR(300))"); err != nil {
+				t.Fatal(err)
+			}
+			const commits = 100
+			for i := 0; i < commits; i++ {
+				if _, err := db.ExecContext(ctx, fmt.Sprintf("INSERT INTO t VALUES (%d, '%s')", i, strings.Repeat("y", 250))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			io, err := eng.(engine.IOCounter).IOBytes(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			live, err := pl.Stats()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var devRead, devWritten int64
+			for _, d := range live {
+				devRead += d.ReadBytes
+				devWritten += d.WriteBytes
+			}
+			t.Logf("engine counted %d bytes read, %d written (%s); devices %d and %d", io.Read, io.Written, io.Source, devRead, devWritten)
+			if io.Written > devWritten || io.Read > devRead {
+				t.Errorf("the engine counted more I/O than the devices saw: some of it went around the shim")
+			}
+			if err := eng.Close(); err != nil {
+				t.Fatal(err)
+			}
+			closed = true
+			st, err := pl.Finish(DefaultGridIntensity)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Emulator == nil || st.Emulator.Path != emulator.PathPreload {
+				t.Errorf("storage says the emulator was %+v, want preload", st.Emulator)
+			}
+			for _, tr := range st.Tiers {
+				d := tr.Device
+				t.Logf("tier %s (%s): %d reads, %d writes, %d flushes; late p50 %.1f us p99 %.1f us; %d processes attached",
+					tr.Name, tr.Spec, d.Reads, d.Writes, d.Flushes, d.TimingError.P50, d.TimingError.P99, d.Ring.Attached)
+				if d.Writes == 0 || d.Flushes == 0 || d.Path != emulator.PathPreload || d.TooFast {
+					t.Errorf("tier %s: %d writes, %d flushes, path %q, too fast %v: the server's I/O did not reach the device through the preload path",
+						tr.Name, d.Writes, d.Flushes, d.Path, d.TooFast)
+				}
+			}
+			if log := st.Tiers[1].Device; log.Flushes < commits {
+				t.Errorf("the log tier saw %d flushes for %d commits", log.Flushes, commits)
+			}
+		})
+	}
+}
+
+// TestSQLiteOnPreloadTier is TestSQLiteOnEmulatedTier on the preload path, on the
+// fastest built-in profile: SQLite's reads, writes and syncs reach the device through
+// the VFS, and Finish leaves nothing behind.
+func TestSQLiteOnPreloadTier(t *testing.T) {
+	reg, err := device.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := NewPlan([]string{"fast=dram-ssd"}, Classes{Data: "fast", Temp: "fast"}, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	ctx := context.Background()
+	opts := emulatorOptions(t)
+	opts.Path = emulator.PathAuto
+	pl, err := plan.Start(ctx, Options{OutDir: out, Registry: reg, Emulator: opts, Engine: "sqlite"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pl.Stop()
+	cfg := engine.Config{Name: "sqlite", BufferBytes: 256 << 10}
+	if _, err := pl.Apply(&cfg); err != nil {
+		t.Fatal(err)
+	}
+	eng, err := engine.Open(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := eng.DB()
+	if _, err := db.ExecContext(ctx, "CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)"); err != nil {
+		t.Fatal(err)
+	}
+	for b := range 5 { // five commits: five syncs of the WAL at least
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 1000 {
+			if _, err := tx.Exec("INSERT INTO t VALUES (?, ?)", b*1000+i, fmt.Sprintf("%0200d", i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM (SELECT v FROM t ORDER BY substr(v, 2) DESC)").Scan(&n); err != nil || n != 5000 {
+		t.Fatalf("count %d, %v", n, err)
+	}
+	if err := eng.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st, err := pl.Finish(DefaultGridIntensity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := st.Tiers[0].Device
+	t.Logf("device: %d reads, %d writes, %d flushes; late p50 %.1f us p99 %.1f us", d.Reads, d.Writes, d.Flushes, d.TimingError.P50, d.TimingError.P99)
+	if st.Emulator == nil || st.Emulator.Path != emulator.PathPreload || st.Emulator.Requested != emulator.PathAuto {
+		t.Errorf("emulator %+v: want auto giving preload for SQLite", st.Emulator)
+	}
+	if d.Reads == 0 || d.Writes == 0 || d.Flushes == 0 || d.BusyS <= 0 || d.Path != emulator.PathPreload {
+		t.Errorf("device saw %d reads, %d writes, %d flushes, busy %v s, path %q", d.Reads, d.Writes, d.Flushes, d.BusyS, d.Path)
+	}
+	if _, err := os.Stat(filepath.Join(out, "tiers")); !os.IsNotExist(err) {
+		t.Errorf("OUT/tiers is left after Finish (stat: %v)", err)
+	}
+}
+
+// TestChoosePath: auto takes the preload path where the shim can enter the engine and
+// falls back to FUSE, saying why, where it cannot (a static server binary); preload
+// asked for explicitly fails with the same reason.
+func TestChoosePath(t *testing.T) {
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "p.c")
+	if err := os.WriteFile(src, []byte("int main(void){return 0;}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	static := filepath.Join(dir, "staticd")
+	if msg, err := exec.Command(cc, "-static", "-o", static, src).CombinedOutput(); err != nil {
+		t.Fatalf("cc -static: %v: %s", err, msg)
+	}
+	serverBinaries["static-engine"] = func() ([]string, error) { return []string{static}, nil }
+	defer delete(serverBinaries, "static-engine")
+	for _, tc := range []struct {
+		requested, engine, path, why string
+	}{
+		{"", "postgres", emulator.PathFUSE, ""},
+		{emulator.PathFUSE, "sqlite", emulator.PathFUSE, ""},
+		{emulator.PathAuto, "sqlite", emulator.PathPreload, ""},
+		{emulator.PathPreload, "sqlite", emulator.PathPreload, ""},
+		{emulator.PathAuto, "static-engine", emulator.PathFUSE, "staticd is statically linked"},
+		{emulator.PathPreload, "static-engine", "", "--emulator preload: " + static + " is statically linked"},
+		{emulator.PathAuto, "", emulator.PathFUSE, "not \"\""},
+		{"mmap", "sqlite", "", "give fuse, preload or auto"},
+	} {
+		path, fallback, err := choosePath(tc.requested, tc.engine)
+		got := fallback
+		if err != nil {
+			got = err.Error()
+		}
+		if path != tc.path || (tc.why == "") != (got == "") || !strings.Contains(got, tc.why) {
+			t.Errorf("%s for %q: path %q, %q; want %q and a reason containing %q", tc.requested, tc.engine, path, got, tc.path, tc.why)
+		}
+	}
+}
