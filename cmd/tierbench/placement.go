@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"tierbench/internal/device"
+	"tierbench/internal/emulator"
 	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
 	"tierbench/internal/placement"
@@ -24,6 +25,7 @@ type placementFlags struct {
 	gridIntensity   float64
 	profiles        []string
 	recordTrace     bool
+	emulatorPath    string
 }
 
 func (pf *placementFlags) register(cmd *cobra.Command) {
@@ -36,6 +38,7 @@ func (pf *placementFlags) register(cmd *cobra.Command) {
 	f.Float64Var(&pf.gridIntensity, "grid-intensity", placement.DefaultGridIntensity,
 		"grams of CO2 per kWh for the device energy's CO2 (475: the "+placement.GridIntensitySource+")")
 	f.BoolVar(&pf.recordTrace, "record-trace", false, "record every request of each emulated tier to OUT/traces/TIER.trace, to replay it through other profiles with 'tierbench device replay'")
+	f.StringVar(&pf.emulatorPath, "emulator", emulator.PathAuto, "how emulated tiers reach the device models: preload (LD_PRELOAD shim or SQLite VFS, a few us a request), fuse (a FUSE mount), or auto (preload where it can enter the engine, else fuse)")
 	f.StringSliceVar(&pf.profiles, "profiles", nil, "device profile file or directory of *.yaml files for --tier (repeatable; default: "+device.DefaultUserDir()+" if it exists)")
 }
 
@@ -113,8 +116,13 @@ func (ef *engineFlags) open(ctx context.Context, out string, keep bool) (*opened
 	if ef.recordTrace && !plan.Emulated() {
 		return nil, errors.New("--record-trace records the requests of emulated tiers: place a class on one, e.g. --data 'pagecache(sata-ssd,size=1GiB)'")
 	}
-	opts := placement.Options{OutDir: out, FlushMethod: method, Keep: keep, Trace: ef.recordTrace}
+	emuPath, err := emulator.ParsePath(ef.emulatorPath)
+	if err != nil {
+		return nil, err
+	}
+	opts := placement.Options{OutDir: out, FlushMethod: method, Keep: keep, Trace: ef.recordTrace, Engine: cfg.Name}
 	opts.Emulator.Profiles = paths
+	opts.Emulator.Path = emuPath
 	if plan == nil {
 		plan = &placement.Plan{}
 	}

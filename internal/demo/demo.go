@@ -43,12 +43,15 @@ type Slot struct {
 	Fallbacks []string
 }
 
-// DefaultSlots are a 7,200 rpm disk, a SATA SSD and the fastest device the host can
-// emulate: dram-ssd, else nvme, else the next fastest built-in not already in the table.
+// DefaultSlots are a 7,200 rpm disk, a SATA SSD, an NVMe SSD and a DRAM SSD. The
+// preload path (the default) serves all four; on FUSE (--emulator fuse) the two
+// fastest may be too fast for the host, and the next fastest built-in not already in
+// the table stands in.
 func DefaultSlots() []Slot {
 	return []Slot{
 		{Want: "hdd-7200"},
 		{Want: "sata-ssd", Fallbacks: []string{"hdd-15k", "hdd-10k"}},
+		{Want: "nvme", Fallbacks: []string{"sata-ssd", "hdd-15k", "hdd-10k"}},
 		{Want: "dram-ssd", Fallbacks: []string{"nvme", "sata-ssd", "hdd-15k", "hdd-10k"}},
 	}
 }
@@ -117,6 +120,9 @@ func (cfg *Config) Defaults() error {
 	}
 	if cfg.Seed == 0 {
 		cfg.Seed = DefaultSeed
+	}
+	if cfg.Emulator.Path == "" {
+		cfg.Emulator.Path = emulator.PathAuto
 	}
 	if cfg.Registry == nil {
 		reg, err := device.Load(cfg.Emulator.Profiles...)
@@ -209,7 +215,7 @@ func (cfg *Config) runDevice(ctx context.Context, dev string) (*Row, error) {
 	}
 	start := time.Now()
 	cfg.logf("%s: TPC-H SF %g on %s", dev, cfg.SF, spec)
-	pl, err := plan.Start(ctx, placement.Options{OutDir: out, Registry: cfg.Registry, Emulator: cfg.Emulator})
+	pl, err := plan.Start(ctx, placement.Options{OutDir: out, Registry: cfg.Registry, Emulator: cfg.Emulator, Engine: "sqlite"})
 	if err != nil {
 		os.Remove(out)
 		return nil, err
