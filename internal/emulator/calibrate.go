@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -120,8 +121,18 @@ func Calibrate(ctx context.Context, spec string, opts CalibrateOptions) (*Calibr
 			cal.CompensationUs = us(run.dev.Compensation)
 			cal.CompensationPerMiBUs = [2]float64{us(run.dev.CompensationPerMiB[0]), us(run.dev.CompensationPerMiB[1])}
 		}
+		// The gap between a request's completion and its worker's next request: on a
+		// mount the reply's way back to the program and the next request's way in,
+		// about one floor; on the preload path the arrival is stamped as the program
+		// makes the call, so only what the program did in between, as measured.
 		gap := time.Duration(run.floorUs * 1e3)
+		if opts.Path == PathPreload {
+			gap = medianOf(run.gaps)
+		}
 		modelVal, modelIOPS, modelLats := simulate(fresh, p, run.reqs, gap)
+		if math.IsInf(modelVal, 0) { // the null device: no time at all
+			modelVal = 0
+		}
 		r := ProbeResult{Probe: p.name, Metric: p.metric, Model: modelVal, Requests: run.n}
 		var median *ProbeResult
 		switch p.metric {
@@ -155,7 +166,9 @@ func Calibrate(ctx context.Context, spec string, opts CalibrateOptions) (*Calibr
 		}
 		results := []ProbeResult{r}
 		if median != nil {
-			median.ErrorPct = (median.Measured - median.Model) / median.Model * 100
+			if median.Model != 0 {
+				median.ErrorPct = (median.Measured - median.Model) / median.Model * 100
+			}
 			median.HostLimited = r.HostLimited
 			results = append(results, *median)
 		}
@@ -180,6 +193,7 @@ type probeRun struct {
 	elapsed time.Duration
 	latSum  time.Duration
 	lats    []time.Duration // each request's latency, at queue depth 1
+	gaps    []time.Duration // from a worker's return to its next request
 	floorUs float64
 	dev     DeviceStats // as mounted, then (preload) as stopped, with the timing error
 }
@@ -231,6 +245,7 @@ func runProbe(ctx context.Context, dir, spec string, p probe, span int64, budget
 	var latSum atomic.Int64
 	var firstErr error
 	var errOnce sync.Once
+	var gapMu sync.Mutex
 	deadline := time.Now().Add(budget)
 	start := time.Now()
 	var wg sync.WaitGroup
@@ -239,6 +254,13 @@ func runProbe(ctx context.Context, dir, spec string, p probe, span int64, budget
 		go func() {
 			defer wg.Done()
 			buf := alignedBuffer(int(p.size))
+			var gaps []time.Duration
+			defer func() {
+				gapMu.Lock()
+				run.gaps = append(run.gaps, gaps...)
+				gapMu.Unlock()
+			}()
+			var last time.Time
 			for time.Now().Before(deadline) && ctx.Err() == nil {
 				i := next.Add(1) - 1
 				if i >= int64(len(run.reqs)) {
@@ -247,8 +269,12 @@ func runProbe(ctx context.Context, dir, spec string, p probe, span int64, budget
 				}
 				r := run.reqs[i]
 				t := time.Now()
+				if !last.IsZero() {
+					gaps = append(gaps, t.Sub(last))
+				}
 				err := issue(buf, r)
-				lat := time.Since(t)
+				last = time.Now()
+				lat := last.Sub(t)
 				latSum.Add(int64(lat))
 				if p.depth == 1 {
 					run.lats = append(run.lats, lat)
@@ -342,8 +368,7 @@ func openProbe(e *Emulator, d Device, p probe) (func(buf []byte, r device.Reques
 // the probe's depth) and returns the probe's metric and the request rate. Each worker
 // issues its next request gap after its last one completed: a program's next request
 // never arrives the instant the last one ends, and a disk notices (a sequential write
-// that misses the streaming head waits a revolution). The gap used is the mount's
-// floor, the time between a completion and the next arrival on this host.
+// that misses the streaming head waits a revolution).
 func simulate(m device.Model, p probe, reqs []device.Request, gap time.Duration) (metric, rate float64, lats []time.Duration) {
 	if len(reqs) == 0 {
 		return 0, 0, nil

@@ -205,3 +205,50 @@ func TestPreloadNestedDirectories(t *testing.T) {
 	}
 	t.Log(err)
 }
+
+// TestPreloadCalibration calibrates the two profiles a FUSE mount refuses here on the
+// preload path, with short probes. Its bounds are the ones a loaded 2-core machine
+// cannot break, derived from the model rather than from a quiet host (the README has
+// the quiet-machine table, scripts/preload-floor the measurement):
+//
+//   - never faster than the model: every request waits for its model deadline, so a
+//     rate is at most the model's and a latency at least the model's. 5% covers the
+//     gap between requests, which the simulation takes as the run's median.
+//   - the median read at queue depth 1 no later than max(10% of the model, 25 floors):
+//     the floor is measured in the same run and rises with the host's load, so the
+//     bound follows the host; a path that answers from the wrong clock, or sleeps
+//     where it should spin, is late by milliseconds.
+func TestPreloadCalibration(t *testing.T) {
+	for _, spec := range []string{"nvme", "dram-ssd"} {
+		t.Run(spec, func(t *testing.T) {
+			opts := CalibrateOptions{Options: preloadOptions(t), Budget: 150 * time.Millisecond, Dir: t.TempDir()}
+			cal, err := Calibrate(context.Background(), spec, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cal.Path != PathPreload || cal.FloorUs <= 0 || cal.TooFast {
+				t.Fatalf("path %q, floor %.1f us, too fast %v", cal.Path, cal.FloorUs, cal.TooFast)
+			}
+			for _, p := range cal.Probes {
+				t.Logf("%-18s %-16s model %10.1f measured %10.1f error %+7.1f%% late p50 %.1f p99 %.1f us",
+					p.Probe, p.Metric, p.Model, p.Measured, p.ErrorPct, p.LateP50Us, p.LateP99Us)
+				switch p.Metric {
+				case "iops", "mb_per_s", "fsyncs_per_s":
+					if p.Measured > p.Model*1.05 {
+						t.Errorf("%s: %.1f %s, faster than the model's %.1f", p.Probe, p.Measured, p.Metric, p.Model)
+					}
+				case "mean_latency_us", "p50_latency_us":
+					if p.Measured < p.Model*0.95 {
+						t.Errorf("%s: %s %.1f us, faster than the model's %.1f", p.Probe, p.Metric, p.Measured, p.Model)
+					}
+					if p.Probe == "randread-8k-qd1" && p.Metric == "p50_latency_us" {
+						if bound := max(0.1*p.Model, 25*cal.FloorUs); p.Measured-p.Model > bound {
+							t.Errorf("%s: median %.1f us against the model's %.1f: later than %.1f us (25 floors of %.1f us)",
+								p.Probe, p.Measured, p.Model, bound, cal.FloorUs)
+						}
+					}
+				}
+			}
+		})
+	}
+}
