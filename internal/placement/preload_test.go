@@ -205,21 +205,7 @@ func TestSQLiteOnPreloadTier(t *testing.T) {
 // falls back to FUSE, saying why, where it cannot (a static server binary); preload
 // asked for explicitly fails with the same reason.
 func TestChoosePath(t *testing.T) {
-	cc, err := exec.LookPath("cc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	src := filepath.Join(dir, "p.c")
-	if err := os.WriteFile(src, []byte("int main(void){return 0;}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	static := filepath.Join(dir, "staticd")
-	if msg, err := exec.Command(cc, "-static", "-o", static, src).CombinedOutput(); err != nil {
-		t.Fatalf("cc -static: %v: %s", err, msg)
-	}
-	serverBinaries["static-engine"] = func() ([]string, error) { return []string{static}, nil }
-	defer delete(serverBinaries, "static-engine")
+	static := staticEngine(t)
 	for _, tc := range []struct {
 		requested, engine, path, why string
 	}{
@@ -240,5 +226,65 @@ func TestChoosePath(t *testing.T) {
 		if path != tc.path || (tc.why == "") != (got == "") || !strings.Contains(got, tc.why) {
 			t.Errorf("%s for %q: path %q, %q; want %q and a reason containing %q", tc.requested, tc.engine, path, got, tc.path, tc.why)
 		}
+	}
+}
+
+// staticEngine registers the engine "static-engine", whose server is a statically
+// linked program the shim cannot enter, for the test's duration.
+func staticEngine(t *testing.T) string {
+	t.Helper()
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "p.c")
+	if err := os.WriteFile(src, []byte("int main(void){return 0;}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	static := filepath.Join(dir, "staticd")
+	if msg, err := exec.Command(cc, "-static", "-o", static, src).CombinedOutput(); err != nil {
+		t.Fatalf("cc -static: %v: %s", err, msg)
+	}
+	serverBinaries["static-engine"] = func() ([]string, error) { return []string{static}, nil }
+	t.Cleanup(func() { delete(serverBinaries, "static-engine") })
+	return static
+}
+
+// TestAutoFallsBackToFUSE: with auto, an engine the shim cannot enter gets its tiers
+// on FUSE, and the storage section and its summary say so and why.
+func TestAutoFallsBackToFUSE(t *testing.T) {
+	needFUSE(t)
+	staticEngine(t)
+	reg, err := device.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := NewPlan([]string{"d=sata-ssd"}, Classes{Data: "d"}, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := emulatorOptions(t)
+	opts.Path = emulator.PathAuto
+	pl, err := plan.Start(context.Background(), Options{OutDir: t.TempDir(), Registry: reg, Emulator: opts, Engine: "static-engine"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pl.Stop()
+	st, err := pl.Finish(DefaultGridIntensity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := st.Emulator
+	if e == nil || e.Requested != emulator.PathAuto || e.Path != emulator.PathFUSE || !strings.Contains(e.Fallback, "statically linked") {
+		t.Fatalf("emulator %+v: want auto falling back to fuse because the server is static", e)
+	}
+	if d := st.Tiers[0].Device; d == nil || d.Path != emulator.PathFUSE {
+		t.Fatalf("tier served on %+v, want fuse", d)
+	}
+	var out strings.Builder
+	WriteSummary(&out, st)
+	if !strings.Contains(out.String(), "emulated through FUSE, not the preload path: ") {
+		t.Errorf("summary does not say why:\n%s", out.String())
 	}
 }

@@ -5,6 +5,7 @@ package preload
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -220,4 +221,60 @@ func deadPID(t *testing.T) int32 {
 	}
 	st, _ := p.Wait()
 	return int32(st.Pid())
+}
+
+// TestRingFull: more requests waiting for an answer than the ring has slots (a server
+// that answers late) wait for a slot rather than fail, and the ring counts the waits.
+func TestRingFull(t *testing.T) {
+	dir := t.TempDir()
+	r, err := Create(dir, Config{Devices: []Device{{Dir: dir}}, Slots: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	stop := make(chan struct{})
+	served := make(chan (<-chan []Completion), 1)
+	time.AfterFunc(100*time.Millisecond, func() { // the server is busy for 100 ms
+		done, _ := serve(r, time.Millisecond, stop)
+		served <- done
+	})
+	c, err := Attach(r.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Detach()
+	f, err := os.Create(filepath.Join(dir, "data"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var wg sync.WaitGroup
+	for i := range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := c.Pwrite(0, int(f.Fd()), make([]byte, 512), int64(i)*512, IOFlags{}); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	if got := <-<-served; len(got) != 6 {
+		t.Errorf("%d completions, want 6", len(got))
+	}
+	if h := r.Health(); h.FullWaits == 0 || h.Failed != "" {
+		t.Errorf("health %+v: want waits for a slot and no failure", h)
+	}
+}
+
+// TestCreateRefusesBadDirectories: a device directory a client could not match
+// (relative, or longer than the ring holds) is refused by name.
+func TestCreateRefusesBadDirectories(t *testing.T) {
+	for _, d := range []string{"relative/dir", "/" + strings.Repeat("x", 1100)} {
+		_, err := Create(t.TempDir(), Config{Devices: []Device{{Dir: d}}})
+		if err == nil || !strings.Contains(err.Error(), "must be absolute and shorter than 1024 bytes") {
+			t.Errorf("%.40s: %v", d, err)
+		}
+	}
 }
