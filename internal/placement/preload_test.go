@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -202,7 +201,7 @@ func TestSQLiteOnPreloadTier(t *testing.T) {
 }
 
 // TestChoosePath: auto takes the preload path where the shim can enter the engine and
-// falls back to FUSE, saying why, where it cannot (a static server binary); preload
+// falls back to FUSE, saying why, where it cannot (a setuid server binary); preload
 // asked for explicitly fails with the same reason.
 func TestChoosePath(t *testing.T) {
 	static := staticEngine(t)
@@ -213,8 +212,8 @@ func TestChoosePath(t *testing.T) {
 		{emulator.PathFUSE, "sqlite", emulator.PathFUSE, ""},
 		{emulator.PathAuto, "sqlite", emulator.PathPreload, ""},
 		{emulator.PathPreload, "sqlite", emulator.PathPreload, ""},
-		{emulator.PathAuto, "static-engine", emulator.PathFUSE, "staticd is statically linked"},
-		{emulator.PathPreload, "static-engine", "", "--emulator preload: " + static + " is statically linked"},
+		{emulator.PathAuto, "static-engine", emulator.PathFUSE, "setuidd is setuid or setgid"},
+		{emulator.PathPreload, "static-engine", "", "--emulator preload: " + static + " is setuid or setgid"},
 		{emulator.PathAuto, "", emulator.PathFUSE, "not \"\""},
 		{"mmap", "sqlite", "", "give fuse, preload or auto"},
 	} {
@@ -229,26 +228,24 @@ func TestChoosePath(t *testing.T) {
 	}
 }
 
-// staticEngine registers the engine "static-engine", whose server is a statically
-// linked program the shim cannot enter, for the test's duration.
+// staticEngine registers the engine "static-engine", whose server is a setuid program
+// the shim cannot enter (the loader ignores LD_PRELOAD there), for the test's duration.
 func staticEngine(t *testing.T) string {
 	t.Helper()
-	cc, err := exec.LookPath("cc")
+	b, err := os.ReadFile("/bin/true")
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	src := filepath.Join(dir, "p.c")
-	if err := os.WriteFile(src, []byte("int main(void){return 0;}\n"), 0o644); err != nil {
+	setuid := filepath.Join(t.TempDir(), "setuidd")
+	if err := os.WriteFile(setuid, b, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	static := filepath.Join(dir, "staticd")
-	if msg, err := exec.Command(cc, "-static", "-o", static, src).CombinedOutput(); err != nil {
-		t.Fatalf("cc -static: %v: %s", err, msg)
+	if err := os.Chmod(setuid, 0o755|os.ModeSetuid); err != nil {
+		t.Fatal(err)
 	}
-	serverBinaries["static-engine"] = func() ([]string, error) { return []string{static}, nil }
+	serverBinaries["static-engine"] = func() ([]string, error) { return []string{setuid}, nil }
 	t.Cleanup(func() { delete(serverBinaries, "static-engine") })
-	return static
+	return setuid
 }
 
 // TestAutoFallsBackToFUSE: with auto, an engine the shim cannot enter gets its tiers
@@ -276,8 +273,8 @@ func TestAutoFallsBackToFUSE(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := st.Emulator
-	if e == nil || e.Requested != emulator.PathAuto || e.Path != emulator.PathFUSE || !strings.Contains(e.Fallback, "statically linked") {
-		t.Fatalf("emulator %+v: want auto falling back to fuse because the server is static", e)
+	if e == nil || e.Requested != emulator.PathAuto || e.Path != emulator.PathFUSE || !strings.Contains(e.Fallback, "setuid") {
+		t.Fatalf("emulator %+v: want auto falling back to fuse because the server is setuid", e)
 	}
 	if d := st.Tiers[0].Device; d == nil || d.Path != emulator.PathFUSE {
 		t.Fatalf("tier served on %+v, want fuse", d)
