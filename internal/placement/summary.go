@@ -35,7 +35,13 @@ func WriteSummary(w io.Writer, s *Storage) {
 	tw.Flush()
 	fmt.Fprintln(w, "  (reads, writes, IOPS: what the database asked of the device; media IOPS: what reached the device under a page cache or other composite)")
 	if e := s.Emulator; e != nil && e.Path == emulator.PathPreload {
-		fmt.Fprintln(w, "  emulated through the preload path (LD_PRELOAD shim or SQLite VFS, shared-memory ring)")
+		var late []string
+		for _, t := range s.Tiers {
+			if d := t.Device; d != nil && d.TimingError != nil {
+				late = append(late, fmt.Sprintf("%s %.1f/%.1f", t.Name, d.TimingError.P50, d.TimingError.P99))
+			}
+		}
+		fmt.Fprintf(w, "  emulated through the preload path (LD_PRELOAD shim or SQLite VFS); requests returned late by (p50/p99 us): %s\n", strings.Join(late, ", "))
 	} else if note := emulatorNote(e); note != "" {
 		fmt.Fprintln(w, "  "+note)
 	}
