@@ -67,6 +67,9 @@ int main(int argc, char **argv)
 	must(chdir(tier) == 0, "chdir");
 	fd = open("b", O_RDWR | O_CREAT | O_DIRECT, 0644);
 	must(fd >= 0, "open b");
+	/* the backing file is used without O_DIRECT (the model has it), as the program
+	 * still sees it */
+	must((fcntl(fd, F_GETFL) & O_DIRECT) != 0, "F_GETFL shows O_DIRECT");
 	must(pwrite(fd, buf, 4096, 0) == 4096, "pwrite b");
 	must(pread(fd, buf, 4096, 0) == 4096, "pread b");
 
