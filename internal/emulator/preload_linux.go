@@ -60,7 +60,7 @@ func startPreload(cfg serveConfig) ([]*mounted, error) {
 	if err != nil {
 		return nil, err
 	}
-	rs := startRingServer(ring, devs, tune.ConsumerSpin)
+	rs := startRingServer(ring, devs, tune)
 	for _, m := range ms {
 		m.ring = rs
 	}

@@ -21,7 +21,7 @@ import (
 // on a locked thread, in front of the same timedDevice as a FUSE mount.
 type ringServer struct {
 	ring *preload.Ring
-	spin time.Duration // busy-poll after the last request (preload.Tuning.ConsumerSpin)
+	tune preload.Tuning
 	devs []*timedDevice
 	stop chan struct{}
 	done chan struct{}
@@ -34,12 +34,12 @@ type ringServer struct {
 // do not ring the doorbell.
 const drainEvery = 20 * time.Millisecond
 
-// startRingServer starts the consumer. It busy-polls for spin after its last request,
+// startRingServer starts the consumer. It busy-polls for tune.ConsumerSpin after its last request,
 // then sleeps on the doorbell. A request is answered while its client does the real
 // I/O, so a sleeping consumer's wake-up costs nothing on a device slower than that;
 // within a burst the consumer stays awake and answers in under a microsecond.
-func startRingServer(r *preload.Ring, devs []*timedDevice, spin time.Duration) *ringServer {
-	s := &ringServer{ring: r, devs: devs, spin: spin, stop: make(chan struct{}), done: make(chan struct{})}
+func startRingServer(r *preload.Ring, devs []*timedDevice, tune preload.Tuning) *ringServer {
+	s := &ringServer{ring: r, devs: devs, tune: tune, stop: make(chan struct{}), done: make(chan struct{})}
 	go s.run()
 	return s
 }
@@ -61,10 +61,10 @@ func (s *ringServer) run() {
 		default:
 		}
 		now := time.Now()
-		if load.update(now) {
+		if !s.tune.IgnoreLoad && load.update(now) {
 			s.ring.SetContended(load.contended)
 		}
-		if !load.contended && now.Sub(last) < s.spin {
+		if !load.contended && now.Sub(last) < s.tune.ConsumerSpin {
 			continue
 		}
 		s.ring.Sleep(drainEvery)

@@ -175,6 +175,9 @@ type Tuning struct {
 	// MaxSpinners is how many clients may busy-wait for deadlines at once: a
 	// spinning waiter is a CPU the database does not get.
 	MaxSpinners int
+	// IgnoreLoad keeps spinning on a host with more runnable threads than CPUs (the
+	// server otherwise stops everyone's busy-waiting there).
+	IgnoreLoad bool
 }
 
 // DefaultTuning is what scripts/preload-floor measured best on the 2-core VM
@@ -185,7 +188,7 @@ func DefaultTuning() Tuning {
 }
 
 // TuneEnv names the environment variable that overrides the tuning for measurements:
-// "consumer_spin=200us,answer_spin=20us,spin_window=300us,max_spinners=1".
+// "consumer_spin=200us,answer_spin=20us,spin_window=300us,max_spinners=1,ignore_load=1".
 const TuneEnv = "TIERBENCH_PRELOAD_TUNE"
 
 // TuningFromEnv is DefaultTuning with TuneEnv's overrides.
@@ -197,6 +200,10 @@ func TuningFromEnv() (Tuning, error) {
 	}
 	for _, kv := range strings.Split(v, ",") {
 		k, val, _ := strings.Cut(strings.TrimSpace(kv), "=")
+		if k == "ignore_load" {
+			t.IgnoreLoad = val == "1" || val == "true"
+			continue
+		}
 		if k == "max_spinners" {
 			n, err := strconv.Atoi(val)
 			if err != nil || n < 0 {
@@ -217,7 +224,7 @@ func TuningFromEnv() (Tuning, error) {
 		case "spin_window":
 			t.SpinWindow = d
 		default:
-			return t, fmt.Errorf("%s: unknown key %q (consumer_spin, answer_spin, spin_window, max_spinners)", TuneEnv, k)
+			return t, fmt.Errorf("%s: unknown key %q (consumer_spin, answer_spin, spin_window, max_spinners, ignore_load)", TuneEnv, k)
 		}
 	}
 	return t, nil
