@@ -39,6 +39,35 @@ func TestLayoutMatchesC(t *testing.T) {
 	}
 }
 
+// testRing makes a ring of one device in a temporary directory, with slots slots
+// (0: the default), and a file on that device; both go away with the test.
+func testRing(t *testing.T, slots int) (r *Ring, dataFile *os.File) {
+	t.Helper()
+	dir := t.TempDir()
+	r, err := Create(dir, Config{Devices: []Device{{Dir: dir}}, Slots: slots})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	f, err := os.Create(filepath.Join(dir, "data"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return r, f
+}
+
+// attach attaches a client to r for the test's duration.
+func attach(t *testing.T, r *Ring) *Client {
+	t.Helper()
+	c, err := Attach(r.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Detach)
+	return c
+}
+
 // serve answers every request with arrive+delay until stop, and collects completions.
 func serve(r *Ring, delay time.Duration, stop <-chan struct{}) (<-chan []Completion, <-chan []int32) {
 	out := make(chan []Completion, 1)
@@ -86,27 +115,13 @@ func serve(r *Ring, delay time.Duration, stop <-chan struct{}) (<-chan []Complet
 // consumer and checks what arrives, what comes back and that every call waited for
 // its deadline.
 func TestRoundTrip(t *testing.T) {
-	dir := t.TempDir()
-	r, err := Create(dir, Config{Devices: []Device{{Dir: dir}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r, f := testRing(t, 0)
 	if st, err := os.Stat(r.Path()); err != nil || st.Mode().Perm() != 0o666 {
 		t.Fatalf("ring file %v, %v: want mode 0666 (servers run as other users)", st, err)
 	}
 	stop := make(chan struct{})
 	done, qds := serve(r, 200*time.Microsecond, stop)
-	c, err := Attach(r.Path())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Detach()
-	f, err := os.Create(filepath.Join(dir, "data"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	c := attach(t, r)
 	fd := int(f.Fd())
 	buf := make([]byte, 8192)
 	const writers, each = 4, 25
@@ -178,24 +193,10 @@ func TestServerGone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for the client to give up")
 	}
-	dir := t.TempDir()
-	r, err := Create(dir, Config{Devices: []Device{{Dir: dir}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r, f := testRing(t, 0)
 	// a server pid that is gone: the client notices at its first futex timeout
 	r.h.serverPID = deadPID(t)
-	c, err := Attach(r.Path())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Detach()
-	f, err := os.Create(filepath.Join(dir, "data"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	c := attach(t, r)
 	start := time.Now()
 	if _, err := c.Pwrite(0, int(f.Fd()), make([]byte, 512), 0, IOFlags{}); err != nil {
 		t.Fatal(err)
@@ -226,28 +227,14 @@ func deadPID(t *testing.T) int32 {
 // TestRingFull: more requests waiting for an answer than the ring has slots (a server
 // that answers late) wait for a slot rather than fail, and the ring counts the waits.
 func TestRingFull(t *testing.T) {
-	dir := t.TempDir()
-	r, err := Create(dir, Config{Devices: []Device{{Dir: dir}}, Slots: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r, f := testRing(t, 2)
 	stop := make(chan struct{})
 	served := make(chan (<-chan []Completion), 1)
 	time.AfterFunc(100*time.Millisecond, func() { // the server is busy for 100 ms
 		done, _ := serve(r, time.Millisecond, stop)
 		served <- done
 	})
-	c, err := Attach(r.Path())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Detach()
-	f, err := os.Create(filepath.Join(dir, "data"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	c := attach(t, r)
 	var wg sync.WaitGroup
 	for i := range 6 {
 		wg.Add(1)
