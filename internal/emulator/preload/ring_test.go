@@ -68,13 +68,25 @@ func attach(t *testing.T, r *Ring) *Client {
 	return c
 }
 
-// serve answers every request with arrive+delay until stop, and collects completions.
-func serve(r *Ring, delay time.Duration, stop <-chan struct{}) (<-chan []Completion, <-chan []int32) {
-	out := make(chan []Completion, 1)
-	qds := make(chan []int32, 1)
+// submitted is a request as the server saw it.
+type submitted struct {
+	op     uint32
+	size   int64
+	direct bool
+	qd     int32
+}
+
+// served is what serve saw until it stopped.
+type served struct {
+	reqs  []submitted
+	comps []Completion
+}
+
+// serve answers every request with arrive+delay until stop, and records what it saw.
+func serve(r *Ring, delay time.Duration, stop <-chan struct{}) <-chan served {
+	out := make(chan served, 1)
 	go func() {
-		var got []Completion
-		var qd []int32
+		var got served
 		for {
 			busy := false
 			for {
@@ -83,7 +95,7 @@ func serve(r *Ring, delay time.Duration, stop <-chan struct{}) (<-chan []Complet
 					break
 				}
 				busy = true
-				qd = append(qd, s.QD)
+				got.reqs = append(got.reqs, submitted{s.Op, s.Size, s.Direct(), s.QD})
 				r.Answer(s, s.Arrive+int64(delay))
 			}
 			for {
@@ -92,13 +104,12 @@ func serve(r *Ring, delay time.Duration, stop <-chan struct{}) (<-chan []Complet
 					break
 				}
 				busy = true
-				got = append(got, c)
+				got.comps = append(got.comps, c)
 			}
 			select {
 			case <-stop:
 				if !busy {
 					out <- got
-					qds <- qd
 					return
 				}
 			default:
@@ -108,7 +119,7 @@ func serve(r *Ring, delay time.Duration, stop <-chan struct{}) (<-chan []Complet
 			}
 		}
 	}()
-	return out, qds
+	return out
 }
 
 // TestRoundTrip sends reads, writes and flushes through the C client to a Go
@@ -120,7 +131,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatalf("ring file %v, %v: want mode 0666 (servers run as other users)", st, err)
 	}
 	stop := make(chan struct{})
-	done, qds := serve(r, 200*time.Microsecond, stop)
+	done := serve(r, 200*time.Microsecond, stop)
 	c := attach(t, r)
 	fd := int(f.Fd())
 	buf := make([]byte, 8192)
@@ -154,9 +165,9 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	close(stop)
-	got := <-done
+	seen := <-done
 	var reads, writes, flushes int
-	for _, cp := range got {
+	for _, cp := range seen.comps {
 		switch cp.Op {
 		case 0:
 			reads++
@@ -176,8 +187,8 @@ func TestRoundTrip(t *testing.T) {
 		t.Errorf("completions: %d reads, %d writes, %d flushes; want 1, %d, 1", reads, writes, flushes, writers*each)
 	}
 	maxQD := int32(0)
-	for _, q := range <-qds {
-		maxQD = max(maxQD, q)
+	for _, q := range seen.reqs {
+		maxQD = max(maxQD, q.qd)
 	}
 	if maxQD < 1 || maxQD > writers {
 		t.Errorf("max queue depth %d, want 1..%d", maxQD, writers)
@@ -229,10 +240,9 @@ func deadPID(t *testing.T) int32 {
 func TestRingFull(t *testing.T) {
 	r, f := testRing(t, 2)
 	stop := make(chan struct{})
-	served := make(chan (<-chan []Completion), 1)
+	later := make(chan (<-chan served), 1)
 	time.AfterFunc(100*time.Millisecond, func() { // the server is busy for 100 ms
-		done, _ := serve(r, time.Millisecond, stop)
-		served <- done
+		later <- serve(r, time.Millisecond, stop)
 	})
 	c := attach(t, r)
 	var wg sync.WaitGroup
@@ -247,8 +257,8 @@ func TestRingFull(t *testing.T) {
 	}
 	wg.Wait()
 	close(stop)
-	if got := <-<-served; len(got) != 6 {
-		t.Errorf("%d completions, want 6", len(got))
+	if got := <-<-later; len(got.comps) != 6 {
+		t.Errorf("%d completions, want 6", len(got.comps))
 	}
 	if h := r.Health(); h.FullWaits == 0 || h.Failed != "" {
 		t.Errorf("health %+v: want waits for a slot and no failure", h)

@@ -53,53 +53,14 @@ func TestShim(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	type seen struct {
-		op     uint32
-		size   int64
-		direct bool
-	}
 	stop := make(chan struct{})
-	got := make(chan []seen, 1)
-	var comps []Completion
-	go func() {
-		var s []seen
-		for {
-			busy := false
-			for {
-				sl, ok := r.NextSubmission()
-				if !ok {
-					break
-				}
-				busy = true
-				s = append(s, seen{sl.Op, sl.Size, sl.Direct()})
-				r.Answer(sl, sl.Arrive+int64(20*time.Microsecond))
-			}
-			for {
-				c, ok := r.NextCompletion()
-				if !ok {
-					break
-				}
-				busy = true
-				comps = append(comps, c)
-			}
-			select {
-			case <-stop:
-				if !busy {
-					got <- s
-					return
-				}
-			default:
-			}
-			if !busy {
-				r.Sleep(time.Millisecond)
-			}
-		}
-	}()
+	done := serve(r, 20*time.Microsecond, stop)
 	cmd := exec.Command(probe, tier, other)
 	cmd.Env = append(os.Environ(), "LD_PRELOAD="+so, "TIERBENCH_RING="+r.Path())
 	out, err := cmd.CombinedOutput()
 	close(stop)
-	reqs := <-got
+	seen := <-done
+	reqs, comps := seen.reqs, seen.comps
 	if err != nil {
 		t.Fatalf("probe: %v: %s", err, out)
 	}
