@@ -93,8 +93,10 @@ func (l *hostLoad) update(now time.Time) bool {
 		return false
 	}
 	busy := 0.0
-	// this thread is one of the running; a client doing its I/O another
-	if running > runtime.NumCPU()+1 {
+	// This thread is one of the running: the others leave no CPU idle when they are
+	// as many as the CPUs (a database using both CPUs of two, or a probe's spinning
+	// client and one other program).
+	if running > runtime.NumCPU() {
 		busy = 1
 	}
 	l.score = l.score*0.75 + busy*0.25
