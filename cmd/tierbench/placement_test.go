@@ -61,7 +61,8 @@ func TestPlacementBadInput(t *testing.T) {
 		{"bad flush method", []string{"--flush-method", "sometimes"}, []string{`--flush-method "sometimes"`}},
 		{"negative grid", []string{"--grid-intensity", "-1"}, []string{"--grid-intensity -1"}},
 		{"external server", []string{"--engine", "postgres", "--dsn", "postgres://x@127.0.0.1:1/db", "--data", "hdd-7200"}, []string{"--dsn"}},
-		{"too fast", []string{"--tier", "x=dram-ssd", "--data", "x"}, []string{"too fast for this host", "dram-ssd", "slower profile"}},
+		{"bad emulator", []string{"--emulator", "mmap", "--data", "hdd-7200"}, []string{`--emulator "mmap"`, "give fuse"}},
+		{"too fast", []string{"--emulator", "fuse", "--tier", "x=dram-ssd", "--data", "x"}, []string{"too fast for this host", "dram-ssd", "slower profile"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.name == "too fast" {
