@@ -384,8 +384,8 @@ func simulate(m device.Model, p probe, reqs []device.Request, gap time.Duration)
 		}
 		at := free[w]
 		done := m.Submit(at, r)
-		if p.fsync {
-			done = m.Submit(done, device.Request{Op: device.OpFlush, File: r.File, Direct: r.Direct})
+		if p.fsync { // the flush is the worker's next request
+			done = m.Submit(done+gap, device.Request{Op: device.OpFlush, File: r.File, Direct: r.Direct})
 		}
 		latSum += done - at
 		lats = append(lats, done-at)
