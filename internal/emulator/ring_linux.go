@@ -61,7 +61,7 @@ func (s *ringServer) run() {
 		default:
 		}
 		now := time.Now()
-		if !s.tune.IgnoreLoad && load.update(now) {
+		if !s.tune.IgnoreLoad && load.update(now, s.ring.Spinners()) {
 			s.ring.SetContended(load.contended)
 		}
 		if !load.contended && now.Sub(last) < s.tune.ConsumerSpin {
@@ -72,10 +72,10 @@ func (s *ringServer) run() {
 	}
 }
 
-// hostLoad says whether the host has more runnable threads than CPUs, from the
-// running count of /proc/loadavg sampled every few milliseconds and smoothed (a
-// burst of compilers should not flip it back and forth). Busy-waiting then costs
-// more than it saves: the spinner is descheduled for milliseconds.
+// hostLoad says whether other threads leave no CPU idle, from the running count of
+// /proc/loadavg sampled every few milliseconds, less the ring's own spinners, and
+// smoothed (a burst of compilers should not flip it back and forth). Busy-waiting
+// then costs more than it saves: the spinner is descheduled for milliseconds.
 type hostLoad struct {
 	next      time.Time
 	score     float64
@@ -83,7 +83,7 @@ type hostLoad struct {
 	buf       [128]byte
 }
 
-func (l *hostLoad) update(now time.Time) bool {
+func (l *hostLoad) update(now time.Time, spinners int) bool {
 	if now.Before(l.next) {
 		return false
 	}
@@ -93,10 +93,10 @@ func (l *hostLoad) update(now time.Time) bool {
 		return false
 	}
 	busy := 0.0
-	// This thread is one of the running: the others leave no CPU idle when they are
-	// as many as the CPUs (a database using both CPUs of two, or a probe's spinning
-	// client and one other program).
-	if running > runtime.NumCPU() {
+	// This thread and the clients spinning for their deadlines are among the running;
+	// the others leave no CPU idle when they are as many as the CPUs (a database
+	// using both CPUs of two).
+	if running-1-spinners >= runtime.NumCPU() {
 		busy = 1
 	}
 	l.score = l.score*0.75 + busy*0.25

@@ -420,6 +420,9 @@ func (r *Ring) SetContended(on bool) {
 	}
 }
 
+// Spinners is how many clients busy-wait for their deadlines now.
+func (r *Ring) Spinners() int { return int(r.h.spinners.Load()) }
+
 // Contended is what SetContended last said.
 func (r *Ring) Contended() bool { return r.h.contended.Load() != 0 }
 
