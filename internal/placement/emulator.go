@@ -100,9 +100,11 @@ func (pl *Placed) startPreload() error {
 }
 
 // checkRing turns what a preload ring's clients reported into an error: a failure of
-// the ring, I/O it could not time, or a run in which no process of the engine loaded
-// the shim at all. Any of them means the devices' counters are not the engine's I/O.
-func checkRing(devs []emulator.DeviceStats, final bool) error {
+// the ring, I/O it could not time, or no process of the engine that loaded the shim
+// (a server maps the ring as it starts, the SQLite VFS as placement starts: Stats,
+// called once the engine is open, sees it as well as Finish). Any of them means the
+// devices' counters are not the engine's I/O.
+func checkRing(devs []emulator.DeviceStats) error {
 	for _, d := range devs {
 		h := d.Ring
 		if h == nil {
@@ -115,7 +117,7 @@ func checkRing(devs []emulator.DeviceStats, final bool) error {
 		case h.Unseen > 0:
 			return fmt.Errorf("the engine did I/O on the devices' files that the preload path cannot time (%d calls, the first: %s): the devices' counters miss it; use --emulator fuse",
 				h.Unseen, h.UnseenFirst)
-		case final && h.Attached == 0:
+		case h.Attached == 0:
 			return errors.New("no process of the engine loaded the preload shim (LD_PRELOAD was ignored or removed): its I/O was not timed; use --emulator fuse")
 		}
 		return nil

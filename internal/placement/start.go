@@ -246,7 +246,9 @@ func (pl *Placed) isDirTier(class Class) bool {
 // Emulated says whether any tier is an emulated device.
 func (pl *Placed) Emulated() bool { return pl.em != nil }
 
-// Stats are the emulated devices' counters now (nil without emulated tiers).
+// Stats are the emulated devices' counters now (nil without emulated tiers), with an
+// error once the preload path reports that they miss the engine's I/O (call it with
+// the engine open).
 func (pl *Placed) Stats() ([]emulator.DeviceStats, error) {
 	if pl.em == nil {
 		return nil, nil
@@ -255,7 +257,7 @@ func (pl *Placed) Stats() ([]emulator.DeviceStats, error) {
 	if err != nil {
 		return nil, err
 	}
-	return st, checkRing(st, false)
+	return st, checkRing(st)
 }
 
 // Stop unmounts the emulated tiers and keeps their final counters; unless Keep, it
@@ -337,7 +339,7 @@ func (pl *Placed) Finish(gPerKWh float64) (*Storage, error) {
 		s.Tiers = append(s.Tiers, tr)
 	}
 	s.CO2g = CO2Grams(s.EnergyJ, gPerKWh)
-	if rerr := checkRing(pl.final, true); rerr != nil {
+	if rerr := checkRing(pl.final); rerr != nil {
 		err = errors.Join(err, rerr)
 	}
 	return s, err

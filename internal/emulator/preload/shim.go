@@ -47,7 +47,11 @@ func Shim() (string, error) {
 		h.Write(b)
 	}
 	sum := hex.EncodeToString(h.Sum(nil))[:16]
-	root := filepath.Join(os.TempDir(), "tierbench-preload-"+strconv.Itoa(os.Geteuid()))
+	parent := os.TempDir()
+	if !traversable(parent) { // a private TMPDIR: the servers' users could not load it
+		parent = "/tmp"
+	}
+	root := filepath.Join(parent, "tierbench-preload-"+strconv.Itoa(os.Geteuid()))
 	dir := filepath.Join(root, sum)
 	so := filepath.Join(dir, ShimName)
 	for _, d := range []string{root, dir} {
@@ -89,6 +93,19 @@ func Shim() (string, error) {
 		return "", fmt.Errorf("preload shim: %w", err)
 	}
 	return so, nil
+}
+
+// traversable says whether every directory on the way to dir lets other users through.
+func traversable(dir string) bool {
+	for p := dir; ; p = filepath.Dir(p) {
+		st, err := os.Stat(p)
+		if err != nil || st.Mode().Perm()&0o001 == 0 {
+			return false
+		}
+		if p == filepath.Dir(p) {
+			return true
+		}
+	}
 }
 
 func compiler() (string, error) {
