@@ -14,6 +14,7 @@ import (
 	"tierbench/internal/demo"
 	"tierbench/internal/device"
 	"tierbench/internal/emulator"
+	"tierbench/internal/lifecycle"
 	"tierbench/internal/placement"
 	"tierbench/internal/progress"
 )
@@ -65,7 +66,7 @@ the next fastest one, and the table says so.`,
 			} else if cfg.PageCache < 1<<20 {
 				return fmt.Errorf("--page-cache %s: give at least 1MiB, or none", pageCache)
 			}
-			paths, err := userProfiles(profiles)
+			paths, err := device.ProfilePaths(profiles)
 			if err != nil {
 				return err
 			}
@@ -100,7 +101,7 @@ the next fastest one, and the table says so.`,
 			if err := os.Chmod(cfg.OutDir, 0o755); err != nil {
 				return fmt.Errorf("demo: %w", err)
 			}
-			cfg.Log = cmd.ErrOrStderr()
+			cfg.Log, cfg.Command = cmd.ErrOrStderr(), lifecycle.CommandLine(os.Args)
 			if progress.IsTerminal(os.Stderr) {
 				cfg.Progress = os.Stderr
 			}

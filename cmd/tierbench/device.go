@@ -59,7 +59,7 @@ or else from ` + device.DefaultUserDir() + ` if it exists.`,
   tierbench device list --profiles ./devices --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			paths, err := userProfiles(paths)
+			paths, err := device.ProfilePaths(paths)
 			if err != nil {
 				return err
 			}

@@ -2,11 +2,8 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"text/tabwriter"
 	"time"
 
@@ -15,21 +12,6 @@ import (
 	"tierbench/internal/device"
 	"tierbench/internal/emulator"
 )
-
-// userProfiles is --profiles, or the user directory if it exists (as `device list`).
-func userProfiles(paths []string) ([]string, error) {
-	if len(paths) > 0 {
-		return paths, nil
-	}
-	if dir := device.DefaultUserDir(); dir != "" {
-		if _, err := os.Stat(dir); err == nil {
-			return []string{dir}, nil
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("device profiles: %w", err)
-		}
-	}
-	return nil, nil
-}
 
 func newDeviceCalibrateCommand() *cobra.Command {
 	var (
@@ -61,8 +43,17 @@ in real time here: record a trace on a slower device and use 'tierbench device r
   tierbench device calibrate --profile sata-ssd --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			paths, err := userProfiles(paths)
+			paths, err := device.ProfilePaths(paths)
 			if err != nil {
+				return err
+			}
+			if err := checkCalibrateBudget(budget); err != nil {
+				return err
+			}
+			if err := checkDirFlag("--dir", dir, "a temporary directory on /dev/shm"); err != nil {
+				return err
+			}
+			if err := checkProfileFlag(profile, paths); err != nil {
 				return err
 			}
 			p, err := emulator.ParsePath(path)
@@ -145,55 +136,4 @@ func printCalibration(out io.Writer, cal *emulator.Calibration) error {
 		fmt.Fprintln(out, "\nLATE: how long after the model's completion time requests returned to the caller (the emulation's own timing error).")
 	}
 	return nil
-}
-
-func newDeviceReplayCommand() *cobra.Command {
-	var (
-		trace   string
-		profile string
-		paths   []string
-		asJSON  bool
-	)
-	cmd := &cobra.Command{
-		Use:   "replay --trace FILE --profile P",
-		Short: "Replay a recorded I/O trace through a device model offline",
-		Long: `Replay an I/O trace recorded through an emulated device (every request with its
-time, operation, offset, size and file) through a fresh model of any profile, and print
-the I/O time that device would have spent: the sum of request latencies, its busy time
-and counters. Requests are submitted at their recorded times (open loop), so this is
-how devices too fast to emulate in real time on this host are compared.`,
-		Example: `  tierbench device replay --trace run1-data.trace --profile nvme
-  tierbench device replay --trace run1-data.trace --profile 'san(dram-ssd,link=8gfc)' --json`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			paths, err := userProfiles(paths)
-			if err != nil {
-				return err
-			}
-			res, err := emulator.ReplayFile(trace, profile, paths...)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(res)
-			}
-			out := cmd.OutOrStdout()
-			fmt.Fprintf(out, "trace %s through %s\n", trace, res.Spec)
-			fmt.Fprintf(out, "requests  %d (reads %d, writes %d, flushes %d; %d / %d bytes read / written)\n",
-				res.Requests, res.Model.Reads, res.Model.Writes, res.Model.Flushes, res.Model.ReadBytes, res.Model.WriteBytes)
-			fmt.Fprintf(out, "I/O time  %v (sum of latencies)\nbusy      %v of %v\nlatency   mean %v  p50 %v  p99 %v  max %v\nenergy    %.1f J\n",
-				res.IOTime, res.Busy, res.Span, res.Latency.Mean(), res.Latency.Quantile(0.5), res.Latency.Quantile(0.99), res.Latency.Max(), res.EnergyJ)
-			return nil
-		},
-	}
-	f := cmd.Flags()
-	f.StringVar(&trace, "trace", "", "trace file recorded by the emulator")
-	f.StringVar(&profile, "profile", "", "device profile or spec to replay through")
-	f.StringSliceVar(&paths, "profiles", nil, "profile file or directory of *.yaml files (repeatable; default: the user directory if it exists)")
-	f.BoolVar(&asJSON, "json", false, "print JSON")
-	cmd.MarkFlagRequired("trace")
-	cmd.MarkFlagRequired("profile")
-	return cmd
 }

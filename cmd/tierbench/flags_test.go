@@ -9,64 +9,15 @@ import (
 	"testing"
 )
 
-func TestParseSF(t *testing.T) {
-	for _, tc := range []struct {
-		in      string
-		want    float64
-		wantErr string
-	}{
-		{"1", 1, ""},
-		{"0.01", 0.01, ""},
-		{" 0.37 ", 0.37, ""},
-		{"10000", 10000, ""},
-		{"0.001", 0, "at least 0.01"},
-		{"-1", 0, "at least 0.01"},
-		{"abc", 0, "not a number"},
-		{"NaN", 0, "not a number"},
-		{"1.5", 0, "whole numbers"},
-		{"30000", 0, "too large"},
-	} {
-		t.Run(tc.in, func(t *testing.T) {
-			got, err := parseSF(tc.in)
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("parseSF(%q) error = %v, want one containing %q", tc.in, err, tc.wantErr)
-				}
-				return
-			}
-			if err != nil || got != tc.want {
-				t.Fatalf("parseSF(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
-			}
-		})
-	}
-}
-
-func TestParseSize(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want int64
-	}{
-		{"1048576", 1 << 20},
-		{"256MB", 256 << 20},
-		{"2GiB", 2 << 30},
-		{"1g", 1 << 30},
-		{"512 KiB", 512 << 10},
-		{"1.5G", 3 << 29},
-	} {
-		got, err := parseSize("--buffer", tc.in)
-		if err != nil || got != tc.want {
-			t.Errorf("parseSize(%q) = %d, %v; want %d", tc.in, got, err, tc.want)
-		}
-	}
-	for _, bad := range []string{"", "lots", "-5MB", "12XB"} {
-		if _, err := parseSize("--buffer", bad); err == nil || !strings.Contains(err.Error(), "--buffer") {
-			t.Errorf("parseSize(%q) error = %v, want one naming --buffer", bad, err)
-		}
-	}
-}
-
 // runCLI runs the tierbench command line in-process and returns stdout and the error.
 func runCLI(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	out, _, err := runCLIStderr(t, args...)
+	return out, err
+}
+
+// runCLIStderr is runCLI that also returns what the command wrote to stderr.
+func runCLIStderr(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	cmd := newRootCommand()
 	var out, errOut bytes.Buffer
@@ -74,7 +25,88 @@ func runCLI(t *testing.T, args ...string) (string, error) {
 	cmd.SetErr(&errOut)
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(context.Background())
-	return out.String(), err
+	return out.String(), errOut.String(), err
+}
+
+// parseFlag parses one flag of the command at path as the command line would and
+// returns the value it holds afterwards.
+func parseFlag(t *testing.T, path []string, flag, value string) (string, error) {
+	t.Helper()
+	cmd, _, err := newRootCommand().Find(path)
+	if err != nil {
+		t.Fatalf("%v: %v", path, err)
+	}
+	if err := cmd.ParseFlags([]string{"--" + flag, value}); err != nil {
+		return "", err
+	}
+	return cmd.Flags().Lookup(flag).Value.String(), nil
+}
+
+// TestSeedFlagsAreDecimal checks all five --seed flags: pflag's own int flags read
+// "0101000000" as octal 17039360 and refused "0923101500" with strconv's message.
+func TestSeedFlagsAreDecimal(t *testing.T) {
+	tpchSeed := [][]string{{"tpch", "qgen"}, {"tpch", "run"}}
+	generatorSeed := [][]string{{"oltp", "load"}, {"oltp", "run"}, {"tpcc", "load"}, {"tpcc", "run"}}
+	for _, tc := range []struct {
+		commands [][]string
+		in       string
+		want     string // "" when the value is refused
+	}{
+		{append(tpchSeed, generatorSeed...), "0101000000", "101000000"},
+		{append(tpchSeed, generatorSeed...), "0923101500", "923101500"},
+		{append(tpchSeed, generatorSeed...), "1231235959", "1231235959"},
+		{append(tpchSeed, generatorSeed...), "007", "7"},
+		{append(tpchSeed, generatorSeed...), "0x10", ""},
+		{append(tpchSeed, generatorSeed...), "0b101", ""},
+		{append(tpchSeed, generatorSeed...), "1_000", ""},
+		{append(tpchSeed, generatorSeed...), "12ab", ""},
+		{append(tpchSeed, generatorSeed...), "", ""},
+		{append(tpchSeed, generatorSeed...), "99999999999999999999", ""},
+		{tpchSeed, "2147483646", "2147483646"},
+		{tpchSeed, "2147483647", ""}, // holds qgen's generator at 0
+		{tpchSeed, "-1", ""},
+		{generatorSeed, "2147483647", "2147483647"},
+		{generatorSeed, "-1", "-1"},
+	} {
+		for _, path := range tc.commands {
+			t.Run(strings.Join(path, " ")+" "+tc.in, func(t *testing.T) {
+				got, err := parseFlag(t, path, "seed", tc.in)
+				if tc.want != "" {
+					if err != nil || got != tc.want {
+						t.Fatalf("--seed %q = %q, %v; want %s", tc.in, got, err, tc.want)
+					}
+					return
+				}
+				if err == nil || !strings.Contains(err.Error(), `"--seed"`) || !strings.Contains(err.Error(), "decimal whole number") ||
+					strings.Contains(err.Error(), "strconv") || strings.Contains(err.Error(), "\n") {
+					t.Fatalf("--seed %q: error %v, want one line naming --seed and what is valid", tc.in, err)
+				}
+			})
+		}
+	}
+}
+
+// TestTPCHIntFlagsAreDecimal: the integer flags of the tpch commands read decimal
+// only, as --seed does ("010" was 8, "0x4" 4).
+func TestTPCHIntFlagsAreDecimal(t *testing.T) {
+	for _, tc := range []struct {
+		path []string
+		flag string
+	}{
+		{[]string{"tpch", "run"}, "streams"},
+		{[]string{"tpch", "qgen"}, "stream"},
+		{[]string{"tpch", "gen"}, "chunks"},
+		{[]string{"tpch", "gen"}, "step"},
+		{[]string{"tpch", "gen"}, "updates"},
+		{[]string{"tpch", "gen"}, "workers"},
+	} {
+		if got, err := parseFlag(t, tc.path, tc.flag, "010"); err != nil || got != "10" {
+			t.Errorf("--%s 010 = %q, %v; want 10", tc.flag, got, err)
+		}
+		if _, err := parseFlag(t, tc.path, tc.flag, "0x4"); err == nil || !strings.Contains(err.Error(), `"--`+tc.flag+`"`) || !strings.Contains(err.Error(), "decimal") {
+			t.Errorf("--%s 0x4: error %v, want one naming the flag", tc.flag, err)
+		}
+	}
 }
 
 func TestBadInputNamesTheFlag(t *testing.T) {
@@ -98,6 +130,12 @@ func TestBadInputNamesTheFlag(t *testing.T) {
 		{"set on external", []string{"tpch", "run", "--engine", "postgres", "--dsn", "postgres://x@127.0.0.1:1/db", "--set", "work_mem=1MB", "--sf", "0.01", "--out", dir}, "never does on an external server"},
 		{"bad buffer", []string{"tpch", "run", "--buffer", "huge", "--sf", "0.01", "--out", dir}, `--buffer "huge" is not a size`},
 		{"unknown dialect", []string{"tpch", "qgen", "--dialect", "oracle"}, `unknown SQL dialect "oracle"`},
+		{"too many streams", []string{"tpch", "run", "--sf", "0.01", "--streams", "100000", "--out", dir}, "--streams 100000: give 0 (the spec minimum for the SF) up to 998"},
+		{"stream seed stuck", []string{"tpch", "run", "--sf", "0.01", "--streams", "8", "--seed", "2147483640", "--out", dir}, "--seed 2147483640 with 8 query streams: stream 7 would use seed 2147483647"},
+		{"default streams seed stuck", []string{"tpch", "run", "--sf", "0.01", "--seed", "2147483646", "--out", dir}, "stream 1 would use seed 2147483647"},
+		{"seed beyond qgen", []string{"tpch", "qgen", "--params", "--seed", "2147483647"}, `invalid argument "2147483647" for "--seed" flag: a seed is a decimal whole number from 0 to 2147483646`},
+		{"gen beyond the disk", []string{"tpch", "gen", "--sf", "100000", "--out", dir}, "tpch gen --sf 100000 needs about"},
+		{"gen past the last update set", []string{"tpch", "gen", "--sf", "0.01", "--updates", "1000000000000", "--out", dir}, "--updates 1000000000000: at SF 0.01 dbgen's refresh data has sets 1 to 999"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := runCLI(t, tc.args...)
@@ -155,12 +193,15 @@ func TestGenAndQgenCommands(t *testing.T) {
 		}
 		t.Skipf("reference data not found: %v", err)
 	}
-	got, err := runCLI(t, "tpch", "qgen", "--sf", "1", "--seed", "101000000", "--params")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("qgen --params differs from subparam_1:\n%s\nwant:\n%s", got, want)
+	// CMD_QGEN writes the seed as 0101000000, which qgen's atol reads as decimal.
+	for _, seed := range []string{"101000000", "0101000000"} {
+		got, err := runCLI(t, "tpch", "qgen", "--sf", "1", "--seed", seed, "--params")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != string(want) {
+			t.Errorf("qgen --seed %s --params differs from subparam_1:\n%s\nwant:\n%s", seed, got, want)
+		}
 	}
 	sql, err := runCLI(t, "tpch", "qgen", "--dialect", "sqlite", "--default", "--stream", "1")
 	if err != nil {

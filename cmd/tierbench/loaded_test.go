@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/spf13/cobra"
 
 	"tierbench/internal/engine"
 )
@@ -45,49 +42,5 @@ func TestRunAndCheckFollowTheLoad(t *testing.T) {
 	_, err = runCLI(t, "oltp", "run", "--mix", "point-select", "--engine", "postgres", "--duration", "1s", "--out", my)
 	if err == nil || !strings.Contains(err.Error(), "--engine postgres: "+my+" holds data loaded into mysql") {
 		t.Errorf("oltp run --engine postgres on a mysql load: %v", err)
-	}
-}
-
-func TestMatchLoaded(t *testing.T) {
-	loaded := &engine.Info{Name: "postgres", Mode: engine.Managed}
-	for _, tc := range []struct {
-		name     string
-		args     []string
-		wantName string
-		wantNote bool
-		wantErr  string
-	}{
-		{"no --engine: the load's", nil, "postgres", true, ""},
-		{"the same --engine", []string{"--engine", "postgres"}, "postgres", false, ""},
-		{"another --engine", []string{"--engine", "mysql"}, "mysql", false, "--engine mysql: OUT holds data loaded into postgres"},
-		{"--dsn names the server", []string{"--engine", "mysql", "--dsn", "u@unix(/s)/d"}, "mysql", false, ""},
-		{"--db names the database", []string{"--db", "/elsewhere"}, "sqlite", false, ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var ef engineFlags
-			cmd := &cobra.Command{}
-			ef.register(cmd)
-			if err := cmd.ParseFlags(tc.args); err != nil {
-				t.Fatal(err)
-			}
-			var stderr bytes.Buffer
-			cmd.SetErr(&stderr)
-			err := ef.matchLoaded(cmd, "OUT", "load.json", loaded)
-			if (tc.wantErr == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.wantErr)) {
-				t.Errorf("error %v, want %q", err, tc.wantErr)
-			}
-			if ef.name != tc.wantName {
-				t.Errorf("engine %s, want %s", ef.name, tc.wantName)
-			}
-			if got := strings.Contains(stderr.String(), "note: using --engine postgres, which OUT was loaded into"); got != tc.wantNote {
-				t.Errorf("note %q, want one: %v", stderr.String(), tc.wantNote)
-			}
-		})
-	}
-	var ef engineFlags
-	cmd := &cobra.Command{}
-	ef.register(cmd)
-	if err := ef.matchLoaded(cmd, "OUT", "load.json", nil); err != nil || ef.name != "sqlite" {
-		t.Errorf("no load: %v, engine %s", err, ef.name)
 	}
 }

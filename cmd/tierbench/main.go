@@ -10,16 +10,9 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"tierbench/internal/workload"
 )
-
-// exitError carries a specific exit status, e.g. for a failed answer validation.
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
 
 func main() {
 	// The first Ctrl-C cancels the context so the run stops, keeps what it measured and
@@ -35,9 +28,9 @@ func main() {
 		return
 	}
 	fmt.Fprintln(os.Stderr, "tierbench:", err)
-	var ee *exitError
+	var ee *workload.ExitError
 	if errors.As(err, &ee) {
-		os.Exit(ee.code)
+		os.Exit(ee.Code)
 	}
 	if errors.Is(err, context.Canceled) {
 		os.Exit(130)

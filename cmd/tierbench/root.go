@@ -44,16 +44,10 @@ Start with 'tierbench demo'.`,
 			profFile.Close()
 		}
 	})
-	root.AddCommand(newDemoCommand(), newTPCHCommand(), newTPCCCommand(), newDeviceCommand())
-	root.AddCommand(newOLTPCommand())
+	root.AddCommand(newDemoCommand(), newDeviceCommand())
+	root.AddCommand(newWorkloadCommands(map[string][]*cobra.Command{
+		"tpch": {newTPCHGenCommand(), newTPCHQgenCommand()},
+		"oltp": {newOLTPMixesCommand(), newOLTPShowCommand()},
+	})...)
 	return root
-}
-
-func newTPCHCommand() *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "tpch",
-		Short: "TPC-H: data generator, query generator and the load/power/throughput run",
-	}
-	cmd.AddCommand(newTPCHGenCommand(), newTPCHQgenCommand(), newTPCHRunCommand())
-	return cmd
 }

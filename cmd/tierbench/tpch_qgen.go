@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"tierbench/internal/tpch"
 	"tierbench/internal/tpch/qgen"
 )
 
@@ -30,6 +32,12 @@ func newTPCHQgenCommand() *cobra.Command {
 			}
 			if stream < 0 {
 				return fmt.Errorf("--stream %d: give 0 (the power test) or a throughput stream 1, 2, ...", stream)
+			}
+			if seed == 0 && !useDef {
+				// qgen without -r seeds from the clock; tierbench takes the clock in the
+				// spec's form, mmddhhmmss (never a multiple of 2^31-1), as tpch run does.
+				seed = tpch.SeedFromTime(time.Now())
+				fmt.Fprintf(cmd.ErrOrStderr(), "qgen: using seed %d, the current time as mmddhhmmss (UTC); give --seed %d to draw the same parameters again\n", seed, seed)
 			}
 			w := cmd.OutOrStdout()
 			if params {
@@ -65,11 +73,11 @@ func newTPCHQgenCommand() *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&sfText, "sf", "1", "scale factor the parameters are drawn for")
-	f.Int64Var(&seed, "seed", 0, "qgen seed (-r); the spec uses the end-of-load timestamp mmddhhmmss")
+	registerSeed(cmd, &seed, 0, 0, qgen.MaxSeed, "qgen seed (-r), decimal; the spec uses the end-of-load timestamp mmddhhmmss (0 = the current time in that form)")
 	f.BoolVar(&params, "params", false, "print the substitution parameters in the format of qgen -l")
 	f.BoolVar(&useDef, "default", false, "use the qualification parameters (qgen -d)")
 	f.StringVar(&dialect, "dialect", "", "print executable SQL for sqlite, postgres or mysql")
-	f.IntVar(&stream, "stream", 0, "stream number: 0 is the power test, 1..S the throughput streams")
+	registerInt(cmd, &stream, "stream", 0, "stream number: 0 is the power test, 1..S the throughput streams")
 	return cmd
 }
 

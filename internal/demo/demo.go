@@ -8,15 +8,18 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"tierbench/internal/device"
 	"tierbench/internal/emulator"
-	"tierbench/internal/engine"
 	_ "tierbench/internal/engine/sqlite" // the demo's engine
+	"tierbench/internal/lifecycle"
 	"tierbench/internal/placement"
+	"tierbench/internal/rundir"
 	"tierbench/internal/tpch"
+	"tierbench/internal/workload"
 )
 
 // Defaults of Config, chosen by measuring on a 2-core VM (README): the SF 0.01 database
@@ -66,8 +69,13 @@ type Config struct {
 	// CacheBytes is SQLite's cache.
 	CacheBytes int64
 	Seed       int64
-	// OutDir holds OUT/<device>/result.json (and, during a run, the device's tier).
-	OutDir        string
+	// OutDir holds OUT/<device>/result.json (and, during a run, the device's tier). Run
+	// locks it against a second command (rundir.Lock); the run lifecycle locks each
+	// OUT/<device> and sets an earlier demo's result of a device aside into
+	// OUT/<device>/earlier/N before running it again.
+	OutDir string
+	// Command is the command line the lock records (passwords removed); empty: "tierbench demo".
+	Command       string
 	GridIntensity float64
 	Registry      *device.Registry
 	Emulator      emulator.Options
@@ -102,6 +110,9 @@ type Row struct {
 	Read8KUs float64 `json:"model_read_8k_us"`
 	Seconds  float64 `json:"wall_s"`
 	Result   string  `json:"result,omitempty"`
+	// Verdict is what limited the run's headline window, the throughput test
+	// (result.json's verdict section); empty when nothing was sampled.
+	Verdict string `json:"verdict,omitempty"`
 }
 
 // Defaults fills in what cfg leaves zero; Run calls it too.
@@ -152,10 +163,15 @@ func (cfg *Config) Spec(profile string) string {
 // Run runs every slot and returns the rows from the slowest device to the fastest. A
 // device the host cannot emulate is replaced by its slot's next fallback (the row says
 // so); without one left, Run fails.
-func Run(ctx context.Context, cfg Config) ([]Row, error) {
+func Run(ctx context.Context, cfg Config) (_ []Row, err error) {
 	if err := cfg.Defaults(); err != nil {
 		return nil, err
 	}
+	lock, err := rundir.Acquire(cfg.OutDir, cfg.command())
+	if err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	defer func() { err = errors.Join(err, lock.Release()) }()
 	var rows []Row
 	used := map[string]bool{}
 	for _, slot := range cfg.Slots {
@@ -167,8 +183,9 @@ func Run(ctx context.Context, cfg Config) ([]Row, error) {
 				continue
 			}
 			row, err := cfg.runDevice(ctx, dev)
-			if errors.Is(err, emulator.ErrTooFast) && dev != candidates[len(candidates)-1] {
-				why = append(why, tooFastReason(dev, err))
+			var tooFast *emulator.TooFastError
+			if errors.As(err, &tooFast) && dev != candidates[len(candidates)-1] {
+				why = append(why, tooFast.Compare(dev))
 				cfg.logf("%s cannot be emulated in real time here; trying the next fastest device", dev)
 				continue
 			}
@@ -192,61 +209,54 @@ func Run(ctx context.Context, cfg Config) ([]Row, error) {
 	return rows, nil
 }
 
+// command is the command line the locks record.
+func (cfg *Config) command() string {
+	if cfg.Command == "" {
+		return "tierbench demo"
+	}
+	return cfg.Command
+}
+
 func (cfg *Config) logf(format string, args ...any) {
 	if cfg.Log != nil {
 		fmt.Fprintf(cfg.Log, "%s %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
 	}
 }
 
-// runDevice runs TPC-H on one device: mount, open SQLite on it, run, close, unmount.
+// runDevice runs TPC-H on one device through the run lifecycle: its database and temp
+// files on a tier of the device behind the page cache model, SQLite with the demo's
+// cache, result.json in OUT/<device>.
 func (cfg *Config) runDevice(ctx context.Context, dev string) (*Row, error) {
 	fig, err := cfg.Registry.Characterize(dev)
 	if err != nil {
 		return nil, err
 	}
 	spec := cfg.Spec(dev)
-	plan, err := placement.NewPlan([]string{dev + "=" + spec}, placement.Classes{Data: dev, Temp: dev}, cfg.Registry)
-	if err != nil {
-		return nil, err
-	}
 	out := filepath.Join(cfg.OutDir, dev)
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return nil, err
-	}
+	flt := func(f float64) []string { return []string{strconv.FormatFloat(f, 'g', -1, 64)} }
 	start := time.Now()
 	cfg.logf("%s: TPC-H SF %g on %s", dev, cfg.SF, spec)
-	pl, err := plan.Start(ctx, placement.Options{OutDir: out, Registry: cfg.Registry, Emulator: cfg.Emulator, Engine: "sqlite"})
-	if err != nil {
-		os.Remove(out)
-		return nil, err
-	}
-	defer pl.Stop()
-	ecfg := engine.Config{Name: "sqlite", BufferBytes: cfg.CacheBytes}
-	if _, err := pl.Apply(&ecfg); err != nil {
-		return nil, err
-	}
-	eng, err := engine.Open(ctx, ecfg)
-	if err != nil {
-		return nil, err
-	}
-	res, runErr := tpch.Run(ctx, eng, tpch.RunConfig{
-		SF: cfg.SF, Seed: cfg.Seed, OutDir: out, Progress: cfg.Progress, Log: cfg.Log,
+	o, err := lifecycle.Execute(ctx, lifecycle.Spec{
+		Workload: "tpch", Phases: []workload.Phase{workload.Run},
+		Values: map[string][]string{
+			"sf": flt(cfg.SF), "seed": {strconv.FormatInt(cfg.Seed, 10)}, "out": {out}, "engine": {"sqlite"},
+			"buffer": {strconv.FormatInt(cfg.CacheBytes, 10)}, "grid-intensity": flt(cfg.GridIntensity),
+			"emulator": {cfg.Emulator.Path},
+		},
+		Plan:     &placement.Plan{Tiers: []placement.Tier{{Name: dev, Spec: spec}}, Classes: placement.Classes{Data: dev, Temp: dev}},
+		Registry: cfg.Registry, Emulator: cfg.Emulator,
+		IO: lifecycle.IO{Stderr: cfg.Log, Progress: cfg.Progress, Command: cfg.command(),
+			Note: func(note string) { cfg.logf("%s: %s", dev, note) }},
 	})
-	closeErr := eng.Close()
-	os.Remove(ecfg.Dir)
-	st, finErr := pl.Finish(cfg.GridIntensity)
-	if res != nil {
-		res.Storage = st
-		if err := tpch.WriteResult(out, res); err != nil && runErr == nil {
-			runErr = err
+	if err != nil {
+		if o == nil || len(o.Phases) == 0 {
+			os.Remove(out) // only when the refused run left it empty
 		}
-	}
-	if err := errors.Join(runErr, closeErr, finErr); err != nil {
 		return nil, err
 	}
-	row := rowOf(dev, spec, res, time.Since(start))
+	row := rowOf(dev, spec, o.Phases[0].Result.(*tpch.Result), time.Since(start))
 	row.Read8KUs = float64(fig.RandRead8KQD1.Nanoseconds()) / 1e3
-	row.Result = filepath.Join(out, "result.json")
+	row.Result = filepath.Join(out, tpch.ResultFile)
 	cfg.logf("%s: QphH@Size %.1f (unrounded %.2f) in %.0f s", dev, row.QphH, row.QphHUnrounded, row.Seconds)
 	return row, nil
 }
@@ -268,6 +278,9 @@ func rowOf(dev, spec string, res *tpch.Result, wall time.Duration) *Row {
 		for _, s := range res.Throughput.Streams {
 			r.Queries += len(s)
 		}
+	}
+	if v := res.Verdict; v != nil {
+		r.Verdict = v.Headline
 	}
 	if st := res.Storage; st != nil && len(st.Tiers) > 0 && st.Tiers[0].Device != nil {
 		d := st.Tiers[0].Device
@@ -321,14 +334,3 @@ func CheckRanking(rows []Row) error {
 
 // tieTolerance is how far behind a device may come in for a pair of close speeds.
 const tieTolerance = 0.10
-
-// tooFastReason shortens the emulator's refusal to what the table's note needs: the
-// device's modelled read against the host's measured floor.
-func tooFastReason(dev string, err error) string {
-	msg := err.Error()
-	i, j := strings.Index(msg, " answers a random"), strings.Index(msg, ": record a trace")
-	if i < 0 || j < i {
-		return msg
-	}
-	return dev + msg[i:j]
-}

@@ -7,8 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"tierbench/internal/placement"
+	"tierbench/internal/result"
 	"tierbench/internal/tpch"
+	"tierbench/internal/verdict"
 )
 
 func TestSortAndRanking(t *testing.T) {
@@ -57,13 +58,18 @@ func TestRowOf(t *testing.T) {
 		Load:       &tpch.LoadResult{Total: 5.5},
 		Power:      &tpch.PowerResult{Queries: q},
 		Throughput: &tpch.ThroughputResult{Streams: []map[string]float64{q, q}},
-		Storage: &placement.Storage{Tiers: []placement.TierResult{{Device: &placement.DeviceResult{
+		Sections: result.Sections{Storage: &result.Storage{Tiers: []result.TierResult{{Device: &result.DeviceResult{
 			IOPS: 20000, MediaIOPS: 5000, Utilisation: 0.9, EnergyJ: 660,
-		}}}},
+		}}}}, Verdict: &verdict.Section{Window: "throughput", Primary: verdict.Device, Headline: "device-bound: tier hdd-7200 busy 95%"}},
 	}
 	r := rowOf("hdd-7200", "pagecache(hdd-7200,size=10MiB,page=64KiB)", res, 0)
-	if r.Queries != 66 || r.EnergyPerQueryJ != 10 || r.QphHUnrounded != 90.25 || r.LoadS != 5.5 || r.IOPS != 5000 {
-		t.Errorf("row %+v: want 66 queries, 10 J each, QphH 90.25, load 5.5 s, 5000 IOPS", r)
+	if r.Queries != 66 || r.EnergyPerQueryJ != 10 || r.QphHUnrounded != 90.25 || r.LoadS != 5.5 || r.IOPS != 5000 || r.Verdict != "device-bound: tier hdd-7200 busy 95%" {
+		t.Errorf("row %+v: want 66 queries, 10 J each, QphH 90.25, load 5.5 s, 5000 IOPS and the verdict's headline", r)
+	}
+	var table bytes.Buffer
+	WriteTable(&table, Config{}, []Row{*r})
+	if !strings.Contains(table.String(), "\n  hdd-7200: device-bound: tier hdd-7200 busy 95%\n") {
+		t.Errorf("the table lacks the device's verdict:\n%s", table.String())
 	}
 	var out bytes.Buffer
 	if err := WriteJSON(&out, []Row{*r}); err != nil {
@@ -87,11 +93,4 @@ func TestSpec(t *testing.T) {
 	if got := cfg.Spec("hdd-7200"); got != "hdd-7200" {
 		t.Errorf("spec without a page cache %s", got)
 	}
-	if got := tooFastReason("dram-ssd", errString("device x: device too fast for this host: use trace replay: pagecache(dram-ssd) answers a random 8 KiB read in 17µs, but this host's FUSE round trip alone is 16µs: record a trace on a slower device")); got != "dram-ssd answers a random 8 KiB read in 17µs, but this host's FUSE round trip alone is 16µs" {
-		t.Errorf("reason %q", got)
-	}
 }
-
-type errString string
-
-func (e errString) Error() string { return string(e) }

@@ -12,7 +12,7 @@
 // The devices are emulated on the preload path by default (SQLite's VFS, a few
 // microseconds a request), which serves every built-in profile. On FUSE (--emulator
 // fuse) the fastest ones (dram-ssd, nvme) answer faster than a round trip on many
-// hosts; the emulator refuses those (emulator.ErrTooFast) rather than report a wrong
-// device, and the demo takes the next fastest it can emulate and says which it
+// hosts; the emulator refuses those (an emulator.TooFastError) rather than report a
+// wrong device, and the demo takes the next fastest it can emulate and says which it
 // substituted and why.
 package demo

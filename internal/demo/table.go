@@ -21,6 +21,15 @@ func WriteTable(w io.Writer, cfg Config, rows []Row) {
 	tw.Flush()
 	fmt.Fprintln(w, "\nQphH unrounded: QphH@Size from unrounded query times (at this SF most queries take less than the spec's 0.1 s rounding).")
 	fmt.Fprintln(w, "J/query: the device's energy (idle and active watts of its profile over the whole run, load included) per query of the power and throughput tests.")
+	for i, r := range rows {
+		if r.Verdict == "" {
+			continue
+		}
+		if i == 0 {
+			fmt.Fprintln(w, "What limited each device's throughput test (the verdict in its result.json):")
+		}
+		fmt.Fprintf(w, "  %s: %s\n", r.Device, r.Verdict)
+	}
 	for _, r := range rows {
 		if r.Substitutes != "" {
 			fmt.Fprintf(w, "%s stands in for %s, which this host cannot emulate in real time: %s.\n", r.Device, r.Substitutes, r.Why)

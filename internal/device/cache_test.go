@@ -79,6 +79,32 @@ func TestPageCache(t *testing.T) {
 		// Read 80 (device) then copy of 512 B: 512 / 4.096e9 s = 125 ns.
 		runSteps(t, m, []step{{0, wr(100, 512), 80*us + 125}})
 	})
+	t.Run("a request larger than the cache", func(t *testing.T) {
+		m := build(t, r, pcSpec).(*PageCache) // 4 pages
+		// The LRU's node slice never shrinks: its length is the most pages ever held.
+		highWater := func() int { return len(m.cache.nodes) }
+		// 1 MiB read: 256 misses, one device read, and the cache keeps the last 4 pages.
+		m.Submit(0, rd(0, 1<<20))
+		if st := m.inner.Stats(); st.Reads != 1 || st.ReadBytes != 1<<20 {
+			t.Errorf("device reads %d of %d bytes, want 1 of %d", st.Reads, st.ReadBytes, 1<<20)
+		}
+		if got := highWater(); got > 4 {
+			t.Errorf("the cache held %d pages during the read, more than its 4", got)
+		}
+		// 1 MiB write of whole pages: each page is dirtied, then evicted and written
+		// back as the next comes in; then the writer cleans down to the dirty limit
+		// (20% of 4 pages, at least 1 page), so 255 of the 256 pages are written back.
+		m.Submit(ms, wr(0, 1<<20))
+		if got := highWater(); got > 4 {
+			t.Errorf("the cache held %d pages during the write, more than its 4", got)
+		}
+		if got := m.DirtyPages(); got != 1 {
+			t.Errorf("dirty pages %d, want 1", got)
+		}
+		if st := m.Stats(); st.Writebacks != 255 {
+			t.Errorf("writebacks %d, want 255 (every page but the one left dirty)", st.Writebacks)
+		}
+	})
 	t.Run("O_DIRECT write drops the cached page", func(t *testing.T) {
 		m := build(t, r, pcSpec).(*PageCache)
 		m.Submit(0, rd(0, 4096))

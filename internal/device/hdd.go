@@ -64,8 +64,8 @@ func hddClass() *class {
 		help: "a disk: seek curve, rotation, transfer, one head, write cache",
 		fields: []field{
 			{key: "capacity_gb", required: true, above: true, help: "capacity in GB (10^9 bytes)"},
-			{key: "rpm", required: true, above: true, help: "spindle speed"},
-			{key: "cylinders", kind: kindInteger, required: true, min: 1, help: "cylinders (tracks per surface) N of the seek curve"},
+			{key: "rpm", required: true, above: true, max: 1e5, help: "spindle speed"},
+			{key: "cylinders", kind: kindInteger, required: true, min: 1, max: 1e7, help: "cylinders (tracks per surface) N of the seek curve"},
 			{key: "seek_t2t_ms", required: true, help: "track-to-track seek"},
 			{key: "seek_avg_ms", required: true, help: "average seek (read)"},
 			{key: "seek_full_ms", required: true, help: "full-stroke seek"},

@@ -72,6 +72,27 @@ func DefaultUserDir() string {
 	return filepath.Join(dir, "tierbench", "devices")
 }
 
+// ProfilePaths are the users' profile files to load: paths as given (--profiles),
+// each of which must exist, or else DefaultUserDir when it exists.
+func ProfilePaths(paths []string) ([]string, error) {
+	if len(paths) > 0 {
+		for _, p := range paths {
+			if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("--profiles %s: no such file or directory: give profile files or directories of *.yaml files", p)
+			}
+		}
+		return paths, nil
+	}
+	if dir := DefaultUserDir(); dir != "" {
+		if _, err := os.Stat(dir); err == nil {
+			return []string{dir}, nil
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("device profiles: %w", err)
+		}
+	}
+	return nil, nil
+}
+
 // Load returns the built-in profiles plus those in paths: each path is a YAML file or
 // a directory whose *.yaml and *.yml files are read in name order. A profile may not
 // reuse the name of another (give a tweaked built-in a new name).

@@ -50,10 +50,11 @@ func pageCacheClass() *class {
 		fields: []field{
 			{key: "inner", kind: kindSpec, required: true, help: "the device under the cache"},
 			{key: "size_gib", required: true, above: true, help: "cache size (the emulated machine's free RAM)"},
-			{key: "page_kib", above: true, def: Figure{Value: 4, Source: "Linux page size on x86-64"}, help: "page size"},
+			{key: "page_kib", min: 0.5, def: Figure{Value: 4, Source: "Linux page size on x86-64"}, help: "page size"},
 			{key: "copy_gbps", above: true, def: Figure{Value: 10, Source: "assumption: one core's memcpy"}, help: "memory copy rate in GB/s"},
 			{key: "dirty_ratio", above: true, max: 1, def: Figure{Value: 0.2, Source: "Linux vm.dirty_ratio default 20"}, help: "fraction of the cache that may be dirty"},
 		},
+		check: func(p *Profile) error { return checkCacheEntries(p, "page_kib") },
 		build: func(b *builder, p *Profile, name string) (Model, error) {
 			inner, err := b.build(p.Text("inner"))
 			if err != nil {
@@ -87,6 +88,12 @@ func (c *PageCache) Members() []Model  { return []Model{c.inner} }
 func (c *PageCache) Capacity() int64   { return capacityOf(c.inner) }
 func (c *PageCache) DirtyPages() int64 { return int64(c.dirty.len()) }
 
+// CachedPages is the number of pages the cache holds; never more than its size.
+func (c *PageCache) CachedPages() int64 { return int64(c.cache.len()) }
+
+// SizePages is the cache's size in pages.
+func (c *PageCache) SizePages() int64 { return c.pages }
+
 // Submit implements Model.
 func (c *PageCache) Submit(at time.Duration, r Request) time.Duration {
 	c.count(r)
@@ -113,7 +120,10 @@ func (c *PageCache) submit(at time.Duration, r Request) time.Duration {
 		return at
 	}
 	first, last := r.Offset/c.page, (r.Offset+size-1)/c.page
-	var need []int64 // pages to read from the device
+	// Pages to read from the device go as they are found, contiguous runs as one
+	// request; nothing proportional to the request's size is kept.
+	done := at
+	run := pageRun{op: OpRead, file: r.File}
 	for p := first; p <= last; p++ {
 		if _, ok := c.cache.get(p); ok {
 			c.st.Hits++
@@ -122,13 +132,16 @@ func (c *PageCache) submit(at time.Duration, r Request) time.Duration {
 		c.st.Misses++
 		whole := r.Offset <= p*c.page && (p+1)*c.page <= r.Offset+size
 		if r.Op == OpRead || !whole {
-			need = append(need, p)
+			done = max(done, run.add(c, at, p))
 		}
 	}
-	done := c.transfer(at, OpRead, need, r.File)
+	done = max(done, run.flush(c, at))
 	for p := first; p <= last; p++ {
 		st, ok := c.cache.peek(p)
 		if !ok {
+			// Evict before each page comes in, so the cache never holds more than its
+			// size, even for a request larger than the cache.
+			c.evict(at, c.pages-1)
 			c.cache.put(p, pageState{file: r.File})
 			st, _ = c.cache.peek(p)
 		}
@@ -147,8 +160,41 @@ func (c *PageCache) submit(at time.Duration, r Request) time.Duration {
 		slices.Sort(old)
 		done = max(done, c.transfer(at, OpWrite, old, 0))
 	}
-	c.evict(at)
 	return done + xfer(size, c.copyRate)
+}
+
+// pageRun collects contiguous pages into one request to the inner device.
+type pageRun struct {
+	op       Op
+	file     uint64
+	first, n int64
+}
+
+// add adds page p, sending the run so far if p does not continue it; it returns the
+// completion of what was sent (0 if nothing).
+func (r *pageRun) add(c *PageCache, at time.Duration, p int64) time.Duration {
+	var done time.Duration
+	if r.n > 0 && p != r.first+r.n {
+		done = r.flush(c, at)
+	}
+	if r.n == 0 {
+		r.first = p
+	}
+	r.n++
+	return done
+}
+
+// flush sends the run, if any, and returns its completion (0 if none).
+func (r *pageRun) flush(c *PageCache, at time.Duration) time.Duration {
+	if r.n == 0 {
+		return 0
+	}
+	done := c.inner.Submit(at, Request{Op: r.op, Offset: r.first * c.page, Size: r.n * c.page, File: r.file})
+	if r.op == OpWrite {
+		c.st.Writebacks += r.n
+	}
+	r.n = 0
+	return done
 }
 
 // transfer sends the pages (sorted) to the device, contiguous runs as one request,
@@ -191,8 +237,10 @@ func (c *PageCache) flush(at time.Duration, file uint64) time.Duration {
 	return max(done, c.inner.Submit(at, Request{Op: OpFlush, File: file}))
 }
 
-func (c *PageCache) evict(at time.Duration) {
-	for int64(c.cache.len()) > c.pages {
+// evict removes the least recent pages until at most keep remain; dirty ones are
+// written back without delaying anyone.
+func (c *PageCache) evict(at time.Duration, keep int64) {
+	for int64(c.cache.len()) > keep {
 		p, st, _ := c.cache.oldest()
 		c.cache.remove(p)
 		if st.dirty {

@@ -126,6 +126,14 @@ func (f field) check(fig Figure) error {
 		if f.kind == kindInteger && v != math.Trunc(v) {
 			return fmt.Errorf("field %s must be a whole number, got %v", f.key, v)
 		}
+		if u, ok := fieldUnit(f.key); ok {
+			if l, ok := unitLimits[u.kind]; ok && v*u.scale > l.max {
+				return fmt.Errorf("field %s must be at most %.6g (%s), got %v", f.key, l.max/u.scale, l.what, v)
+			}
+			if u.kind == kindRate && v*u.scale < minRate {
+				return fmt.Errorf("field %s must be at least %g (1 kB/s), got %v", f.key, minRate/u.scale, v)
+			}
+		}
 	case kindChoice:
 		if !slices.Contains(f.choices, fig.Text) {
 			return fmt.Errorf("field %s must be one of %s, got %q", f.key, strings.Join(f.choices, ", "), fig.Text)
@@ -134,6 +142,38 @@ func (f field) check(fig Figure) error {
 		if strings.TrimSpace(fig.Text) == "" {
 			return fmt.Errorf("field %s must name a device profile", f.key)
 		}
+	}
+	return nil
+}
+
+// unitLimits bound every field of a unit kind, in base units (seconds, bytes, bytes per
+// second, watts). Beyond them a figure is a typo, and the models' integer arithmetic
+// (int64 nanoseconds and bytes) would overflow into a different device without a word:
+// controller=1e300ms gave negative completion times.
+var unitLimits = map[unitKind]struct {
+	max  float64
+	what string
+}{
+	kindTime:  {60, "a minute"},
+	kindSize:  {1 << 50, "1 PiB"},
+	kindRate:  {1e13, "10 TB/s"},
+	kindPower: {1e6, "a megawatt"},
+}
+
+// minRate is the slowest rate a field may give: below it the models' whole bytes per
+// second round to 0, which they read as "no transfer time".
+const minRate = 1e3
+
+// maxCacheEntries is the most pages or blocks a cache model indexes (its LRU links
+// entries by int32 index).
+const maxCacheEntries = 1 << 31
+
+// checkCacheEntries refuses a cache of more entries than maxCacheEntries.
+func checkCacheEntries(p *Profile, unitKey string) error {
+	n := p.Num("size_gib") * (1 << 30) / (p.Num(unitKey) * 1024)
+	if n > maxCacheEntries {
+		return fmtErr(p, "size_gib", "a cache of %v GiB in units of %v KiB is %.4g entries, more than the %d the model indexes: give larger %s or a smaller size",
+			p.Num("size_gib"), p.Num(unitKey), n, maxCacheEntries, fieldBase(unitKey))
 	}
 	return nil
 }

@@ -215,3 +215,44 @@ func TestSelfNestingProfileStops(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// TestSpecFieldBounds: figures beyond what a device can be (typos, or values the models'
+// int64 nanoseconds and bytes cannot hold) are refused naming the field, instead of
+// building a different device: controller=1e300ms gave negative completion times,
+// transfer=1e-12MB/s an instant transfer, size=1e12GiB a one-page cache and
+// devices=100000000 ran out of memory.
+func TestSpecFieldBounds(t *testing.T) {
+	r := testRegistry(t)
+	for _, tt := range []struct{ in, want string }{
+		{"hdd-7200(controller=1e300ms)", "field controller_ms must be at most 60000 (a minute), got 1e+300"},
+		{"san(dram-ssd,controller=2min)", `"2min": unit "min" does not fit`},
+		{"san(dram-ssd,controller=61s)", "field controller_us must be at most 6e+07 (a minute), got 6.1e+07"},
+		{"hdd-7200(transfer=1e-12MB/s)", "field transfer_mbps must be at least 0.001 (1 kB/s), got 1e-12"},
+		{"san(dram-ssd,link=1e9gfc)", "field link_mbps must be at most 1e+07 (10 TB/s)"},
+		{"pagecache(hdd-7200,size=1e12GiB)", "field size_gib must be at most 1.04858e+06 (1 PiB)"},
+		{"pagecache(hdd-7200,size=1GiB,page=0.00001KiB)", "field page_kib must be >= 0.5, got 1e-05"},
+		{"pagecache(hdd-7200,size=16TiB)", "a cache of 16384 GiB in units of 4 KiB is 4.295e+09 entries, more than the 2147483648 the model indexes: give larger page or a smaller size"},
+		{"ssd-cache(hdd-7200,size=1GiB,block=1B)", "field block_kib must be >= 0.5"},
+		{"raid10(hdd-7200,devices=100000000)", "field devices must be <= 1024, got 1e+08"},
+		{"raid10(hdd-7200,stripe=0.1KiB)", "field stripe_kib must be >= 0.5"},
+		{"sata-ssd(channels=100000)", "field channels must be <= 256"},
+		{"sata-ssd(write_buffer=1e300MiB)", "field write_buffer_mib must be at most 1.07374e+09 (1 PiB)"},
+		{"sata-ssd(write_amplification=1e9)", "field write_amplification must be <= 100"},
+		{"hdd-7200(cylinders=1e18)", "field cylinders must be <= 1e+07"},
+		{"hdd-7200(capacity=2e6GB)", "field capacity_gb must be at most 1.1259e+06 (1 PiB)"},
+		{"hdd-7200(rpm=1e9)", "field rpm must be <= 100000"},
+		{"ssd-cache(hdd-7200,size=1GiB,admit_reads=1e300)", "field admit_reads must be <= 1e+06"},
+		{"hdd-7200(active_w=1e9W)", "field active_w must be at most 1e+06 (a megawatt)"},
+	} {
+		_, err := r.Build(tt.in)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: error %v\nwant it to contain %q", tt.in, err, tt.want)
+		}
+	}
+	// the largest of each still builds
+	for _, in := range []string{"pagecache(hdd-7200,size=8TiB)", "raid10(tssd,devices=1024)", "hdd-7200(controller=60s)", "hdd-7200(transfer=0.001)"} {
+		if _, err := r.Build(in); err != nil {
+			t.Errorf("%q: %v", in, err)
+		}
+	}
+}

@@ -30,8 +30,8 @@ func raid10Class() *class {
 		composite: true,
 		fields: []field{
 			{key: "inner", kind: kindSpec, required: true, help: "the member device"},
-			{key: "devices", kind: kindInteger, min: 2, def: Figure{Value: 4}, help: "number of members (even)"},
-			{key: "stripe_kib", above: true, def: Figure{Value: 64}, help: "stripe unit (chunk)"},
+			{key: "devices", kind: kindInteger, min: 2, max: 1024, def: Figure{Value: 4}, help: "number of members (even)"},
+			{key: "stripe_kib", min: 0.5, def: Figure{Value: 64}, help: "stripe unit (chunk)"},
 		},
 		check: func(p *Profile) error {
 			if n := p.Num("devices"); math.Mod(n, 2) != 0 {

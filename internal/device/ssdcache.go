@@ -57,11 +57,12 @@ func ssdCacheClass() *class {
 			{key: "ssd", kind: kindSpec, def: Figure{Text: "sata-ssd"}, help: "the caching device"},
 			{key: "size_gib", required: true, above: true, help: "cache size"},
 			{key: "mode", kind: kindChoice, choices: []string{"readonly", "writeback"}, def: Figure{Text: "readonly"}, help: "readonly (Adaptec MaxIQ) or writeback"},
-			{key: "admit_reads", kind: kindInteger, min: 1, def: Figure{Value: 2, Source: "MaxIQ copies blocks on repeated reads"}, help: "reads of an uncached block before it is copied to the SSD"},
-			{key: "block_kib", above: true, def: Figure{Value: 4}, help: "cache block size"},
+			{key: "admit_reads", kind: kindInteger, min: 1, max: 1e6, def: Figure{Value: 2, Source: "MaxIQ copies blocks on repeated reads"}, help: "reads of an uncached block before it is copied to the SSD"},
+			{key: "block_kib", min: 0.5, def: Figure{Value: 4}, help: "cache block size"},
 			{key: "seq_cutoff_mib", def: Figure{Value: 4, Source: "bcache sequential_cutoff default 4 MB"}, help: "requests this large bypass the cache (0: none do)"},
 			{key: "dirty_threshold", above: true, max: 1, def: Figure{Value: 0.2, Source: "flashcache dirty_thresh_pct default 20"}, help: "fraction of blocks that may be dirty (writeback)"},
 		},
+		check: func(p *Profile) error { return checkCacheEntries(p, "block_kib") },
 		build: func(b *builder, p *Profile, name string) (Model, error) {
 			inner, err := b.build(p.Text("inner"))
 			if err != nil {

@@ -98,8 +98,42 @@ func fuseUnavailable(reason string) error {
 		ErrNoFUSE, reason)
 }
 
-// ErrTooFast is wrapped by the error of a device the host cannot emulate in real time.
+// ErrTooFast is matched (errors.Is) by the error of a device the host cannot emulate
+// in real time, a *TooFastError.
 var ErrTooFast = errors.New("device too fast for this host: use trace replay")
+
+// TooFastError refuses a device whose model answers a random 8 KiB read (Read8K)
+// within twice this host's mount floor (Floor): emulated in real time, it would
+// report the host's overhead rather than the device. It crosses from the emulator's
+// server to Start as data, so callers read its fields instead of its text.
+type TooFastError struct {
+	// Device is the emulated device's name (Device.Name), Spec its profile or spec.
+	Device string `json:"device"`
+	Spec   string `json:"spec"`
+	// Path is the path whose floor refused it: PathFUSE (also when empty) or PathPreload.
+	Path   string        `json:"path,omitempty"`
+	Read8K time.Duration `json:"read_8k_ns"`
+	Floor  time.Duration `json:"floor_ns"`
+}
+
+// Compare says the two figures that refused the device, naming it name: "nvme answers
+// a random 8 KiB read in 22.245µs, but this host's FUSE round trip alone is 18µs".
+func (e *TooFastError) Compare(name string) string {
+	if e.Path == PathPreload {
+		return fmt.Sprintf("%s answers a random 8 KiB read in %v, but this host's preload round trip alone is %v",
+			name, e.Read8K, e.Floor.Round(100*time.Nanosecond))
+	}
+	return fmt.Sprintf("%s answers a random 8 KiB read in %v, but this host's FUSE round trip alone is %v",
+		name, e.Read8K, e.Floor.Round(time.Microsecond))
+}
+
+func (e *TooFastError) Error() string {
+	return fmt.Sprintf("%v: %s: record a trace on a slower device and replay it through %s (tierbench device replay)",
+		ErrTooFast, e.Compare(e.Spec), e.Spec)
+}
+
+// Is makes a *TooFastError match ErrTooFast.
+func (e *TooFastError) Is(target error) bool { return target == ErrTooFast }
 
 // ProbeResult is one line of a calibration: what the model says a probe gives and what
 // was measured through the mount.

@@ -47,6 +47,9 @@ var probes = []probe{
 // time (closed loop, no gaps): the difference is what real-time emulation on this host
 // adds or loses.
 func Calibrate(ctx context.Context, spec string, opts CalibrateOptions) (*Calibration, error) {
+	if opts.Budget < 0 {
+		return nil, fmt.Errorf("calibrate: budget %v is negative: give each probe's longest run (0: the default 1.2s)", opts.Budget)
+	}
 	switch opts.Path {
 	case "", PathFUSE:
 		opts.Path = PathFUSE
@@ -261,7 +264,8 @@ func runProbe(ctx context.Context, dir, spec string, p probe, span int64, budget
 				gapMu.Unlock()
 			}()
 			var last time.Time
-			for time.Now().Before(deadline) && ctx.Err() == nil {
+			// the first request goes whatever the budget, so a probe always measures
+			for (next.Load() == 0 || time.Now().Before(deadline)) && ctx.Err() == nil {
 				i := next.Add(1) - 1
 				if i >= int64(len(run.reqs)) {
 					next.Add(-1)

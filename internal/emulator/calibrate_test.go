@@ -89,7 +89,7 @@ func TestReplayMatchesModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := ReplayFile(d.Trace, "sata-ssd")
+	res, err := ReplayFile(context.Background(), d.Trace, "sata-ssd", ReplayOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,11 +100,14 @@ func TestReplayMatchesModel(t *testing.T) {
 	if res.Requests != final[0].Reads+final[0].Writes+final[0].Flushes {
 		t.Fatalf("replayed %d requests, served %d", res.Requests, final[0].Reads+final[0].Writes+final[0].Flushes)
 	}
+	if res.TraceFormat != 2 || !res.Checked || res.Incomplete != "" {
+		t.Fatalf("trace format %d, checked %v, incomplete %q: want a whole, checked format 2 trace", res.TraceFormat, res.Checked, res.Incomplete)
+	}
 	if res.Busy <= 0 || res.IOTime <= 0 {
 		t.Fatalf("replay without busy or I/O time: %+v", res)
 	}
 	// Through a faster device the same trace costs less I/O time.
-	fast, err := ReplayFile(d.Trace, "nvme")
+	fast, err := ReplayFile(context.Background(), d.Trace, "nvme", ReplayOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

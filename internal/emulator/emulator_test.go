@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -147,11 +148,24 @@ func inMountinfo(t *testing.T, path string) bool {
 }
 
 // TestHDDTiming reads 50 random 8 KiB blocks with O_DIRECT through a hdd-7200 mount and
-// checks the wall time against the model's own time for the same requests.
+// compares each request's wall time with its own model latency, from the mount's trace
+// replayed through a fresh model (the same latencies as served: TestReplayMatchesModel).
+// The emulator never answers before the model's completion less the compensation, so
+// each request's lower bound is exact on any host. Load only adds time, a few requests
+// much (a stall) or all a little: the median ratio stays below 1.5 on a loaded host,
+// where an emulator that waited twice would give 2. (The total wall time against the
+// model's, bounded by 0.8 to 1.2, failed 11 of 40 runs under load.)
 func TestHDDTiming(t *testing.T) {
 	needFUSE(t)
-	e, d := startOne(t, "hdd-7200", testOptions(t))
-	const span = 8 << 30
+	dir := t.TempDir()
+	d := Device{Name: "d0", Spec: "hdd-7200", BackingDir: filepath.Join(dir, "backing"), MountPoint: filepath.Join(dir, "mnt"),
+		Trace: filepath.Join(dir, "d0.trace")}
+	e, err := Start(context.Background(), []Device{d}, testOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Stop()
+	const span = 512 << 30 // half the disk: seeks of every length
 	path := filepath.Join(d.BackingDir, "big")
 	if err := os.WriteFile(path, nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -163,30 +177,63 @@ func TestHDDTiming(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer syscall.Close(fd)
 	buf := alignedBuf(8192)
 	rng := rand.New(rand.NewPCG(3, 4))
-	startT := time.Now()
-	for range 50 {
+	const n = 50
+	wall := make([]time.Duration, n)
+	for i := range wall {
 		off := rng.Int64N(span/8192) * 8192
+		start := time.Now()
 		if _, err := syscall.Pread(fd, buf, off); err != nil {
 			t.Fatal(err)
 		}
+		wall[i] = time.Since(start)
 	}
-	wall := time.Since(startT)
-	st, err := e.Stats()
+	syscall.Close(fd)
+	final, err := e.Stop()
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := st[0]
-	if s.Reads != 50 {
-		t.Fatalf("reads %d, want 50", s.Reads)
+	s := final[0]
+	if s.Reads != n {
+		t.Fatalf("reads %d, want %d", s.Reads, n)
 	}
-	model := s.Model.Busy // QD1: the device is busy exactly while a request is served
-	ratio := float64(wall) / float64(model)
-	t.Logf("50 random 8K reads: wall %v, model busy %v (ratio %.3f), p50 %v mean %v elapsed %v", wall, model, ratio, s.ReadLatency.Quantile(0.5), s.ReadLatency.Mean(), s.Elapsed)
-	if ratio < 0.8 || ratio > 1.2 {
-		t.Fatalf("wall %v vs model %v: off by more than 20%%", wall, model)
+	comp := s.Compensation + s.CompensationPerMiB[0]*8192/(1<<20)
+
+	f, err := os.Open(d.Trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tr, err := NewTraceReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := buildModel(mustRegistry(t), "hdd-7200")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ratios := make([]float64, 0, n)
+	var sumWall, sumModel time.Duration
+	for i := range n {
+		r, err := tr.Next()
+		if err != nil {
+			t.Fatalf("trace request %d: %v", i+1, err)
+		}
+		model := m.Submit(r.At, r.Request) - r.At
+		if wall[i] < model-comp {
+			t.Errorf("read %d took %v, less than the model's %v minus the compensation %v: the emulator answered early", i+1, wall[i], model, comp)
+		}
+		ratios = append(ratios, float64(wall[i])/float64(model))
+		sumWall += wall[i]
+		sumModel += model
+	}
+	slices.Sort(ratios)
+	median := ratios[n/2]
+	t.Logf("%d random 8K reads: wall %v, model %v; wall/model per read: median %.3f, max %.3f; compensation %v",
+		n, sumWall, sumModel, median, ratios[n-1], comp)
+	if median > 1.5 {
+		t.Errorf("the median read took %.2f times its model latency: the emulator adds latency of its own", median)
 	}
 }
 
@@ -198,12 +245,17 @@ func alignedBuf(n int) []byte {
 
 // TestTwoDevicesAndPageCache mounts two devices from one server: a page cache over a
 // disk, where a second buffered read of a block is a hit, and a null device that
-// counts apart from it.
+// counts apart from it. The disk takes 200 ms per command, so a miss must wait at least
+// that long (the emulator never answers early) and a hit, which the model answers in a
+// microsecond, must not: the best of three hits staying above 200 ms would take three
+// stalls of that length in a row, which no load short of a hung host produces. (With a
+// plain hdd-7200 the seek can be under 1 ms, and a hit delayed by load looked like a
+// miss: issue 13, item 14.)
 func TestTwoDevicesAndPageCache(t *testing.T) {
 	needFUSE(t)
 	dir := t.TempDir()
 	devs := []Device{
-		{Name: "data", Spec: "pagecache(hdd-7200,size=64MiB)", BackingDir: filepath.Join(dir, "b1"), MountPoint: filepath.Join(dir, "m1")},
+		{Name: "data", Spec: "pagecache(hdd-7200(controller=200ms),size=64MiB)", BackingDir: filepath.Join(dir, "b1"), MountPoint: filepath.Join(dir, "m1")},
 		{Name: "wal", Spec: NullSpec, BackingDir: filepath.Join(dir, "b2"), MountPoint: filepath.Join(dir, "m2")},
 	}
 	if err := os.MkdirAll(devs[0].BackingDir, 0o755); err != nil {
@@ -223,7 +275,7 @@ func TestTwoDevicesAndPageCache(t *testing.T) {
 	}
 	defer f.Close()
 	buf := make([]byte, 8192)
-	var lat [2]time.Duration
+	var lat [4]time.Duration // the miss, then three hits
 	for i := range lat {
 		s := time.Now()
 		if _, err := f.ReadAt(buf, 512<<10); err != nil {
@@ -241,18 +293,21 @@ func TestTwoDevicesAndPageCache(t *testing.T) {
 	if len(st) != 2 || st[0].Name != "data" || st[1].Name != "wal" {
 		t.Fatalf("stats for %d devices: %+v", len(st), st)
 	}
-	if st[0].Reads != 2 || st[0].Writes != 0 || st[1].Writes != 1 || st[1].Reads != 0 {
+	if st[0].Reads != 4 || st[0].Writes != 0 || st[1].Writes != 1 || st[1].Reads != 0 {
 		t.Fatalf("data reads %d writes %d, wal reads %d writes %d", st[0].Reads, st[0].Writes, st[1].Reads, st[1].Writes)
 	}
-	if st[0].Model.Hits != 2 || st[0].Model.Misses != 2 || len(st[0].Members) != 1 || st[0].Members[0].Stats.Reads != 1 {
+	if st[0].Model.Hits != 6 || st[0].Model.Misses != 2 || len(st[0].Members) != 1 || st[0].Members[0].Stats.Reads != 1 {
 		t.Fatalf("page cache: model %+v members %+v", st[0].Model, st[0].Members)
 	}
-	// The miss waited for the disk's read (its busy time, the model's service time; the
-	// mount's floor is compensated, hence the margin); the hit did not wait that long.
-	// The model's seek varies (0.7 to 8 ms here), so the bounds follow it, not a constant.
+	// The miss waited for the disk's read: its busy time is the model's service time,
+	// and the emulator takes at most the compensation off it.
 	disk := st[0].Members[0].Stats.Busy
-	if disk <= 0 || lat[0] < disk*8/10 || lat[1] >= disk {
-		t.Fatalf("disk read %v; miss took %v, hit %v: want the miss to wait for the disk and the hit not", disk, lat[0], lat[1])
+	comp := st[0].Compensation + st[0].CompensationPerMiB[0]*8192/(1<<20)
+	if disk < 200*time.Millisecond || lat[0] < disk-comp {
+		t.Fatalf("disk read %v, compensation %v; the miss took %v: want at least the disk's time less the compensation", disk, comp, lat[0])
 	}
-	t.Logf("disk read %v; miss %v, hit %v", disk, lat[0], lat[1])
+	if hit := min(lat[1], lat[2], lat[3]); hit >= disk {
+		t.Fatalf("disk read %v; the hits took %v: want the best of them below the disk's time", disk, lat[1:])
+	}
+	t.Logf("disk read %v; miss %v, hits %v", disk, lat[0], lat[1:])
 }

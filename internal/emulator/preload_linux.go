@@ -4,6 +4,7 @@ package emulator
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -72,7 +73,7 @@ func startPreload(cfg serveConfig) ([]*mounted, error) {
 	for _, m := range ms {
 		m.dev.reset(m.dev.model)
 		if m.cfg.Trace != "" {
-			tw, err := createTrace(m.cfg.Trace, TraceHeader{Device: m.cfg.Name, Spec: m.cfg.Spec, Recorded: time.Now().UTC()})
+			tw, err := CreateTrace(m.cfg.Trace, TraceHeader{Device: m.cfg.Name, Spec: m.cfg.Spec, Recorded: time.Now().UTC()})
 			if err != nil {
 				return fail(err)
 			}
@@ -130,14 +131,12 @@ func (e *Emulator) preloadFloor() error {
 		if msg := c.Failed(); msg != "" {
 			return fmt.Errorf("preload ring: %s", msg)
 		}
-		var reply struct {
-			Error string `json:"error,omitempty"`
-		}
+		var reply serverMessage
 		if err := e.control("floor", floorRequest{Device: d.Name, Floor: floor}, &reply); err != nil {
 			return err
 		}
 		if reply.Error != "" {
-			return remoteError(reply.Error)
+			return reply.remoteError()
 		}
 	}
 	st, err := e.Stats()
@@ -155,10 +154,10 @@ type floorRequest struct {
 
 // setFloor is the server's side: the floor of a preload device, its too-fast check,
 // and a fresh start of its model's clock.
-func setFloor(ms []*mounted, reg *device.Registry, cfg serveConfig, line []byte) map[string]string {
+func setFloor(ms []*mounted, reg *device.Registry, cfg serveConfig, line []byte) serverMessage {
 	var req floorRequest
 	if err := json.Unmarshal(line, &req); err != nil {
-		return map[string]string{"error": err.Error()}
+		return failure(err)
 	}
 	for _, m := range ms {
 		if m.cfg.Name != req.Device || m.ring == nil {
@@ -168,12 +167,12 @@ func setFloor(ms []*mounted, reg *device.Registry, cfg serveConfig, line []byte)
 		m.dev.floorUs = us(req.Floor)
 		m.dev.mu.Unlock()
 		if err := checkFastEnough(reg, cfg, m.cfg, m.dev, req.Floor); err != nil {
-			return map[string]string{"error": fmt.Sprintf("device %s: %v", m.cfg.Name, err)}
+			return failure(fmt.Errorf("device %s: %w", m.cfg.Name, err))
 		}
 		m.dev.reset(m.dev.model)
-		return map[string]string{}
+		return serverMessage{}
 	}
-	return map[string]string{"error": "no preload device " + req.Device}
+	return failure(errors.New("no preload device " + req.Device))
 }
 
 // checkFastEnough refuses a device whose random 8 KiB read takes less than the path's
@@ -196,7 +195,5 @@ func checkFastEnough(reg *device.Registry, cfg serveConfig, d Device, td *timedD
 	if cfg.AllowTooFast {
 		return nil
 	}
-	return fmt.Errorf("%w: %s answers a random 8 KiB read in %v, but this host's preload round trip alone is %v: "+
-		"record a trace on a slower device and replay it through %s (tierbench device replay)",
-		ErrTooFast, d.Spec, fig.RandRead8KQD1, floor.Round(100*time.Nanosecond), d.Spec)
+	return &TooFastError{Device: d.Name, Spec: d.Spec, Path: PathPreload, Read8K: fig.RandRead8KQD1, Floor: floor}
 }

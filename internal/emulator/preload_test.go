@@ -102,7 +102,7 @@ func TestPreloadCountsAndTrace(t *testing.T) {
 	if data.MeanQueue <= 0 || data.MaxQueue != 1 {
 		t.Errorf("queue depth mean %v max %d: want > 0 and 1", data.MeanQueue, data.MaxQueue)
 	}
-	rep, err := ReplayFile(devs[0].Trace, "sata-ssd")
+	rep, err := ReplayFile(context.Background(), devs[0].Trace, "sata-ssd", ReplayOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

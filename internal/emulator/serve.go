@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -38,9 +39,20 @@ type serveConfig struct {
 // serverMessage is one line the server writes on its stdout: first Ready (or Error),
 // and when it has unmounted, Final.
 type serverMessage struct {
-	Ready *readyInfo    `json:"ready,omitempty"`
-	Error string        `json:"error,omitempty"`
-	Final []DeviceStats `json:"final,omitempty"`
+	Ready *readyInfo `json:"ready,omitempty"`
+	Error string     `json:"error,omitempty"`
+	// TooFast and NoFUSE carry what Error wraps, for Start to return as data.
+	TooFast *TooFastError `json:"too_fast,omitempty"`
+	NoFUSE  bool          `json:"no_fuse,omitempty"`
+	Final   []DeviceStats `json:"final,omitempty"`
+}
+
+// failure is the message of a server that could not mount: the error's text and the
+// data it carries.
+func failure(err error) serverMessage {
+	msg := serverMessage{Error: err.Error(), NoFUSE: errors.Is(err, ErrNoFUSE)}
+	errors.As(err, &msg.TooFast)
+	return msg
 }
 
 type readyInfo struct {
@@ -67,7 +79,7 @@ type mounted struct {
 func Serve(ctx context.Context, configPath string, stdin io.Reader, stdout io.Writer) error {
 	out := json.NewEncoder(stdout)
 	fail := func(err error) error {
-		out.Encode(serverMessage{Error: err.Error()})
+		out.Encode(failure(err))
 		return err
 	}
 	raw, err := os.ReadFile(configPath)
@@ -227,7 +239,7 @@ func mountOne(reg *device.Registry, d Device, cfg serveConfig) (*mounted, error)
 		td.reset(model)
 	}
 	if d.Trace != "" {
-		tw, err := createTrace(d.Trace, TraceHeader{Device: d.Name, Spec: d.Spec, Recorded: time.Now().UTC()})
+		tw, err := CreateTrace(d.Trace, TraceHeader{Device: d.Name, Spec: d.Spec, Recorded: time.Now().UTC()})
 		if err != nil {
 			server.Unmount()
 			return nil, err
@@ -262,9 +274,7 @@ func calibrateMount(reg *device.Registry, d Device, cfg serveConfig, td *timedDe
 	if fig.RandRead8KQD1 < time.Duration(tooFastFactor*float64(floor)) {
 		td.tooFast = true
 		if !cfg.AllowTooFast {
-			return fmt.Errorf("%w: %s answers a random 8 KiB read in %v, but this host's FUSE round trip alone is %v: "+
-				"record a trace on a slower device and replay it through %s (tierbench device replay)",
-				ErrTooFast, d.Spec, fig.RandRead8KQD1, floor.Round(time.Microsecond), d.Spec)
+			return &TooFastError{Device: d.Name, Spec: d.Spec, Read8K: fig.RandRead8KQD1, Floor: floor}
 		}
 		return nil
 	}
@@ -340,7 +350,7 @@ func unmountAll(ms []*mounted) []DeviceStats {
 	for _, m := range ms {
 		m.dev.mu.Lock()
 		if m.dev.trace != nil {
-			m.dev.trace.close()
+			m.dev.trace.Close()
 			m.dev.trace = nil
 		}
 		m.dev.mu.Unlock()

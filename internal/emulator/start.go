@@ -163,7 +163,7 @@ func Start(ctx context.Context, devs []Device, opts Options) (*Emulator, error) 
 	case msg := <-ready:
 		if msg.Ready == nil {
 			e.Stop()
-			return nil, remoteError(msg.Error)
+			return nil, msg.remoteError()
 		}
 		e.socket = msg.Ready.Socket
 		e.ring = msg.Ready.Ring
@@ -203,7 +203,7 @@ func (e *Emulator) readServer(stdout io.Reader, ready chan<- serverMessage) {
 			ready <- msg
 			if msg.Error != "" {
 				e.mu.Lock()
-				e.err = remoteError(msg.Error)
+				e.err = msg.remoteError()
 				e.mu.Unlock()
 			}
 		case msg.Final != nil:
@@ -334,13 +334,26 @@ func cleanStateDir(dir string) {
 	}
 }
 
-// remoteError is an error the emulator server reported. It crosses the process
-// boundary as text; Is restores the sentinels it wrapped there, so callers can still
-// test errors.Is(err, ErrTooFast) or errors.Is(err, ErrNoFUSE).
-type remoteError string
+// remoteError is an error the emulator server reported: its text, and the data it
+// carried across the process boundary, so that callers can test errors.Is(err,
+// ErrNoFUSE) and errors.As(err, &tooFast) as they would in one process.
+type remoteError struct {
+	msg     string
+	tooFast *TooFastError
+	noFUSE  bool
+}
 
-func (e remoteError) Error() string { return string(e) }
+func (m serverMessage) remoteError() error {
+	return &remoteError{msg: m.Error, tooFast: m.TooFast, noFUSE: m.NoFUSE}
+}
 
-func (e remoteError) Is(target error) bool {
-	return (target == ErrTooFast || target == ErrNoFUSE) && strings.Contains(string(e), target.Error())
+func (e *remoteError) Error() string { return e.msg }
+
+func (e *remoteError) Is(target error) bool { return target == ErrNoFUSE && e.noFUSE }
+
+func (e *remoteError) Unwrap() error {
+	if e.tooFast == nil {
+		return nil
+	}
+	return e.tooFast
 }

@@ -37,7 +37,7 @@ type timedDevice struct {
 	layout   *layout
 	last     time.Duration
 	bypass   bool // floor measurement: no model, no counting
-	trace    *traceWriter
+	trace    *TraceWriter
 	inflight int64
 	maxQD    int64
 	qdArea   time.Duration // integral of queue depth over virtual time (QD x ns)
@@ -133,7 +133,7 @@ func (d *timedDevice) submitLocked(at time.Duration, r device.Request, fileSize 
 		d.selfCal.modelLat = append(d.selfCal.modelLat, done-at)
 	}
 	if d.trace != nil && d.selfCal == nil {
-		d.trace.add(at, r)
+		d.trace.Add(at, r)
 	}
 	return done
 }

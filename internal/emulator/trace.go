@@ -4,24 +4,47 @@ import (
 	"bufio"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
+	"hash/crc32"
 	"os"
 	"time"
 
 	"tierbench/internal/device"
 )
 
-// A trace file is the magic line "TBTRACE1", one line of JSON (TraceHeader), then one
-// 34-byte little-endian record per request in submission order: submit time ns (int64),
-// device offset (int64), size (int64), file (uint64), op (uint8), flags (uint8; 1 =
-// O_DIRECT). Offsets are device offsets after the emulator's file layout, so replaying
-// through any model sees the same placement.
+// A trace file (format 2) is the magic line "TBTRACE2", one line of JSON (TraceHeader,
+// at most 64 KiB), then 34-byte little-endian records:
+//
+//   - a request, one per request in submission order: submit time ns (int64), device
+//     offset (int64), size (int64), file (uint64), op (uint8: 0 read, 1 write, 2 flush),
+//     flags (uint8: 1 = O_DIRECT). Offsets are device offsets after the emulator's file
+//     layout, so replaying through any model sees the same placement.
+//   - a check record after every 4096 requests and one at the end: the number of requests
+//     so far (uint64), the CRC-32C of every byte since the previous check record (the
+//     first covers the magic line and the header), 20 zero bytes, op 0xC5 and flags (1 =
+//     the end of the trace; nothing may follow it).
+//
+// Why the check records: a recording stopped by a killed emulator, a copy cut short or a
+// damaged byte must not replay silently as a different workload. A damaged block is
+// found to within 4096 requests, and a reader keeps at most one block in memory.
+//
+// Format 1 ("TBTRACE1") is the same without check records; it is still read, but a file
+// cut at a record boundary, or a damaged byte that leaves a valid record, goes unnoticed.
 const (
-	traceMagic  = "TBTRACE1\n"
-	traceRecLen = 34
+	traceMagic   = "TBTRACE2\n"
+	traceMagicV1 = "TBTRACE1\n"
+	traceRecLen  = 34
+	// traceCheckEvery is the number of requests between check records.
+	traceCheckEvery = 4096
+	// traceCheckOp marks a check record; request ops are small numbers.
+	traceCheckOp = 0xC5
+	traceEndFlag = 1
+	// maxTraceHeader bounds the header line, so a file that is not a trace cannot make
+	// the reader buffer all of it looking for a newline.
+	maxTraceHeader = 64 << 10
 )
+
+var traceCRC = crc32.MakeTable(crc32.Castagnoli)
 
 // TraceHeader says where a trace was recorded.
 type TraceHeader struct {
@@ -36,27 +59,45 @@ type TraceRecord struct {
 	device.Request
 }
 
-type traceWriter struct {
-	f   *os.File
-	w   *bufio.Writer
-	buf [traceRecLen]byte
-	err error
+// TraceWriter writes a trace file; the emulator records one per device with a Trace
+// path. Add is not safe for concurrent use.
+type TraceWriter struct {
+	f        *os.File
+	w        *bufio.Writer
+	buf      [traceRecLen]byte
+	crc      uint32 // of every byte since the last check record
+	requests uint64
+	err      error
 }
 
-func createTrace(path string, h TraceHeader) (*traceWriter, error) {
+// CreateTrace creates the trace file at path and writes its header.
+func CreateTrace(path string, h TraceHeader) (*TraceWriter, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("trace: %w", err)
 	}
-	t := &traceWriter{f: f, w: bufio.NewWriterSize(f, 1<<20)}
-	hj, _ := json.Marshal(h)
-	t.w.WriteString(traceMagic)
-	t.w.Write(hj)
-	t.w.WriteByte('\n')
+	t := &TraceWriter{f: f, w: bufio.NewWriterSize(f, 1<<20)}
+	hj, err := json.Marshal(h)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("trace header: %w", err)
+	}
+	t.write([]byte(traceMagic))
+	t.write(append(hj, '\n'))
 	return t, nil
 }
 
-func (t *traceWriter) add(at time.Duration, r device.Request) {
+// write writes b and adds it to the running checksum.
+func (t *TraceWriter) write(b []byte) {
+	t.crc = crc32.Update(t.crc, traceCRC, b)
+	if _, err := t.w.Write(b); err != nil && t.err == nil {
+		t.err = err
+	}
+}
+
+// Add records request r submitted at time at (since the mount); times must not
+// decrease.
+func (t *TraceWriter) Add(at time.Duration, r device.Request) {
 	b := t.buf[:]
 	binary.LittleEndian.PutUint64(b[0:], uint64(at))
 	binary.LittleEndian.PutUint64(b[8:], uint64(r.Offset))
@@ -67,12 +108,29 @@ func (t *traceWriter) add(at time.Duration, r device.Request) {
 	if r.Direct {
 		b[33] = 1
 	}
-	if _, err := t.w.Write(b); err != nil && t.err == nil {
-		t.err = err
+	t.write(b)
+	t.requests++
+	if t.requests%traceCheckEvery == 0 {
+		t.check(0)
 	}
 }
 
-func (t *traceWriter) close() error {
+// check writes a check record over the bytes since the previous one.
+func (t *TraceWriter) check(flags byte) {
+	var b [traceRecLen]byte
+	binary.LittleEndian.PutUint64(b[0:], t.requests)
+	binary.LittleEndian.PutUint32(b[8:], t.crc)
+	b[32], b[33] = traceCheckOp, flags
+	if _, err := t.w.Write(b[:]); err != nil && t.err == nil {
+		t.err = err
+	}
+	t.crc = 0
+}
+
+// Close writes the end marker and closes the file: a trace without it reads as one
+// that ended early.
+func (t *TraceWriter) Close() error {
+	t.check(traceEndFlag)
 	err := t.w.Flush()
 	if cerr := t.f.Close(); err == nil {
 		err = cerr
@@ -81,105 +139,4 @@ func (t *traceWriter) close() error {
 		return fmt.Errorf("trace: %w", t.err)
 	}
 	return err
-}
-
-// ReadTrace reads a whole trace file.
-func ReadTrace(r io.Reader) (TraceHeader, []TraceRecord, error) {
-	var h TraceHeader
-	br := bufio.NewReaderSize(r, 1<<20)
-	magic := make([]byte, len(traceMagic))
-	if _, err := io.ReadFull(br, magic); err != nil || string(magic) != traceMagic {
-		return h, nil, errors.New("not a tierbench trace (no TBTRACE1 header): record one with a device's Trace path")
-	}
-	line, err := br.ReadBytes('\n')
-	if err != nil {
-		return h, nil, fmt.Errorf("trace header: %w", err)
-	}
-	if err := json.Unmarshal(line, &h); err != nil {
-		return h, nil, fmt.Errorf("trace header: %w", err)
-	}
-	var recs []TraceRecord
-	var b [traceRecLen]byte
-	for {
-		_, err := io.ReadFull(br, b[:])
-		if err == io.EOF {
-			return h, recs, nil
-		}
-		if err != nil {
-			// a server killed mid-write leaves a partial record: keep what is whole
-			return h, recs, nil
-		}
-		recs = append(recs, TraceRecord{
-			At: time.Duration(binary.LittleEndian.Uint64(b[0:])),
-			Request: device.Request{
-				Offset: int64(binary.LittleEndian.Uint64(b[8:])),
-				Size:   int64(binary.LittleEndian.Uint64(b[16:])),
-				File:   binary.LittleEndian.Uint64(b[24:]),
-				Op:     device.Op(b[32]),
-				Direct: b[33]&1 != 0,
-			},
-		})
-	}
-}
-
-// ReplayResult is what a device would have spent on a trace.
-type ReplayResult struct {
-	Spec     string `json:"spec"`
-	Requests int64  `json:"requests"`
-	// IOTime is the sum of every request's latency (completion - submit): the time the
-	// workload waited on I/O, summed over its threads.
-	IOTime time.Duration `json:"io_time_ns"`
-	// Busy is the device's busy time; Span the time from the first submit to the last
-	// completion.
-	Busy    time.Duration `json:"busy_ns"`
-	Span    time.Duration `json:"span_ns"`
-	Latency Histogram     `json:"latency"`
-	Model   device.Stats  `json:"model"`
-	EnergyJ float64       `json:"energy_j"`
-}
-
-// Replay submits recs to m at their recorded times. The trace is open loop: a request
-// is submitted when it was in the recording, however long the replayed device takes,
-// so a slower device than the recorded one shows as longer latencies, not a later
-// workload.
-func Replay(recs []TraceRecord, m device.Model) ReplayResult {
-	res := ReplayResult{Spec: m.Name()}
-	var first, last time.Duration
-	for i, r := range recs {
-		done := m.Submit(r.At, r.Request)
-		if i == 0 {
-			first = r.At
-		}
-		last = max(last, done)
-		res.IOTime += done - r.At
-		res.Latency.Record(done - r.At)
-		res.Requests++
-	}
-	res.Span = last - first
-	res.Model = m.Stats()
-	res.Busy = res.Model.Busy
-	res.EnergyJ = device.Energy(m, last)
-	return res
-}
-
-// ReplayFile replays the trace file at path through a fresh model of spec.
-func ReplayFile(path, spec string, profiles ...string) (ReplayResult, error) {
-	reg, err := device.Load(profiles...)
-	if err != nil {
-		return ReplayResult{}, err
-	}
-	m, err := buildModel(reg, spec)
-	if err != nil {
-		return ReplayResult{}, err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return ReplayResult{}, fmt.Errorf("trace: %w", err)
-	}
-	defer f.Close()
-	_, recs, err := ReadTrace(f)
-	if err != nil {
-		return ReplayResult{}, fmt.Errorf("%s: %w", path, err)
-	}
-	return Replay(recs, m), nil
 }

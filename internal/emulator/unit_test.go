@@ -3,6 +3,7 @@ package emulator
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 )
@@ -64,13 +65,43 @@ func TestHistogram(t *testing.T) {
 	}
 }
 
-func TestRemoteErrorKeepsSentinels(t *testing.T) {
-	tooFast := remoteError("device data: " + ErrTooFast.Error() + ": nvme answers in 22us")
-	if !errors.Is(tooFast, ErrTooFast) || errors.Is(tooFast, ErrNoFUSE) {
-		t.Errorf("%q: Is(ErrTooFast) = %v, Is(ErrNoFUSE) = %v; want true, false", tooFast, errors.Is(tooFast, ErrTooFast), errors.Is(tooFast, ErrNoFUSE))
+// TestRemoteErrorKeepsData: a server's failure crosses to Start as its text and its
+// data: the too-fast refusal with its figures, ErrNoFUSE, or neither.
+func TestRemoteErrorKeepsData(t *testing.T) {
+	tf := &TooFastError{Device: "data", Spec: "nvme", Read8K: 22245 * time.Nanosecond, Floor: 17600 * time.Nanosecond}
+	wantText := "device too fast for this host: use trace replay: nvme answers a random 8 KiB read in 22.245µs, but this host's FUSE round trip alone is 18µs: record a trace on a slower device and replay it through nvme (tierbench device replay)"
+	if tf.Error() != wantText {
+		t.Errorf("text\n%s\nwant\n%s", tf, wantText)
 	}
-	other := remoteError("mount /x: permission denied")
-	if errors.Is(other, ErrTooFast) || errors.Is(other, ErrNoFUSE) {
-		t.Errorf("%q matches a sentinel", other)
+	pre := &TooFastError{Device: "data", Spec: "dram-ssd", Path: PathPreload, Read8K: 3200 * time.Nanosecond, Floor: 4140 * time.Nanosecond}
+	if want := "dram-ssd answers a random 8 KiB read in 3.2µs, but this host's preload round trip alone is 4.1µs"; pre.Compare("dram-ssd") != want {
+		t.Errorf("preload figures\n%s\nwant\n%s", pre.Compare("dram-ssd"), want)
+	}
+	for _, tc := range []struct {
+		err             error
+		tooFast, noFUSE bool
+		want            *TooFastError
+	}{
+		{fmt.Errorf("device data: %w", tf), true, false, tf},
+		{fmt.Errorf("device data: %w", pre), true, false, pre},
+		{fuseUnavailable("/dev/fuse missing"), false, true, nil},
+		{errors.New("mount /x: permission denied"), false, false, nil},
+	} {
+		b, err := json.Marshal(failure(tc.err))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var msg serverMessage
+		if err := json.Unmarshal(b, &msg); err != nil {
+			t.Fatal(err)
+		}
+		got := msg.remoteError()
+		var back *TooFastError
+		if got.Error() != tc.err.Error() || errors.Is(got, ErrTooFast) != tc.tooFast || errors.Is(got, ErrNoFUSE) != tc.noFUSE || errors.As(got, &back) != tc.tooFast {
+			t.Errorf("%q came back as %q: too fast %v, no FUSE %v; want %v, %v", tc.err, got, errors.Is(got, ErrTooFast), errors.Is(got, ErrNoFUSE), tc.tooFast, tc.noFUSE)
+		}
+		if tc.tooFast && *back != *tc.want {
+			t.Errorf("figures %+v, want %+v", back, tc.want)
+		}
 	}
 }

@@ -60,7 +60,7 @@ func TestInfoDescribe(t *testing.T) {
 func TestOpenMakesPathsAbsolute(t *testing.T) {
 	var got Config
 	stop := errors.New("stop")
-	Register("test-paths", func(_ context.Context, cfg Config) (Engine, error) { got = cfg; return nil, stop })
+	Register(testDriver{name: "test-paths", d: &Dialect{Name: "test-paths"}, open: func(cfg Config) (Engine, error) { got = cfg; return nil, stop }})
 	wd, _ := os.Getwd()
 	_, err := Open(context.Background(), Config{Name: "test-paths", Dir: "runs/x/db", WALDir: "/abs/wal"})
 	if err != stop {

@@ -1,12 +1,20 @@
 // Package engine is the small interface tierbench drives databases through, with a
 // registry by name. Engines live in subpackages (sqlite, postgres, mysql) and register
-// from init(); per-engine SQL differences live in one Dialect value per engine.
+// a Driver from init(). Every per-engine fact lives in the engine's package, in values
+// of this package's types, and nowhere else: its Dialect (SQL differences, the TPC-H
+// query generator's rendering rules, column types, what it can do at once, how it
+// reports a conflict worth retrying, its measured footprint on a host), available by
+// name without opening the engine (DialectOf), and, on the driver, its IOSettings
+// (what keeps its I/O honest on emulated storage and per flush method; IOSetter).
 //
 // Optional interfaces, found by type assertion: a managed engine implements Server
 // (the server's pid for OS samplers, its data directory); PostgreSQL and MariaDB
 // implement IOCounter (the bytes they say they read and wrote) and their sessions
 // Canceller (stop a statement from another goroutine), which StmtContext arms once
-// per run so that hot loops give their drivers contexts that never end.
+// per run so that hot loops give their drivers contexts that never end. Every engine
+// implements StatsSampler: its internals (commits, buffer hits and misses, lock waits,
+// what sessions wait on) for the monitor, under names every engine shares where they
+// mean the same (StatCommits...).
 //
 // For engine implementations: ReadRows and CellText turn database/sql results into
 // Rows, NewConnSession is the Session of a driver whose context cancellation reaches

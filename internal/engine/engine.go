@@ -5,11 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"io"
-	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
-	"sync"
 )
 
 // Mode says who runs the database server.
@@ -55,10 +52,29 @@ type Config struct {
 	// Keep leaves the SQLite file or the managed instance's data in place after Close
 	// (the server is stopped all the same), so a later run can reuse the loaded data.
 	Keep bool
+	// MustExist opens only a database that is there already (one a load kept): when Dir
+	// holds none, Open returns a *NoDatabaseError and creates nothing.
+	MustExist bool
+	// Traversable are directories the user gave tierbench for this run (--out, --db, a
+	// tier's directory). When one of them, or a directory inside one, keeps a managed
+	// server's OS user out (a 0700 directory from mktemp -d, with tierbench as root),
+	// that user alone is let through it (an ACL entry granting search); directories
+	// outside them are never changed, and an error says what to do.
+	Traversable []string
 	// Env is added to the environment of a managed server's processes (its setup
 	// programs too): placement's LD_PRELOAD shim of the emulator's preload path.
 	// Embedded and external engines ignore it.
 	Env []string
+}
+
+// NoDatabaseError is Open's refusal, under Config.MustExist, of a directory that holds
+// no database of the engine.
+type NoDatabaseError struct {
+	Engine, Dir string
+}
+
+func (e *NoDatabaseError) Error() string {
+	return fmt.Sprintf("%s: no database in %s: load one first (nothing was created)", e.Engine, e.Dir)
 }
 
 // ClientIO is how a session's connection waits for the server.
@@ -265,73 +281,4 @@ type Engine interface {
 type Server interface {
 	ServerPID() int
 	DataDir() string
-}
-
-// Dialect holds every per-engine difference in SQL, so no caller switches on engine names.
-type Dialect struct {
-	// Name is the dialect key used by the query generator: sqlite, postgres or mysql.
-	Name string
-	// DecimalType and DateType are the column types for TPC-H DECIMAL(15,2) and DATE.
-	DecimalType string
-	DateType    string
-	// Param returns the placeholder for the n-th (1-based) statement parameter.
-	Param func(n int) string
-	// Analyze returns the statements that collect optimizer statistics for a table.
-	Analyze func(table string) []string
-	// Begin starts a transaction that may write, BeginRead one that only reads; both
-	// run as plain statements, so no database/sql Tx (and its goroutine) is involved.
-	Begin, BeginRead string
-}
-
-// Opener opens an engine from a configuration.
-type Opener func(ctx context.Context, cfg Config) (Engine, error)
-
-var (
-	registryMu sync.Mutex
-	registry   = map[string]Opener{}
-)
-
-// Register makes an engine available by name; it panics on a duplicate name, as
-// database/sql does, because that is a programming error.
-func Register(name string, open Opener) {
-	registryMu.Lock()
-	defer registryMu.Unlock()
-	if _, dup := registry[name]; dup {
-		panic("engine: Register called twice for " + name)
-	}
-	registry[name] = open
-}
-
-// Names lists the registered engines, sorted.
-func Names() []string {
-	registryMu.Lock()
-	defer registryMu.Unlock()
-	names := make([]string, 0, len(registry))
-	for n := range registry {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
-
-// Open opens the engine cfg.Name.
-func Open(ctx context.Context, cfg Config) (Engine, error) {
-	registryMu.Lock()
-	open, ok := registry[cfg.Name]
-	registryMu.Unlock()
-	if !ok {
-		return nil, fmt.Errorf("unknown engine %q: valid engines are %v", cfg.Name, Names())
-	}
-	// Managed servers run in a directory of their own, as another user when tierbench
-	// runs as root: relative paths would point elsewhere for them.
-	for _, d := range []*string{&cfg.Dir, &cfg.WALDir, &cfg.TempDir} {
-		if *d != "" && !filepath.IsAbs(*d) {
-			abs, err := filepath.Abs(*d)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", *d, err)
-			}
-			*d = abs
-		}
-	}
-	return open(ctx, cfg)
 }

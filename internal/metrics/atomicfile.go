@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,19 +9,24 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 )
 
-// WriteJSONFile writes v as indented JSON to path atomically: a temporary file in the
-// same directory, fsync, rename, then fsync of the directory, so a reader sees either
-// the old file or the whole new one, also after a crash. An error names the file, the
-// cause and what the user can do about it.
+// WriteJSONFile writes v as indented JSON to path atomically (WriteFile).
 func WriteJSONFile(path string, v any) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return fmt.Errorf("write %s: encode the result: %w", path, err)
 	}
-	data = append(data, '\n')
+	return WriteFile(path, append(data, '\n'))
+}
+
+// WriteFile writes data to path atomically: a temporary file in the same directory,
+// fsync, rename, then fsync of the directory, so a reader sees either the old file or
+// the whole new one, also after a crash. An error names the file, the cause and what
+// the user can do about it.
+func WriteFile(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
@@ -64,8 +70,13 @@ func WriteJSONFile(path string, v any) error {
 	return nil
 }
 
-// writeError names the file, the cause and what the user can do about it.
+// writeError names the file, the cause and what the user can do about it. The
+// temporary file's name is left out: it differs each time and means nothing to users.
 func writeError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && strings.HasPrefix(filepath.Base(pe.Path), "."+filepath.Base(path)+".") {
+		err = pe.Err
+	}
 	hint := "check that the directory exists, is writable and has free space, then run again"
 	switch {
 	case errors.Is(err, syscall.ENOSPC):
@@ -97,4 +108,20 @@ func ReadJSONFile[T any](path string) (*T, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return v, nil
+}
+
+// FileHolds reports whether path holds a JSON object whose member key equals value
+// (compared as JSON), as a result file's "started" tells whose run it holds. A missing
+// file is (false, nil).
+func FileHolds(path, key string, value any) (bool, error) {
+	doc, err := ReadJSONFile[map[string]json.RawMessage](path)
+	if doc == nil || err != nil {
+		return false, err
+	}
+	want, err := json.Marshal(value)
+	if err != nil {
+		return false, err
+	}
+	got, ok := (*doc)[key]
+	return ok && bytes.Equal(bytes.TrimSpace(got), want), nil
 }

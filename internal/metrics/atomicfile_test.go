@@ -1,10 +1,15 @@
 package metrics
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"tierbench/internal/diskfull"
 )
 
 type fileDoc struct {
@@ -63,5 +68,54 @@ func TestWriteJSONFileNamesFileAndCause(t *testing.T) {
 	err := WriteJSONFile(path, fileDoc{"x", 1})
 	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "does not exist") {
 		t.Errorf("write into a missing directory: %v; want the path and that the directory does not exist", err)
+	}
+}
+
+func TestFileHolds(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "result.json")
+	started := time.Date(2026, 3, 1, 10, 0, 0, 123456789, time.UTC)
+	if ok, err := FileHolds(path, "started", started); ok || err != nil {
+		t.Errorf("missing file: %v, %v", ok, err)
+	}
+	if err := WriteJSONFile(path, map[string]any{"started": started, "tps": 1}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		value any
+		want  bool
+	}{
+		{started, true},
+		{started.Add(time.Nanosecond), false},
+		{"2026-03-01T10:00:00.123456789Z", true},
+	} {
+		if ok, err := FileHolds(path, "started", tc.value); ok != tc.want || err != nil {
+			t.Errorf("FileHolds(%v) = %v, %v; want %v", tc.value, ok, err, tc.want)
+		}
+	}
+	if ok, _ := FileHolds(path, "finished", started); ok {
+		t.Error("a member the file lacks matched")
+	}
+}
+
+// TestWriteJSONFileFullDisk: a full disk is named as such, without the temporary
+// file's name, and the file written before is left whole.
+func TestWriteJSONFileFullDisk(t *testing.T) {
+	dir := diskfull.Mount(t, 1<<20)
+	path := filepath.Join(dir, "result.json")
+	if err := WriteJSONFile(path, fileDoc{"earlier", 1}); err != nil {
+		t.Fatal(err)
+	}
+	diskfull.Fill(t, dir)
+	err := WriteJSONFile(path, fileDoc{strings.Repeat("x", 64<<10), 2})
+	want := "write " + path + ": no space left on device (the disk is full: free some space and run again)"
+	if err == nil || err.Error() != want || !errors.Is(err, syscall.ENOSPC) {
+		t.Errorf("error %v, want %q", err, want)
+	}
+	if got, err := ReadJSONFile[fileDoc](path); err != nil || got == nil || *got != (fileDoc{"earlier", 1}) {
+		t.Errorf("the earlier file: %+v, %v", got, err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("%d entries, want result.json and the filler: a temporary file is left", len(entries))
 	}
 }

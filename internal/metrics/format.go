@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"time"
 )
 
 // OpReport is one operation's statistics over a window, as results and JSON lines
@@ -17,6 +18,8 @@ type OpReport struct {
 	// PerSecond is Count over the window.
 	PerSecond float64 `json:"per_second"`
 	Latency   Latency `json:"latency"`
+	// FirstError is the earliest of the failures counted in Errors.
+	FirstError string `json:"first_error,omitempty"`
 }
 
 // Report turns a snapshot's operation into an OpReport.
@@ -26,13 +29,16 @@ func (s *Snapshot) Report(op string) OpReport {
 		return OpReport{}
 	}
 	n := st.Hist.Count()
-	return OpReport{Count: n, Counts: st.Counts, PerSecond: round3(s.Rate(n)), Latency: st.Hist.Summary()}
+	return OpReport{Count: n, Counts: st.Counts, PerSecond: round3(s.Rate(n)), Latency: st.Hist.Summary(), FirstError: st.FirstError}
 }
 
 // IntervalRecord is one JSON line: an interval's throughput and latencies.
 type IntervalRecord struct {
-	// ElapsedS is the end of the interval in seconds since the run began.
-	ElapsedS float64 `json:"elapsed_s"`
+	// Time is the end of the interval by the wall clock, the clock that joins these
+	// records to the monitor's samples (metrics.jsonl); ElapsedS is the same in seconds
+	// since the run (the level of users) began.
+	Time     time.Time `json:"time"`
+	ElapsedS float64   `json:"elapsed_s"`
 	// IntervalS is the interval's length in seconds.
 	IntervalS float64 `json:"interval_s"`
 	// Phase is "ramp" or "measure"; Users the number of users at the time.
@@ -52,7 +58,7 @@ type IntervalRecord struct {
 func NewIntervalRecord(s *Snapshot, phase string, users int) IntervalRecord {
 	tot := s.Total()
 	rec := IntervalRecord{
-		ElapsedS: round3(s.Elapsed.Seconds()), IntervalS: round3(s.Duration().Seconds()),
+		Time: s.End.UTC(), ElapsedS: round3(s.Elapsed.Seconds()), IntervalS: round3(s.Duration().Seconds()),
 		Phase: phase, Users: users,
 		TPS: round3(s.Rate(s.Count(""))), QPS: round3(s.Rate(tot.Queries)), ErrorsPS: round3(s.Rate(tot.Errors)),
 		Latency: s.Combined().Summary(), Ops: map[string]OpReport{},
@@ -81,19 +87,52 @@ func IntervalLine(r IntervalRecord) string {
 	return b.String()
 }
 
-// JSONLines writes one JSON value a line.
+// JSONLines writes one JSON value a line. A failed write ends the file: it keeps the
+// whole lines written before (a writer that can truncate, as *os.File, is cut back to
+// the end of the last one, so a full disk leaves no torn line), later writes are
+// skipped, and Err says why.
 type JSONLines struct {
-	w   io.Writer
-	enc *json.Encoder
+	w     io.Writer
+	lines int
+	size  int64
+	err   error
 }
 
 // NewJSONLines writes to w.
 func NewJSONLines(w io.Writer) *JSONLines {
-	return &JSONLines{w: w, enc: json.NewEncoder(w)}
+	return &JSONLines{w: w}
 }
 
-// Write encodes v on one line.
-func (j *JSONLines) Write(v any) error { return j.enc.Encode(v) }
+// Write encodes v on one line; after a failed write it does nothing and returns Err.
+func (j *JSONLines) Write(v any) error {
+	if j.err != nil {
+		return j.err
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err // v's fault, not the file's: the next value may encode
+	}
+	b = append(b, '\n')
+	n, err := j.w.Write(b)
+	if err != nil {
+		if t, ok := j.w.(interface{ Truncate(int64) error }); ok && n > 0 {
+			if terr := t.Truncate(j.size); terr != nil {
+				err = fmt.Errorf("%w (and cutting the torn line off: %v)", err, terr)
+			}
+		}
+		j.err = err
+		return err
+	}
+	j.size += int64(n)
+	j.lines++
+	return nil
+}
+
+// Lines is how many lines were written whole.
+func (j *JSONLines) Lines() int { return j.lines }
+
+// Err is the error that ended the file, nil while every write succeeded.
+func (j *JSONLines) Err() error { return j.err }
 
 func round3(v float64) float64 {
 	if math.IsNaN(v) || math.IsInf(v, 0) {

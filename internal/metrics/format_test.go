@@ -2,10 +2,16 @@ package metrics
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"tierbench/internal/diskfull"
 )
 
 func ExampleIntervalLine() {
@@ -40,7 +46,8 @@ func TestJSONLines(t *testing.T) {
 		}
 	}
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
-	if len(lines) != 2 || !strings.Contains(lines[0], `"tps":1`) || !strings.Contains(lines[0], `"ops":{"x":{"count":1`) {
+	if len(lines) != 2 || !strings.Contains(lines[0], `"tps":1`) || !strings.Contains(lines[0], `"ops":{"x":{"count":1`) ||
+		!strings.Contains(lines[0], `"time":"1970-01-01T00:00:01Z"`) {
 		t.Errorf("JSON lines:\n%s", b.String())
 	}
 }
@@ -78,5 +85,67 @@ func TestMarkSaturation(t *testing.T) {
 	WriteSweepTable(&b, levels)
 	if !strings.Contains(b.String(), "* saturation") || strings.Count(b.String(), "\n") != 3 {
 		t.Errorf("table:\n%s", b.String())
+	}
+}
+
+// shortWriter takes the first limit bytes and fails after them, as a disk that fills.
+type shortWriter struct {
+	bytes.Buffer
+	limit int
+}
+
+func (w *shortWriter) Write(p []byte) (int, error) {
+	room := w.limit - w.Len()
+	if len(p) <= room {
+		return w.Buffer.Write(p)
+	}
+	w.Buffer.Write(p[:room])
+	return room, syscall.ENOSPC
+}
+
+func (w *shortWriter) Truncate(n int64) error { w.Buffer.Truncate(int(n)); return nil }
+
+// TestJSONLinesFullDisk: the write that fails leaves no part of its line, later
+// writes are skipped, and Err and Lines say what the file holds.
+func TestJSONLinesFullDisk(t *testing.T) {
+	w := &shortWriter{limit: 25}
+	j := NewJSONLines(w)
+	for i := range 5 {
+		err := j.Write(map[string]int{"n": i})
+		if (i < 3) != (err == nil) {
+			t.Errorf("write %d: %v", i, err)
+		}
+	}
+	if got := w.String(); got != "{\"n\":0}\n{\"n\":1}\n{\"n\":2}\n" {
+		t.Errorf("file holds %q, want three whole lines", got)
+	}
+	if j.Lines() != 3 || !errors.Is(j.Err(), syscall.ENOSPC) {
+		t.Errorf("Lines %d, Err %v", j.Lines(), j.Err())
+	}
+}
+
+// TestJSONLinesRealFullDisk: the same on a tmpfs that fills, through *os.File.
+func TestJSONLinesRealFullDisk(t *testing.T) {
+	dir := diskfull.Mount(t, 1<<20)
+	f, err := os.Create(filepath.Join(dir, "intervals.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	j := NewJSONLines(f)
+	line := map[string]string{"pad": strings.Repeat("x", 1000)}
+	for i := 0; i < 10_000 && j.Err() == nil; i++ { // 1 MiB holds about a thousand
+		j.Write(line)
+	}
+	if !errors.Is(j.Err(), syscall.ENOSPC) {
+		t.Fatalf("Err %v after %d lines, want ENOSPC", j.Err(), j.Lines())
+	}
+	b, err := os.ReadFile(f.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := bytes.Count(b, []byte("\n"))
+	if n != j.Lines() || n == 0 || !bytes.HasSuffix(b, []byte("}\n")) {
+		t.Errorf("file: %d bytes, %d newlines, ends %q; Lines %d", len(b), n, b[max(0, len(b)-5):], j.Lines())
 	}
 }

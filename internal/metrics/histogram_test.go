@@ -124,3 +124,36 @@ func TestHistogramMemoryIsBounded(t *testing.T) {
 	}
 	t.Logf("histogram: %d bytes", before)
 }
+
+// TestFirstErrorTravelsWithItsCount: a window names the earliest failure it counts,
+// across handles, and none that it does not count (a ramp's, discarded with its
+// counts).
+func TestFirstErrorTravelsWithItsCount(t *testing.T) {
+	start := time.Unix(1000, 0)
+	r := NewRegistry([]string{"a", "b"}, start)
+	h1, h2 := r.NewHandle(), r.NewHandle()
+	h1.RecordError("a", start.Add(time.Second), "ramp error", Counts{Queries: 1})
+	r.Tick(start.Add(2*time.Second), start)
+	r.ResetCumulative(start.Add(2 * time.Second)) // the ramp ends
+	h1.RecordError("a", start.Add(4*time.Second), "later", Counts{Queries: 2})
+	h2.RecordError("a", start.Add(3*time.Second), "earliest", Counts{Errors: 1})
+	h2.RecordError("a", start.Add(3500*time.Millisecond), "second of h2", Counts{})
+	h1.Record("b", ms(1), Counts{})
+	iv, cum := r.Tick(start.Add(5*time.Second), start)
+	for name, s := range map[string]*Snapshot{"interval": iv, "cumulative": cum} {
+		a, b := s.Report("a"), s.Report("b")
+		if a.Errors != 3 || a.Queries != 2 || a.Count != 0 || a.FirstError != "earliest" {
+			t.Errorf("%s: a %+v, want 3 errors, 2 queries, first error %q", name, a, "earliest")
+		}
+		if b.Errors != 0 || b.FirstError != "" {
+			t.Errorf("%s: b %+v names an error it does not count", name, b)
+		}
+	}
+	// A later window keeps the cumulative first error, and the interval's own.
+	h1.RecordError("b", start.Add(6*time.Second), "b failed", Counts{})
+	iv, cum = r.Tick(start.Add(7*time.Second), start)
+	if iv.Report("a").FirstError != "" || iv.Report("b").FirstError != "b failed" ||
+		cum.Report("a").FirstError != "earliest" || cum.Report("b").FirstError != "b failed" {
+		t.Errorf("second window: interval %+v, cumulative %+v", iv.Report("b"), cum.Report("a"))
+	}
+}

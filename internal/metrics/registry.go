@@ -30,6 +30,11 @@ func (c *Counts) add(o Counts) {
 type OpStats struct {
 	Hist *Histogram
 	Counts
+	// FirstError is the message of the earliest failure among those counted in Errors
+	// (at FirstErrorAt); empty when Errors is 0. It travels with the counts, so a
+	// window never names an error it does not count.
+	FirstError   string
+	FirstErrorAt time.Time
 }
 
 func newOpStats() *OpStats { return &OpStats{Hist: NewHistogram()} }
@@ -37,11 +42,15 @@ func newOpStats() *OpStats { return &OpStats{Hist: NewHistogram()} }
 func (s *OpStats) merge(o *OpStats) {
 	s.Hist.Merge(o.Hist)
 	s.Counts.add(o.Counts)
+	if o.FirstError != "" && (s.FirstError == "" || o.FirstErrorAt.Before(s.FirstErrorAt)) {
+		s.FirstError, s.FirstErrorAt = o.FirstError, o.FirstErrorAt
+	}
 }
 
 func (s *OpStats) reset() {
 	s.Hist.Reset()
 	s.Counts = Counts{}
+	s.FirstError, s.FirstErrorAt = "", time.Time{}
 }
 
 // Registry holds every worker's Handle and the merged views. Workers record into
@@ -104,6 +113,23 @@ func (h *Handle) Record(op string, latency time.Duration, c Counts) {
 		s.Hist.Record(latency)
 	}
 	s.Counts.add(c)
+}
+
+// RecordError adds one failed operation that ended at at with the message msg: its
+// counts (Errors at least 1) and, if it is the handle's first failure of op since the
+// last tick, its message. Unknown operations are ignored.
+func (h *Handle) RecordError(op string, at time.Time, msg string, c Counts) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	s, ok := h.ops[op]
+	if !ok {
+		return
+	}
+	c.Errors = max(c.Errors, 1)
+	s.Counts.add(c)
+	if s.FirstError == "" {
+		s.FirstError, s.FirstErrorAt = msg, at
+	}
 }
 
 // Snapshot is the merged state of all workers over a window.

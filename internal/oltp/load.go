@@ -4,10 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"iter"
 	"sync"
 	"time"
 
 	"tierbench/internal/engine"
+	"tierbench/internal/result"
 )
 
 // LoadReport is what every load reports (`oltp load`, `tpcc load`); each workload's
@@ -19,7 +21,19 @@ type LoadReport struct {
 	Seconds  float64          `json:"seconds"`
 	Engine   engine.Info      `json:"engine"`
 	Finished time.Time        `json:"finished"`
+	// Sections are what the run lifecycle attaches: the storage section (also in
+	// LoadStorageFile) and the energy section of the load.
+	result.Sections
 }
+
+// HeadlineMetrics are the load's time.
+func (r *LoadReport) HeadlineMetrics() []result.Metric {
+	return []result.Metric{{Name: "load_s", Value: r.Seconds, Unit: "s", Better: result.LowerIsBetter}}
+}
+
+// LoadStorageFile holds the storage section of a load alone (the devices' counters
+// of the load), as tools read it.
+const LoadStorageFile = "load-storage.json"
 
 // FinishLoad is the report of a load that began at begin and is done now: rows
 // loaded by loaders loaders from seed, on the engine e describes.
@@ -36,7 +50,7 @@ func FinishLoad(ctx context.Context, e engine.Engine, seed int64, rows map[strin
 // error, and returns the rows loaded, summed by the table load names. The jobs are
 // handed out in order, so a deterministic generator per job gives the same data
 // whatever the number of loaders.
-func LoadParallel[J any](ctx context.Context, loaders int, jobs []J, load func(context.Context, J) (table string, rows int64, err error)) (map[string]int64, error) {
+func LoadParallel[J any](ctx context.Context, loaders int, jobs iter.Seq[J], load func(context.Context, J) (table string, rows int64, err error)) (map[string]int64, error) {
 	rows := map[string]int64{}
 	var rowsMu sync.Mutex
 	err := Parallel(ctx, loaders, jobs, func(ctx context.Context, j J) error {
@@ -57,8 +71,10 @@ func LoadParallel[J any](ctx context.Context, loaders int, jobs []J, load func(c
 
 // Parallel runs fn on every job with n goroutines (at least 1), handing the jobs out
 // in order. The first error cancels the context the others run under and is
-// returned, as is the cause of ctx ending.
-func Parallel[J any](ctx context.Context, n int, jobs []J, fn func(context.Context, J) error) error {
+// returned, as is the cause of ctx ending. Jobs are drawn from the sequence only as
+// goroutines take them, so a load of any size holds n jobs at a time, and no job is
+// drawn once ctx has ended.
+func Parallel[J any](ctx context.Context, n int, jobs iter.Seq[J], fn func(context.Context, J) error) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	ch := make(chan J)
@@ -75,13 +91,16 @@ func Parallel[J any](ctx context.Context, n int, jobs []J, fn func(context.Conte
 			}
 		}()
 	}
-feed:
-	for _, j := range jobs {
+	for j := range jobs {
+		if ctx.Err() != nil {
+			break
+		}
 		select {
 		case ch <- j:
+			continue
 		case <-ctx.Done():
-			break feed
 		}
+		break
 	}
 	close(ch)
 	wg.Wait()

@@ -4,15 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 	"testing"
-	"tierbench/internal/engine"
 	"time"
+
+	"tierbench/internal/engine"
 )
 
 func TestLoadParallelSumsByTable(t *testing.T) {
 	jobs := []int{1, 2, 3, 4, 5, 6}
-	rows, err := LoadParallel(context.Background(), 3, jobs, func(_ context.Context, j int) (string, int64, error) {
+	rows, err := LoadParallel(context.Background(), 3, slices.Values(jobs), func(_ context.Context, j int) (string, int64, error) {
 		return fmt.Sprintf("t%d", j%2), int64(j * 10), nil
 	})
 	if err != nil {
@@ -31,7 +34,7 @@ func TestLoadParallelStopsAtFirstError(t *testing.T) {
 		jobs[i] = i
 	}
 	var ran int
-	rows, err := LoadParallel(context.Background(), 1, jobs, func(_ context.Context, j int) (string, int64, error) {
+	rows, err := LoadParallel(context.Background(), 1, slices.Values(jobs), func(_ context.Context, j int) (string, int64, error) {
 		ran++
 		if j == 3 {
 			return "", 0, boom
@@ -61,6 +64,8 @@ func TestValidateLevels(t *testing.T) {
 		{Config{}, []int{1}, "duration 0s"},
 		{Config{Duration: time.Second, Ramp: -time.Second}, []int{1}, "ramp -1s"},
 		{Config{Duration: time.Second, Rate: -1}, []int{1}, "rate -1"},
+		{Config{Duration: time.Second, Rate: math.NaN()}, []int{1}, "rate NaN"},
+		{Config{Duration: time.Second, Rate: math.Inf(1)}, []int{1}, "rate +Inf"},
 	} {
 		err := tc.cfg.ValidateLevels(tc.users)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

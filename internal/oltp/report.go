@@ -1,9 +1,12 @@
 package oltp
 
 import (
+	"fmt"
+	"io"
 	"math"
 
 	"tierbench/internal/metrics"
+	"tierbench/internal/result"
 )
 
 // IODefinition says what the I/O rates (LevelReport.IO, the interval records' io)
@@ -12,10 +15,10 @@ const IODefinition = "MB/s (10^6 bytes a second): engine = what the engine count
 
 // LevelReport is what every workload reports for one concurrency level.
 type LevelReport struct {
-	Users   int     `json:"users"`
-	Status  string  `json:"status"`
-	Error   string  `json:"error,omitempty"`
-	Seconds float64 `json:"measured_seconds"`
+	Users   int           `json:"users"`
+	Status  result.Status `json:"status"`
+	Error   string        `json:"error,omitempty"`
+	Seconds float64       `json:"measured_seconds"`
 	// ConnectSeconds is how long the users took to open their sessions, all of them
 	// before the ramp began: neither part of the ramp nor of the window.
 	ConnectSeconds float64 `json:"connect_seconds"`
@@ -34,14 +37,16 @@ type LevelReport struct {
 	IOError string           `json:"io_error,omitempty"`
 	// ClientCPU is what tierbench itself spent over the window (ClientCPUDefinition).
 	ClientCPU *ClientCPU `json:"client_cpu,omitempty"`
+	// ScheduleLag is how far an open loop fell behind its schedule (ScheduleLagDefinition).
+	ScheduleLag *ScheduleLag `json:"schedule_lag,omitempty"`
 }
 
 // NewLevelReport summarises a run's measured window, one entry per operation in ops.
 func NewLevelReport(sum *Summary, ops []string) LevelReport {
 	m := sum.Measured
-	l := LevelReport{Users: sum.Users, Status: string(sum.Status), Error: sum.Cause,
+	l := LevelReport{Users: sum.Users, Status: sum.Status, Error: sum.Cause,
 		Seconds: round2(m.Duration().Seconds()), ConnectSeconds: round3(sum.Connect.Seconds()), Transactions: map[string]metrics.OpReport{},
-		Latency: m.Combined().Summary(), IO: sum.IO, IOError: sum.IOError, ClientCPU: sum.ClientCPU}
+		Latency: m.Combined().Summary(), IO: sum.IO, IOError: sum.IOError, ClientCPU: sum.ClientCPU, ScheduleLag: sum.Lag}
 	l.TPS = round2(m.Rate(m.Count("")))
 	l.QPS = round2(m.Rate(m.Total().Queries))
 	l.Errors = m.Total().Errors
@@ -49,6 +54,30 @@ func NewLevelReport(sum *Summary, ops []string) LevelReport {
 		l.Transactions[op] = m.Report(op)
 	}
 	return l
+}
+
+// WriteStatus begins a run's summary: a blank line then, for a run that is not ok,
+// what it ended as and why, before any number a reader might take for the result.
+func WriteStatus(w io.Writer, r *RunResult) {
+	fmt.Fprintln(w)
+	if r.Status == result.StatusOK {
+		return
+	}
+	why := r.Error // "run failed: ..."
+	if why == "" {
+		why = "run " + string(r.Status)
+	}
+	fmt.Fprintf(w, "NOT OK: %s\n", why)
+}
+
+// WriteFirstErrors prints the first error of each transaction type in order that has
+// one.
+func WriteFirstErrors(w io.Writer, order []string, firstErrors map[string]string) {
+	for _, op := range order {
+		if e, ok := firstErrors[op]; ok {
+			fmt.Fprintf(w, "first error of %s: %s\n", op, e)
+		}
+	}
 }
 
 // SweepTable turns levels into the sweep table with the saturation point marked.

@@ -6,9 +6,11 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
+
 	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
-	"time"
+	"tierbench/internal/result"
 )
 
 // TestSweep: levels run in order, the result is saved after each (also after the one
@@ -75,7 +77,7 @@ func TestRunResult(t *testing.T) {
 	if r.Status != "failed" || r.Error != "no answer" {
 		t.Errorf("a level that measured nothing: status %q error %q", r.Status, r.Error)
 	}
-	r.LevelFailed(StatusInterrupted, errors.New("interrupt"))
+	r.LevelFailed(result.StatusInterrupted, errors.New("interrupt"))
 	if r.Status != "interrupted" {
 		t.Errorf("an interrupted level: status %q", r.Status)
 	}

@@ -3,6 +3,7 @@ package oltp
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"time"
 )
 
@@ -24,4 +25,11 @@ func Alive(ctx context.Context, conn *sql.Conn) bool {
 	pctx, cancel := context.WithTimeout(ctx, endTimeout)
 	defer cancel()
 	return conn.PingContext(pctx) == nil
+}
+
+// DropConn closes a worker's connection for good instead of handing it back to the
+// pool: the server then frees what the session held (its prepared statements, an open
+// transaction) with it, and the client waits for no answer. Discarder workers use it.
+func DropConn(conn *sql.Conn) {
+	_ = conn.Raw(func(any) error { return driver.ErrBadConn }) // database/sql closes a bad connection
 }

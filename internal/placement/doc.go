@@ -22,7 +22,8 @@
 //
 // Engines differ in what can be placed apart: PostgreSQL and MariaDB take a WAL
 // (redo log) directory and a temp directory; SQLite keeps its WAL and journal beside
-// the database file, so for SQLite --wal must name the data tier or be left out.
-// The settings each engine gets, and the reason for each, are in settings.go: one
-// engineIO value per engine, version-bound settings only where the server has them.
+// the database file, so for SQLite --wal must name the data tier or be left out. What
+// each engine needs, and the reason for each setting, is its driver's
+// engine.IOSettings (in the engine's own package), which placement asks for by the
+// engine's name: placement knows no engine.
 package placement

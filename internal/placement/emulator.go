@@ -4,31 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"tierbench/internal/emulator"
 	"tierbench/internal/emulator/preload"
-	"tierbench/internal/engine/mysql"
-	"tierbench/internal/engine/postgres"
+	"tierbench/internal/engine"
 )
-
-// EmulatorInfo is how the run's emulated tiers reached the device models, in the
-// storage section.
-type EmulatorInfo struct {
-	// Requested is --emulator: fuse, preload or auto.
-	Requested string `json:"requested"`
-	// Path is what the run used: fuse or preload.
-	Path string `json:"path"`
-	// Fallback says why auto took FUSE.
-	Fallback string `json:"fallback,omitempty"`
-}
-
-// serverBinaries are, per managed server engine, the programs that run on its files:
-// the preload shim must be able to enter each of them.
-var serverBinaries = map[string]func() ([]string, error){
-	"postgres": postgres.ServerBinaries,
-	"mysql":    mysql.ServerBinaries,
-}
 
 // choosePath decides the path of the emulated tiers for an engine: FUSE when asked;
 // preload when asked and it can enter the engine (an error when it cannot); for auto,
@@ -51,21 +31,31 @@ func choosePath(requested, engineName string) (path, fallback string, err error)
 	return "", "", fmt.Errorf("--emulator preload: %w; or use --emulator fuse (or auto, which falls back to it)", why)
 }
 
-// preloadCannot says why the preload path cannot enter engineName's I/O, nil if it can.
-// SQLite runs in this process (the VFS, always there); a managed server needs the shim
-// built and every one of its programs able to load it.
+// preloadCannot says why the preload path cannot enter engineName's I/O, nil if it can,
+// as the engine's driver says (engine.Preload): an engine in this process through
+// the VFS; a managed server when the shim builds and every program the server runs
+// on its files can load it. A workload without an engine ("") does its own I/O in
+// tierbench, which no shim enters.
 func preloadCannot(engineName string) error {
-	if engineName == "sqlite" {
-		return nil
+	if engineName == "" {
+		return errors.New("the workload's I/O is tierbench's own, which the preload path cannot enter (it enters database engines)")
 	}
-	binaries, ok := serverBinaries[engineName]
-	if !ok {
-		return fmt.Errorf("the preload path knows how to enter sqlite, postgres and mysql, not %q", engineName)
+	io, err := engine.IOSettingsOf(engineName)
+	if err != nil {
+		return err
+	}
+	switch pre := io.Preload; {
+	case pre == nil:
+		return fmt.Errorf("the preload path cannot enter %s's I/O", engineName)
+	case pre.InProcess:
+		return nil
+	case pre.Programs == nil:
+		return fmt.Errorf("%s names no server programs for the preload shim to enter", engineName)
 	}
 	if _, err := preload.Shim(); err != nil {
 		return err
 	}
-	paths, err := binaries()
+	paths, err := io.Preload.Programs()
 	if err != nil {
 		return err
 	}
@@ -80,7 +70,11 @@ func preloadCannot(engineName string) error {
 // startPreload connects the engine to the ring of a preload emulator: the shim's
 // environment for a server (Apply passes it on), the VFS for SQLite in this process.
 func (pl *Placed) startPreload() error {
-	if pl.opts.Engine == "sqlite" {
+	io, err := engine.IOSettingsOf(pl.opts.Engine)
+	if err != nil {
+		return err
+	}
+	if io.Preload != nil && io.Preload.InProcess {
 		detach, err := attachSQLite(pl.em.RingPath())
 		if err != nil {
 			return err
@@ -123,12 +117,4 @@ func checkRing(devs []emulator.DeviceStats) error {
 		return nil
 	}
 	return nil
-}
-
-// emulatorNote is the line the summary prints when auto fell back to FUSE.
-func emulatorNote(e *EmulatorInfo) string {
-	if e == nil || e.Fallback == "" {
-		return ""
-	}
-	return "emulated through FUSE, not the preload path: " + strings.TrimSpace(e.Fallback)
 }

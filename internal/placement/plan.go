@@ -11,6 +11,7 @@ import (
 
 	"tierbench/internal/device"
 	"tierbench/internal/emulator"
+	"tierbench/internal/engine"
 )
 
 // Class is a class of database files.
@@ -61,6 +62,9 @@ func (c Classes) of(class Class) string {
 type Plan struct {
 	Tiers   []Tier
 	Classes Classes
+	// given is each class as the user gave it (--wal hdd-7200), where Classes names
+	// the tier made for it (wal): errors quote what the user typed.
+	given Classes
 	// flags holds the flag that made each tier, for errors: "--tier fast=nvme".
 	flags map[string]string
 }
@@ -145,7 +149,7 @@ func checkWritable(dir string) error {
 // A class may also name a profile or directory directly (--data sata-ssd): it then
 // gets a tier of its own, named after the class.
 func NewPlan(tierFlags []string, classes Classes, reg *device.Registry) (*Plan, error) {
-	p := &Plan{Classes: classes, flags: map[string]string{}}
+	p := &Plan{Classes: classes, given: classes, flags: map[string]string{}}
 	byName := map[string]bool{}
 	for _, text := range tierFlags {
 		t, err := ParseTier(text, reg)
@@ -239,16 +243,36 @@ func (p *Plan) Emulated() bool {
 	return slices.ContainsFunc(p.Tiers, Tier.Emulated)
 }
 
-// CheckEngine refuses placements an engine cannot do, before anything is mounted.
-// SQLite writes its WAL and rollback journal beside the database file: a WAL tier
-// other than the data tier is impossible there.
-func (p *Plan) CheckEngine(engineName string) error {
-	if engineName != "sqlite" || p.Classes.WAL == "" {
+// CheckEngine refuses, before anything is mounted, what the engine cfg describes
+// cannot do with the plan and the flush method: anything placed, or a flush method,
+// for an external server (cfg.DSN), whose settings and files tierbench never
+// changes; a flush method the engine does not have (engine.IOSettings.NoFlush); and a
+// WAL tier other than the data tier for an engine that keeps its WAL beside the data
+// (SQLite: engine.IOSettings.NoSeparateWAL). A method a server version lacks is found
+// later, by Apply, which knows the version.
+func (p *Plan) CheckEngine(cfg *engine.Config, method engine.FlushMethod) error {
+	if cfg.DSN != "" {
+		if !p.Empty() {
+			return errors.New("--tier, --data, --wal and --temp place the files of a database tierbench runs; an external server (--dsn) keeps its files where it was set up")
+		}
+		if method != "" {
+			return errors.New("--flush-method changes server settings, which tierbench never does on an external server (--dsn): set it on your server instead")
+		}
 		return nil
 	}
-	if p.Classes.WAL != p.Classes.Data {
-		return fmt.Errorf("--wal %s: SQLite keeps its WAL and journal beside the database file, so they cannot go on another tier: "+
-			"leave --wal out (they follow --data), or use postgres or mysql to place the WAL apart", p.Classes.WAL)
+	io, err := engine.IOSettingsOf(cfg.Name)
+	if err != nil {
+		return fmt.Errorf("placement: %w", err)
 	}
-	return nil
+	if why := io.NoFlush[method]; why != "" {
+		return fmt.Errorf("--flush-method %s: %s", method, why)
+	}
+	if p.Classes.WAL == "" || p.Classes.WAL == p.Classes.Data || io.NoSeparateWAL == "" {
+		return nil
+	}
+	wal := p.given.WAL
+	if wal == "" { // a plan built by hand, not by NewPlan
+		wal = p.Classes.WAL
+	}
+	return fmt.Errorf("--wal %s: %s", wal, io.NoSeparateWAL)
 }

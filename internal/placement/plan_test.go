@@ -1,12 +1,15 @@
 package placement
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"tierbench/internal/device"
+	"tierbench/internal/emulator"
 	"tierbench/internal/engine"
 )
 
@@ -117,14 +120,14 @@ func TestCheckEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.CheckEngine("sqlite"); err == nil || !strings.Contains(err.Error(), "--wal b") {
+	if err := p.CheckEngine(&engine.Config{Name: "sqlite"}, ""); err == nil || !strings.Contains(err.Error(), "--wal b") {
 		t.Errorf("sqlite with the WAL apart: %v, want an error naming --wal", err)
 	}
-	if err := p.CheckEngine("postgres"); err != nil {
+	if err := p.CheckEngine(&engine.Config{Name: "postgres"}, ""); err != nil {
 		t.Errorf("postgres: %v", err)
 	}
 	same, _ := NewPlan([]string{"a=sata-ssd"}, Classes{Data: "a", WAL: "a"}, reg)
-	if err := same.CheckEngine("sqlite"); err != nil {
+	if err := same.CheckEngine(&engine.Config{Name: "sqlite"}, ""); err != nil {
 		t.Errorf("sqlite with the WAL beside the data: %v", err)
 	}
 }
@@ -138,7 +141,7 @@ func TestApply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl, err := p.Start(t.Context(), Options{Registry: reg, FlushMethod: Direct, ServerMajor: 10})
+	pl, err := p.Start(t.Context(), Options{Registry: reg, FlushMethod: engine.Direct, ServerMajor: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,11 +180,26 @@ func TestApply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl2, _ := p2.Start(t.Context(), Options{Registry: reg, FlushMethod: Direct})
+	pl2, _ := p2.Start(t.Context(), Options{Registry: reg, FlushMethod: engine.Direct})
 	if _, err := pl2.Apply(&engine.Config{Name: "sqlite"}); err == nil || !strings.Contains(err.Error(), "--flush-method direct: SQLite has no direct I/O") {
 		t.Errorf("sqlite direct: %v", err)
 	}
 	if _, err := pl2.Apply(&engine.Config{Name: "postgres", DSN: "host=x"}); err == nil || !strings.Contains(err.Error(), "--dsn") {
 		t.Errorf("external server: %v", err)
+	}
+}
+
+// TestTooFastNamesTheFlag: the emulator's refusal names the flag that made the tier,
+// keeps the emulator's figures for errors.As and still matches ErrTooFast.
+func TestTooFastNamesTheFlag(t *testing.T) {
+	tf := &emulator.TooFastError{Device: "f", Spec: "nvme", Read8K: 22245 * time.Nanosecond, Floor: 18 * time.Microsecond}
+	var err error = &TooFastError{Flag: "--tier f=nvme", TooFastError: tf}
+	want := "--tier f=nvme: device too fast for this host: use trace replay: nvme answers a random 8 KiB read in 22.245µs, but this host's FUSE round trip alone is 18µs: record a trace on a slower device and replay it through nvme (tierbench device replay); or give the tier a slower profile"
+	if err.Error() != want {
+		t.Errorf("text\n%s\nwant\n%s", err, want)
+	}
+	var back *emulator.TooFastError
+	if !errors.Is(err, emulator.ErrTooFast) || !errors.As(err, &back) || back != tf {
+		t.Errorf("errors.Is %v, errors.As %v", errors.Is(err, emulator.ErrTooFast), back)
 	}
 }

@@ -4,10 +4,12 @@ package placement
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"tierbench/internal/device"
@@ -214,7 +216,8 @@ func TestChoosePath(t *testing.T) {
 		{emulator.PathPreload, "sqlite", emulator.PathPreload, ""},
 		{emulator.PathAuto, "static-engine", emulator.PathFUSE, "setuidd is setuid or setgid"},
 		{emulator.PathPreload, "static-engine", "", "--emulator preload: " + static + " is setuid or setgid"},
-		{emulator.PathAuto, "", emulator.PathFUSE, "not \"\""},
+		{emulator.PathAuto, "", emulator.PathFUSE, "the workload's I/O is tierbench's own"},
+		{emulator.PathPreload, "", "", "--emulator preload: the workload's I/O is tierbench's own"},
 		{"mmap", "sqlite", "", "give fuse, preload or auto"},
 	} {
 		path, fallback, err := choosePath(tc.requested, tc.engine)
@@ -228,8 +231,27 @@ func TestChoosePath(t *testing.T) {
 	}
 }
 
-// staticEngine registers the engine "static-engine", whose server is a setuid program
-// the shim cannot enter (the loader ignores LD_PRELOAD there), for the test's duration.
+// setuidEngine is an engine whose server is a setuid program the shim cannot enter
+// (the loader ignores LD_PRELOAD there): registered once as "static-engine", its
+// program is the one staticEngine made last.
+type setuidEngine struct{}
+
+var (
+	setuidOnce    sync.Once
+	setuidProgram string
+)
+
+func (setuidEngine) Name() string             { return "static-engine" }
+func (setuidEngine) Dialect() *engine.Dialect { return &engine.Dialect{Name: "static-engine"} }
+func (setuidEngine) Open(context.Context, engine.Config) (engine.Engine, error) {
+	return nil, errors.New("static-engine: never opened")
+}
+func (setuidEngine) IOSettings() *engine.IOSettings {
+	return &engine.IOSettings{Preload: &engine.Preload{Programs: func() ([]string, error) { return []string{setuidProgram}, nil }}}
+}
+
+// staticEngine makes a setuid copy of /bin/true the server of the engine
+// "static-engine", for the test's duration.
 func staticEngine(t *testing.T) string {
 	t.Helper()
 	b, err := os.ReadFile("/bin/true")
@@ -243,8 +265,9 @@ func staticEngine(t *testing.T) string {
 	if err := os.Chmod(setuid, 0o755|os.ModeSetuid); err != nil {
 		t.Fatal(err)
 	}
-	serverBinaries["static-engine"] = func() ([]string, error) { return []string{setuid}, nil }
-	t.Cleanup(func() { delete(serverBinaries, "static-engine") })
+	setuidOnce.Do(func() { engine.Register(setuidEngine{}) })
+	setuidProgram = setuid
+	t.Cleanup(func() { setuidProgram = "" })
 	return setuid
 }
 
@@ -280,7 +303,7 @@ func TestAutoFallsBackToFUSE(t *testing.T) {
 		t.Fatalf("tier served on %+v, want fuse", d)
 	}
 	var out strings.Builder
-	WriteSummary(&out, st)
+	st.WriteSummary(&out)
 	if !strings.Contains(out.String(), "emulated through FUSE, not the preload path: ") {
 		t.Errorf("summary does not say why:\n%s", out.String())
 	}

@@ -24,14 +24,14 @@ func TestServersOnEmulatedTiers(t *testing.T) {
 	needFUSE(t)
 	for _, tc := range []struct {
 		engine    string
-		flush     FlushMethod
+		flush     engine.FlushMethod
 		installed func() error
 		// show returns a setting's value as the server reports it.
 		show func(name string) string
 	}{
 		{"postgres", "", postgres.Installed, func(name string) string { return "SHOW " + name }},
 		{"mysql", "", mysql.Installed, func(name string) string { return "SELECT @@" + name }},
-		{"mysql", Direct, mysql.Installed, func(name string) string { return "SELECT @@" + name }},
+		{"mysql", engine.Direct, mysql.Installed, func(name string) string { return "SELECT @@" + name }},
 	} {
 		t.Run(tc.engine+"/"+string(tc.flush), func(t *testing.T) {
 			enginetest.RequireServer(t, tc.installed())
@@ -65,7 +65,7 @@ func TestServersOnEmulatedTiers(t *testing.T) {
 					eng.Close()
 				}
 			}()
-			wantFlush := map[FlushMethod]string{"": "fsync", Direct: "O_DIRECT"}[tc.flush]
+			wantFlush := map[engine.FlushMethod]string{"": "fsync", engine.Direct: "O_DIRECT"}[tc.flush]
 			if tc.engine == "mysql" && cfg.Settings["innodb_flush_method"] != wantFlush {
 				t.Errorf("innodb_flush_method=%q, want %q for --flush-method %q", cfg.Settings["innodb_flush_method"], wantFlush, tc.flush)
 			}

@@ -7,13 +7,17 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 
 	"tierbench/internal/device"
 	"tierbench/internal/emulator"
+	"tierbench/internal/energy"
 	"tierbench/internal/engine"
+	"tierbench/internal/result"
 )
+
+// TracesDir is the directory under Options.OutDir that Options.Trace records into.
+const TracesDir = "traces"
 
 // Options tune Start.
 type Options struct {
@@ -25,9 +29,9 @@ type Options struct {
 	Emulator emulator.Options
 	// FlushMethod is --flush-method: "" keeps the engine's default (buffered on an
 	// emulated tier).
-	FlushMethod FlushMethod
+	FlushMethod engine.FlushMethod
 	// ServerMajor is the major version of the managed server, for settings that exist
-	// only in some versions; 0 asks the installed server (ServerMajor).
+	// only in some versions; 0 asks the installed server (engine.IOSettings.Major).
 	ServerMajor int
 	// Keep leaves the emulated tiers' backing files in OUT/tiers after Finish, so a
 	// later run with the same --tier values finds the database (tpcc load, then run).
@@ -50,10 +54,10 @@ type Placed struct {
 	traces  map[string]string // tier name -> trace file (Options.Trace)
 	roots   []string          // OUT/tiers/NAME of each emulated tier
 	created []string          // data directories Dir made inside users' tiers
-	applied []Setting         // settings Apply added
+	applied []engine.Setting  // settings Apply added
 	// emu is how the emulated tiers are served; env the preload shim's environment
 	// for a managed server, detach the SQLite VFS's hold on the ring.
-	emu    *EmulatorInfo
+	emu    *result.EmulatorInfo
 	env    []string
 	detach func()
 
@@ -82,7 +86,7 @@ func (p *Plan) Start(ctx context.Context, opts Options) (*Placed, error) {
 		if path, fallback, err = choosePath(opts.Emulator.Path, opts.Engine); err != nil {
 			return nil, err
 		}
-		pl.emu = &EmulatorInfo{Requested: opts.Emulator.Path, Path: path, Fallback: fallback}
+		pl.emu = &result.EmulatorInfo{Requested: opts.Emulator.Path, Path: path, Fallback: fallback}
 		if pl.emu.Requested == "" {
 			pl.emu.Requested = emulator.PathFUSE
 		}
@@ -103,19 +107,20 @@ func (p *Plan) Start(ctx context.Context, opts Options) (*Placed, error) {
 		for _, d := range []string{filepath.Join(opts.OutDir, "tiers"), root} {
 			if err := os.MkdirAll(d, 0o755); err != nil {
 				pl.removeTiers()
-				return nil, fmt.Errorf("tier %s: %w", t.Name, err)
+				return nil, fmt.Errorf("%s: %w", p.flag(t.Name), err)
 			}
 			os.Chmod(d, 0o755)
 		}
 		dev := emulator.Device{Name: t.Name, Spec: t.Spec, BackingDir: filepath.Join(root, "backing"), MountPoint: filepath.Join(root, "mnt")}
 		if opts.Trace {
 			// Outside the tier's root, which is removed after a run that keeps no data.
-			traces, err := filepath.Abs(filepath.Join(opts.OutDir, "traces"))
+			traces, err := filepath.Abs(filepath.Join(opts.OutDir, TracesDir))
 			if err != nil {
 				return nil, err
 			}
 			if err := os.MkdirAll(traces, 0o755); err != nil {
-				return nil, fmt.Errorf("tier %s: %w", t.Name, err)
+				pl.removeTiers()
+				return nil, fmt.Errorf("%s: %w", p.flag(t.Name), err)
 			}
 			dev.Trace = filepath.Join(traces, t.Name+".trace")
 			pl.traces[t.Name] = dev.Trace
@@ -139,14 +144,9 @@ func (p *Plan) Start(ctx context.Context, opts Options) (*Placed, error) {
 		log.release(err == nil)
 		if err != nil {
 			pl.removeTiers()
-			if errors.Is(err, emulator.ErrTooFast) {
-				msg := err.Error()
-				for _, d := range devs { // name the flag, not the emulator's device
-					if rest, ok := strings.CutPrefix(msg, "device "+d.Name+": "); ok {
-						msg = p.flag(d.Name) + ": " + rest
-					}
-				}
-				return nil, tooFastError{msg + "; or give the tier a slower profile"}
+			var tf *emulator.TooFastError
+			if errors.As(err, &tf) {
+				return nil, &TooFastError{Flag: p.flag(tf.Device), TooFastError: tf}
 			}
 			return nil, err
 		}
@@ -181,32 +181,39 @@ func (pl *Placed) Dir(class Class) string {
 	return pl.dirs[t.Name]
 }
 
+// TierDir is the directory of the tier class is placed on, itself: the mount point of
+// an emulated tier, a real tier's directory; "" when the class is not placed. A
+// workload without an engine works there.
+func (pl *Placed) TierDir(class Class) string {
+	t, ok := pl.plan.Tier(class)
+	if !ok {
+		return ""
+	}
+	return pl.dirs[t.Name]
+}
+
 // Apply places cfg's files on the tiers and adds the settings placement needs: those
-// that let the engine's I/O reach an emulated device honestly (EmulatedSettings) and
-// those of the flush method. A setting the user gave (cfg.Settings) wins. It returns
+// that let the engine's I/O reach an emulated device honestly and those of the flush
+// method, as the engine's driver says (engine.IOSettingsOf). A setting the user gave (cfg.Settings) wins. It returns
 // the settings it added. An external server (cfg.DSN) cannot be placed.
-func (pl *Placed) Apply(cfg *engine.Config) ([]Setting, error) {
-	if err := pl.plan.CheckEngine(cfg.Name); err != nil {
+func (pl *Placed) Apply(cfg *engine.Config) ([]engine.Setting, error) {
+	if err := pl.plan.CheckEngine(cfg, pl.opts.FlushMethod); err != nil {
 		return nil, err
 	}
 	if cfg.DSN != "" {
-		if !pl.plan.Empty() {
-			return nil, errors.New("--tier, --data, --wal and --temp place the files of a database tierbench runs; an external server (--dsn) keeps its files where it was set up")
-		}
-		if pl.opts.FlushMethod != "" {
-			return nil, errors.New("--flush-method changes server settings, which tierbench never does on an external server (--dsn): set it on your server instead")
-		}
 		return nil, nil
+	}
+	io, err := engine.IOSettingsOf(cfg.Name)
+	if err != nil {
+		return nil, fmt.Errorf("placement: %w", err)
 	}
 	major := pl.opts.ServerMajor
 	if major == 0 && (pl.plan.Emulated() || pl.opts.FlushMethod != "") {
-		m, err := ServerMajor(cfg.Name)
-		if err != nil {
+		if major, err = io.Major(); err != nil {
 			return nil, err
 		}
-		major = m
 	}
-	want, err := Settings(cfg.Name, pl.plan.Emulated(), pl.opts.FlushMethod, major)
+	want, err := io.For(cfg.Name, pl.plan.Emulated(), pl.opts.FlushMethod, major)
 	if err != nil {
 		return nil, err
 	}
@@ -216,14 +223,14 @@ func (pl *Placed) Apply(cfg *engine.Config) ([]Setting, error) {
 		}
 		cfg.Dir = d
 	}
-	if d := pl.Dir(WAL); d != "" && cfg.Name != "sqlite" { // SQLite: beside the data (CheckEngine)
+	if d := pl.Dir(WAL); d != "" && io.NoSeparateWAL == "" { // else beside the data (CheckEngine)
 		cfg.WALDir = d
 	}
 	if d := pl.Dir(Temp); d != "" {
 		cfg.TempDir = d
 	}
 	cfg.Env = append(cfg.Env, pl.env...)
-	var added []Setting
+	var added []engine.Setting
 	for _, st := range want {
 		if _, set := cfg.Settings[st.Name]; set {
 			continue
@@ -295,19 +302,16 @@ func (pl *Placed) removeTiers() {
 
 // Finish stops the emulator and returns the storage section of a result, with CO2 at
 // grid intensity gPerKWh. With a Stop error it returns what it has and the error.
-func (pl *Placed) Finish(gPerKWh float64) (*Storage, error) {
+func (pl *Placed) Finish(gPerKWh float64) (*result.Storage, error) {
 	err := pl.Stop()
-	s := &Storage{
+	s := &result.Storage{
 		Placement:           map[string]string{},
 		FlushMethod:         pl.opts.FlushMethod,
 		Settings:            pl.applied,
 		GridIntensity:       gPerKWh,
-		GridIntensitySource: "--grid-intensity",
+		GridIntensitySource: energy.GridSource(gPerKWh),
 		EnergyModel:         energyModel,
 		Emulator:            pl.emu,
-	}
-	if gPerKWh == DefaultGridIntensity {
-		s.GridIntensitySource = GridIntensitySource
 	}
 	for _, class := range AllClasses {
 		if t, ok := pl.plan.Tier(class); ok {
@@ -315,7 +319,7 @@ func (pl *Placed) Finish(gPerKWh float64) (*Storage, error) {
 		}
 	}
 	for _, t := range pl.plan.Tiers {
-		tr := TierResult{Name: t.Name, Kind: "directory", Dir: pl.dirs[t.Name], Classes: []string{}, TraceFile: pl.traces[t.Name]}
+		tr := result.TierResult{Name: t.Name, Kind: "directory", Dir: pl.dirs[t.Name], Classes: []string{}, TraceFile: pl.traces[t.Name]}
 		for _, class := range AllClasses {
 			if pl.plan.Classes.of(class) == t.Name {
 				tr.Classes = append(tr.Classes, string(class))
@@ -332,21 +336,28 @@ func (pl *Placed) Finish(gPerKWh float64) (*Storage, error) {
 			} else {
 				tr.Profile, _ = profileInfo(pl.reg, t.Spec, 0)
 				if err == nil {
-					err = fmt.Errorf("tier %s: the emulator returned no final counters", t.Name)
+					err = fmt.Errorf("%s: the emulator returned no final counters", pl.plan.flag(t.Name))
 				}
 			}
 		}
 		s.Tiers = append(s.Tiers, tr)
 	}
-	s.CO2g = CO2Grams(s.EnergyJ, gPerKWh)
+	s.CO2g = energy.CO2Grams(s.EnergyJ, gPerKWh)
 	if rerr := checkRing(pl.final); rerr != nil {
 		err = errors.Join(err, rerr)
 	}
 	return s, err
 }
 
-// tooFastError is the emulator's refusal of a device too fast for this host.
-type tooFastError struct{ msg string }
+// TooFastError is the emulator's refusal of a tier's device as too fast for this host,
+// named by the flag that made the tier; errors.As finds the emulator's figures in it.
+type TooFastError struct {
+	Flag string // "--tier fast=nvme", "--data dram-ssd"
+	*emulator.TooFastError
+}
 
-func (e tooFastError) Error() string        { return e.msg }
-func (e tooFastError) Is(target error) bool { return target == emulator.ErrTooFast }
+func (e *TooFastError) Error() string {
+	return e.Flag + ": " + e.TooFastError.Error() + "; or give the tier a slower profile"
+}
+
+func (e *TooFastError) Unwrap() error { return e.TooFastError }

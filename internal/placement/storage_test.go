@@ -10,22 +10,10 @@ import (
 
 	"tierbench/internal/device"
 	"tierbench/internal/emulator"
+	"tierbench/internal/engine"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
-
-// TestCO2Grams: 1 kWh is 3.6 MJ; at 475 g/kWh, 3.6 MJ is 475 g.
-func TestCO2Grams(t *testing.T) {
-	for _, tc := range []struct{ j, g, want float64 }{
-		{3.6e6, 475, 475},
-		{840, 475, 0.11083333333333334}, // 840 J = 2.333e-4 kWh
-		{1000, 0, 0},
-	} {
-		if got := CO2Grams(tc.j, tc.g); !near(got, tc.want) {
-			t.Errorf("CO2Grams(%v, %v) = %v, want %v", tc.j, tc.g, got, tc.want)
-		}
-	}
-}
 
 // TestDeviceEnergy checks the model's energy against the profile's watts by hand:
 // hdd-7200 is 7.5 W idle and 12 W active, so 100 s with 20 s busy is
@@ -93,9 +81,9 @@ func TestFinishFromStats(t *testing.T) {
 		lat.Record(time.Duration(us) * time.Microsecond)
 	}
 	pl := &Placed{
-		plan: plan, reg: reg, opts: Options{FlushMethod: Buffered},
+		plan: plan, reg: reg, opts: Options{FlushMethod: engine.Buffered},
 		dirs:    map[string]string{"disk": "/m/disk", "ssd": "/m/ssd", "tmp": dir},
-		applied: []Setting{{Name: "backend_flush_after", Value: "0", Reason: "r"}},
+		applied: []engine.Setting{{Name: "backend_flush_after", Value: "0", Reason: "r"}},
 		final: []emulator.DeviceStats{
 			{Name: "disk", Elapsed: 100 * time.Second, Busy: 20 * time.Second, Utilisation: 0.2, EnergyJ: 840,
 				Reads: 1000, Writes: 1000, Flushes: 10, ReadBytes: 8 << 20, MaxQueue: 4, MeanQueue: 0.5, Latency: lat, ReadLatency: lat},
@@ -136,7 +124,7 @@ func TestFinishFromStats(t *testing.T) {
 		}
 	}
 	var sum bytes.Buffer
-	WriteSummary(&sum, st)
+	st.WriteSummary(&sum)
 	for _, w := range []string{"disk", "hdd-7200", "data", "20.0", "840.0", "sata-ssd", "backend_flush_after=0"} {
 		if !strings.Contains(sum.String(), w) {
 			t.Errorf("summary lacks %q:\n%s", w, sum.String())

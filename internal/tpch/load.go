@@ -27,21 +27,13 @@ const (
 // loadOrder loads the biggest tables first, so parallel loads finish close together.
 var loadOrder = []string{"lineitem", "orders", "partsupp", "part", "customer", "supplier", "nation", "region"}
 
-// LoadConcurrency is implemented by engines that say how many Load calls they take
-// at once. Without it an embedded engine (SQLite: one writer) gets one, an engine
-// whose pool is capped (sql.DB.SetMaxOpenConns) at most that many, and any other
-// engine GOMAXPROCS.
-type LoadConcurrency interface {
-	LoadConcurrency() int
-}
-
-func loadParallelism(eng engine.Engine, mode engine.Mode) int {
+// loadParallelism is how many Load calls run at once: one per CPU, capped by the
+// engine's writers (Dialect.MaxWriters: SQLite has one) and by a pool capped with
+// sql.DB.SetMaxOpenConns.
+func loadParallelism(eng engine.Engine) int {
 	n := runtime.GOMAXPROCS(0)
-	if lc, ok := eng.(LoadConcurrency); ok {
-		return max(1, min(n, lc.LoadConcurrency()))
-	}
-	if mode == engine.Embedded {
-		return 1
+	if w := eng.Dialect().MaxWriters; w > 0 {
+		n = min(n, w)
 	}
 	if m := eng.DB().Stats().MaxOpenConnections; m > 0 {
 		n = min(n, m)
@@ -57,7 +49,7 @@ var errLoadStopped = errors.New("engine stopped reading the generated rows")
 // keys and foreign-key indexes, and collect optimizer statistics, each step timed.
 // The caller prepares the database first (prepareLoad), untimed.
 func (r *runner) loadTest(ctx context.Context) (*LoadResult, error) {
-	res := &LoadResult{Steps: map[string]float64{}, Rows: map[string]int64{}}
+	res := &LoadResult{Steps: map[string]float64{}, Rows: map[string]int64{}, Writers: loadParallelism(r.eng)}
 	start := time.Now()
 	step := func(name string, fn func() error) error {
 		t0 := time.Now()
@@ -131,7 +123,7 @@ func (r *runner) createTables(ctx context.Context) error {
 // which costs CPU but lets a one-writer engine load them one after the other without
 // a pipe waiting on a reader that is not running.
 func (r *runner) loadData(ctx context.Context, rows map[string]int64) error {
-	par := loadParallelism(r.eng, r.info.Mode)
+	par := loadParallelism(r.eng)
 	workers := 0 // all CPUs for the one generator that runs at a time
 	if par > 1 {
 		workers = max(1, runtime.GOMAXPROCS(0)/par)
@@ -229,7 +221,7 @@ func (r *runner) analyze(ctx context.Context) error {
 			}
 		}
 	}
-	return parallel(ctx, loadParallelism(r.eng, r.info.Mode), stmts, func(ctx context.Context, stmt string) error {
+	return parallel(ctx, loadParallelism(r.eng), stmts, func(ctx context.Context, stmt string) error {
 		if _, err := r.eng.DB().ExecContext(ctx, stmt); err != nil {
 			return fmt.Errorf("%s: %w", stmt, err)
 		}
@@ -239,7 +231,7 @@ func (r *runner) analyze(ctx context.Context) error {
 
 // forEachTable runs fn for every table, biggest first, as many at a time as loads.
 func (r *runner) forEachTable(ctx context.Context, fn func(context.Context, table) error) error {
-	return parallel(ctx, loadParallelism(r.eng, r.info.Mode), loadOrder, func(ctx context.Context, name string) error {
+	return parallel(ctx, loadParallelism(r.eng), loadOrder, func(ctx context.Context, name string) error {
 		t, _ := tableByName(name)
 		return fn(ctx, t)
 	})

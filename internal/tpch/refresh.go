@@ -114,6 +114,10 @@ func rf1(ctx context.Context, conn *sql.Conn, d *engine.Dialect, set *updateSet)
 
 	count := 0
 	err = tblLines(orderRows, func(line string) error {
+		// Checked per order: a driver need not look at ctx before a statement.
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		order, err := rowArgs(orders, tblFields(line))
 		if err != nil {
 			return err
@@ -163,6 +167,9 @@ func rf2(ctx context.Context, conn *sql.Conn, d *engine.Dialect, set *updateSet)
 
 	count := 0
 	err = tblLines(keys, func(line string) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		k, err := strconv.ParseInt(strings.TrimSpace(tblFields(line)[0]), 10, 64)
 		if err != nil {
 			return fmt.Errorf("delete key %q: %w", line, err)

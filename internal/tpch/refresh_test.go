@@ -13,6 +13,7 @@ import (
 
 	"tierbench/internal/engine"
 	_ "tierbench/internal/engine/sqlite"
+	"tierbench/internal/tpch/dbgen"
 	"tierbench/internal/tpch/qgen"
 )
 
@@ -268,7 +269,7 @@ func TestUpdateSetFiles(t *testing.T) {
 	if err != nil || sets[0].files != nil {
 		t.Fatalf("small sets: files %v, %v", sets[0].files, err)
 	}
-	if updateSetBytes(500)*2 <= updateSetMemory {
+	if dbgen.UpdateSetBytes(500)*2 <= updateSetMemory {
 		t.Fatal("the memory budget no longer sends 2 sets at SF 500 to files")
 	}
 	// Above the memory budget, prepareUpdateSets uses files and removes them after.
@@ -287,12 +288,17 @@ func TestUpdateSetFiles(t *testing.T) {
 	}
 }
 
-type limitedEngine struct {
+// writersEngine is an engine whose dialect allows n writers.
+type writersEngine struct {
 	engine.Engine
 	n int
 }
 
-func (e limitedEngine) LoadConcurrency() int { return e.n }
+func (e writersEngine) Dialect() *engine.Dialect {
+	d := *e.Engine.Dialect()
+	d.MaxWriters = e.n
+	return &d
+}
 
 func TestLoadParallelism(t *testing.T) {
 	e := openSQLite(t)
@@ -300,21 +306,18 @@ func TestLoadParallelism(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		eng  engine.Engine
-		mode engine.Mode
 		want int
 	}{
-		{"embedded", e, engine.Embedded, 1},
-		{"server", e, engine.Managed, procs},
-		{"engine says 1", limitedEngine{e, 1}, engine.Managed, 1},
-		{"engine says 0", limitedEngine{e, 0}, engine.Managed, 1},
-		{"engine says more than CPUs", limitedEngine{e, procs + 5}, engine.Embedded, procs},
+		{"one writer (SQLite)", e, 1},
+		{"no cap", writersEngine{e, 0}, procs},
+		{"more writers than CPUs", writersEngine{e, procs + 5}, procs},
 	} {
-		if got := loadParallelism(tc.eng, tc.mode); got != tc.want {
+		if got := loadParallelism(tc.eng); got != tc.want {
 			t.Errorf("%s: %d tables at a time, want %d", tc.name, got, tc.want)
 		}
 	}
 	e.DB().SetMaxOpenConns(1)
-	if got := loadParallelism(e, engine.Managed); got != 1 {
+	if got := loadParallelism(writersEngine{e, 0}); got != 1 {
 		t.Errorf("pool capped at 1 connection: %d tables at a time", got)
 	}
 }

@@ -9,11 +9,10 @@ import (
 	"strings"
 
 	"tierbench/internal/metrics"
-	"tierbench/internal/placement"
 )
 
-// resultFileName is the name of the file WriteResult writes in the output directory.
-const resultFileName = "result.json"
+// ResultFile is the name of the file WriteResult writes in the output directory.
+const ResultFile = "result.json"
 
 // maxSummaryFailures caps the validation messages the summary prints; result.json has all.
 const maxSummaryFailures = 20
@@ -22,7 +21,7 @@ const maxSummaryFailures = 20
 // A reader sees either the previous complete file or the new one, never a torn write,
 // which matters because the runner rewrites the file after each test.
 func WriteResult(dir string, r *Result) error {
-	return metrics.WriteJSONFile(filepath.Join(dir, resultFileName), r)
+	return metrics.WriteJSONFile(filepath.Join(dir, ResultFile), r)
 }
 
 // Summary writes the human-readable summary of r: per-query times per stream, refresh
@@ -37,7 +36,7 @@ func Summary(w io.Writer, r *Result) {
 	s.metrics(r.Metrics)
 	s.verdict(r)
 	s.validation(r.Validation)
-	placement.WriteSummary(w, r.Storage)
+	r.Storage.WriteSummary(w)
 }
 
 // summaryWriter prints the sections of Summary. A write error has nowhere to go (the

@@ -2,7 +2,7 @@ package tpch
 
 import (
 	"tierbench/internal/engine"
-	"tierbench/internal/placement"
+	"tierbench/internal/result"
 )
 
 // Result is everything a TPC-H run measured; it is written to DIR/result.json and
@@ -22,9 +22,8 @@ type Result struct {
 	Throughput *ThroughputResult `json:"throughput,omitempty"`
 	Metrics    *Metrics          `json:"metrics,omitempty"`
 	Validation *Validation       `json:"validation,omitempty"`
-	// Storage says where the files were (tiers, emulated devices) and what the devices
-	// did and used; absent when nothing was placed.
-	Storage *placement.Storage `json:"storage,omitempty"`
+	// Sections are what the run lifecycle attaches: the storage section.
+	result.Sections
 
 	// Reportable is false when the run cannot be published as a TPC-H result;
 	// NotReportable lists every reason (SF not official, timeouts, failed validation...).
@@ -41,6 +40,9 @@ type LoadResult struct {
 	Total   float64            `json:"total"`
 	Rows    map[string]int64   `json:"rows"`
 	Skipped bool               `json:"skipped,omitempty"`
+	// Writers are the sessions that loaded the data at once (the engine's limit on
+	// concurrent writers, the CPUs); the other steps take one.
+	Writers int `json:"writers,omitempty"`
 }
 
 // PowerResult holds the power test's intervals in seconds (unrounded; the metric

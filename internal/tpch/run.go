@@ -49,6 +49,34 @@ type RunConfig struct {
 	Progress io.Writer
 	// Log receives one line per step; nil is quiet.
 	Log io.Writer
+
+	// DatabaseDir is where an embedded or managed engine keeps its files ("" when
+	// unknown or on an external server): Run checks that it has room for the load.
+	DatabaseDir string
+	// BufferBytes is the buffer the engine was given (engine.Config.BufferBytes), for
+	// engines whose every session holds one (Dialect.Footprint.BufferPerSession).
+	BufferBytes int64
+	// IgnoreLimits runs even when the estimate of memory and disk exceeds what this
+	// host has (capacity.Check).
+	IgnoreLimits bool
+	// Mark, if set, is told when each test starts and ends, by its window's label
+	// (WindowLoad, WindowPower, WindowThroughput): the run lifecycle's monitors, energy
+	// windows and verdict.
+	Mark func(label string, start bool)
+}
+
+// The labels of the windows a run marks (RunConfig.Mark), one per test.
+const (
+	WindowLoad       = "load"
+	WindowPower      = "power"
+	WindowThroughput = "throughput"
+)
+
+// mark tells RunConfig.Mark that window label starts or ends.
+func (r *runner) mark(label string, start bool) {
+	if r.cfg.Mark != nil {
+		r.cfg.Mark(label, start)
+	}
 }
 
 // minStreams is the spec's minimum number of query streams by scale factor
@@ -89,6 +117,17 @@ func (cfg RunConfig) check() error {
 	}
 	if cfg.Streams < 0 {
 		return fmt.Errorf("%d streams: give a positive number, or 0 for the spec's minimum", cfg.Streams)
+	}
+	if cfg.Streams > MaxStreams {
+		return fmt.Errorf("%d streams: a run takes at most %d (its power test uses update set 1, its throughput test sets 2..S+1, and a database has %d that refresh it)",
+			cfg.Streams, MaxStreams, MaxUpdateSets)
+	}
+	streams := cfg.Streams
+	if streams == 0 {
+		streams = MinStreams(cfg.SF)
+	}
+	if err := CheckSeeds(cfg.Seed, streams, cfg.UseDefaultParams); err != nil {
+		return err
 	}
 	if cfg.QueryTimeout < 0 {
 		return fmt.Errorf("query timeout %s: it must not be negative (0 means no limit)", cfg.QueryTimeout)
@@ -156,6 +195,9 @@ func Run(ctx context.Context, eng engine.Engine, cfg RunConfig) (*Result, error)
 		return nil, fmt.Errorf("engine info: %w", err)
 	}
 	r.info = info
+	if err := r.checkCapacity(); err != nil {
+		return nil, err
+	}
 	if err := r.preflight(ctx); err != nil {
 		return nil, err
 	}
@@ -177,13 +219,17 @@ func Run(ctx context.Context, eng engine.Engine, cfg RunConfig) (*Result, error)
 			return r.fail(res, err)
 		}
 	}
+	r.mark(WindowPower, true)
 	p, err := r.powerTest(ctx)
+	r.mark(WindowPower, false)
 	res.Power = p
 	if err != nil {
 		return r.fail(res, err)
 	}
 	r.write(res)
+	r.mark(WindowThroughput, true)
 	t, err := r.throughputTest(ctx)
+	r.mark(WindowThroughput, false)
 	res.Throughput = t
 	if err != nil {
 		return r.fail(res, err)
@@ -196,14 +242,21 @@ func Run(ctx context.Context, eng engine.Engine, cfg RunConfig) (*Result, error)
 	return res, nil
 }
 
-// preflight checks what can be checked before anything is measured: with SkipLoad,
-// that the database holds a finished load of this SF (and, to validate, one no
-// refresh has changed); otherwise, that the database has room for a load.
+// preflight checks what can be checked before anything is measured: that the engine
+// takes the sessions the throughput test holds; with SkipLoad, that the database
+// holds a finished load of this SF with enough update sets left (and, to validate,
+// one no refresh has changed); otherwise, that the database has room for a load.
 func (r *runner) preflight(ctx context.Context) error {
+	if err := r.checkSessions(ctx); err != nil {
+		return err
+	}
 	if !r.cfg.SkipLoad {
 		return r.prepareLoad(ctx)
 	}
 	if err := r.checkLoaded(ctx); err != nil {
+		return err
+	}
+	if err := r.checkUpdateSets(ctx); err != nil {
 		return err
 	}
 	if r.cfg.Validate || r.cfg.ValidateAgainst != nil {
@@ -220,7 +273,9 @@ func (r *runner) load(ctx context.Context, res *Result) error {
 	if r.cfg.SkipLoad {
 		res.Load = &LoadResult{Skipped: true}
 	} else {
+		r.mark(WindowLoad, true)
 		load, err := r.loadTest(ctx)
+		r.mark(WindowLoad, false)
 		res.Load = load
 		if err != nil {
 			return err

@@ -55,6 +55,13 @@ func TestRunConfigCheck(t *testing.T) {
 		{"validate SF 1 default", RunConfig{SF: 1, Validate: true, UseDefaultParams: true}, ""},
 		{"validate SF 0.01", RunConfig{SF: 0.01, Validate: true, UseDefaultParams: true}, "SF 1"},
 		{"validate seeded", RunConfig{SF: 1, Validate: true}, "default"},
+		{"most streams", RunConfig{SF: 0.01, Streams: 998}, ""},
+		{"more streams than update sets", RunConfig{SF: 0.01, Streams: 999}, "at most 998"},
+		{"seed holds the generator", RunConfig{SF: 0.01, Seed: 2147483647}, "seed 2147483647 is a multiple of 2^31-1"},
+		{"a stream's seed holds it", RunConfig{SF: 0.01, Streams: 8, Seed: 2147483640}, "stream 7 would use seed 2147483647"},
+		{"the spec minimum's seed holds it", RunConfig{SF: 0.01, Seed: 2147483646}, "stream 1 would use seed 2147483647"},
+		{"highest seed for 2 streams", RunConfig{SF: 0.01, Seed: 2147483644}, ""},
+		{"default parameters use no seed", RunConfig{SF: 0.01, Seed: 2147483647, UseDefaultParams: true}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.cfg.check()
@@ -69,7 +76,7 @@ func TestRunConfigCheck(t *testing.T) {
 }
 
 var testDialect = &engine.Dialect{
-	Name: "test", DecimalType: "DECIMAL(15,2)", DateType: "DATE",
+	Name: "test", ColumnTypes: map[string]string{"decimal": "DECIMAL(%d,%d)", "date": "DATE"},
 	Param: func(n int) string { return "$" + string(rune('0'+n)) },
 }
 

@@ -75,9 +75,9 @@ func (c column) sqlType(d *engine.Dialect, sf float64) string {
 	case typeInteger:
 		return "INTEGER"
 	case typeDecimal:
-		return d.DecimalType
+		return d.ColumnType("decimal", 15, 2)
 	case typeDate:
-		return d.DateType
+		return d.ColumnType("date")
 	case typeChar:
 		return fmt.Sprintf("CHAR(%d)", c.size)
 	default:

@@ -66,6 +66,11 @@ func (s *querySession) recover(ctx context.Context) error {
 // cancelled (the engine's session cancels it on the server) and reported as timed
 // out, not as an error; an ended ctx is an error.
 func runQuery(ctx context.Context, qs *querySession, q qgen.Query, timeout time.Duration) (queryOutcome, error) {
+	// A driver may still run a statement whose context has ended (a fast query can
+	// finish before its cancel arrives), so an ended ctx starts nothing.
+	if ctx.Err() != nil {
+		return queryOutcome{}, fmt.Errorf("%s: %w", queryKey(q.Number), context.Cause(ctx))
+	}
 	qctx := ctx
 	if timeout > 0 {
 		var cancel context.CancelFunc

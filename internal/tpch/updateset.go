@@ -13,11 +13,9 @@ import (
 
 // updateSetMemory is how many bytes of update sets a test keeps in memory; beyond
 // it they are written to files first. dbgen writes about 1 MB of update rows per
-// unit of SF a set, so the power test's set stays in memory up to SF 500 and the
-// throughput test's sets up to SF 100 with 5 streams.
+// unit of SF a set (dbgen.UpdateSetBytes), so the power test's set stays in memory
+// up to SF 500 and the throughput test's sets up to SF 100 with 5 streams.
 var updateSetMemory float64 = 512 << 20 // a variable for tests
-
-func updateSetBytes(sf float64) float64 { return 1.1e6 * sf }
 
 // updateSet is update set n as dbgen -U writes it: orders.tbl.uN, lineitem.tbl.uN and
 // delete.N. It is generated before the refresh functions are timed, the only
@@ -97,8 +95,11 @@ func generateUpdateSetFiles(ctx context.Context, sf float64, n int, dir string) 
 func prepareUpdateSets(ctx context.Context, sf float64, first, count int, dir string) (sets []*updateSet, cleanup func(), err error) {
 	cleanup = func() {}
 	sets = make([]*updateSet, count)
-	if updateSetBytes(sf)*float64(count) <= updateSetMemory {
+	if dbgen.UpdateSetBytes(sf)*float64(count) <= updateSetMemory {
 		for i := range sets {
+			if err := ctx.Err(); err != nil {
+				return nil, cleanup, err
+			}
 			if sets[i], err = generateUpdateSet(ctx, sf, first+i); err != nil {
 				return nil, cleanup, err
 			}
@@ -111,7 +112,10 @@ func prepareUpdateSets(ctx context.Context, sf float64, first, count int, dir st
 	}
 	cleanup = func() { os.RemoveAll(tmp) }
 	for i := range sets {
-		if sets[i], err = generateUpdateSetFiles(ctx, sf, first+i, tmp); err != nil {
+		if err = ctx.Err(); err == nil {
+			sets[i], err = generateUpdateSetFiles(ctx, sf, first+i, tmp)
+		}
+		if err != nil {
 			cleanup()
 			return nil, func() {}, err
 		}

@@ -1,9 +1,14 @@
 package instance
 
 import (
+	"errors"
 	"os"
+	"path/filepath"
+	"slices"
 	"syscall"
 	"time"
+
+	"tierbench/internal/rundir"
 )
 
 // Instance is a managed server's files and process: what the PostgreSQL and MariaDB
@@ -13,20 +18,90 @@ type Instance struct {
 	DataDir string
 	RunDir  string // socket, pid file and server log
 	Proc    *Process
-	// RemoveOnStop lists what this run created and Stop removes (empty when the
-	// instance is kept).
+	// RemoveOnStop lists what this run created and Stop removes: while the instance
+	// starts, everything it created (a failed start leaves nothing, kept or not);
+	// once it runs (Started), nothing when it is kept.
 	RemoveOnStop []string
+	// Traversable are the directories the server user may be let through
+	// (engine.Config.Traversable); Granted those it was let through (User.Reach).
+	Traversable []string
+	Granted     []string
+
+	runLock *rundir.Lock
+}
+
+// MakeRunDir creates the instance's run directory (User.RunDir).
+func (i *Instance) MakeRunDir(prefix string) error {
+	dir, lock, err := i.User.RunDir(prefix)
+	if err != nil {
+		return err
+	}
+	i.RunDir, i.runLock = dir, lock
+	return nil
+}
+
+// Reach lets the server user reach dir (User.Reach with Traversable), noting in
+// Granted the directories it was let through.
+func (i *Instance) Reach(dir string) error {
+	granted, err := i.User.Reach(dir, i.Traversable)
+	for _, g := range granted {
+		if !slices.Contains(i.Granted, g) {
+			i.Granted = append(i.Granted, g)
+		}
+	}
+	return err
+}
+
+// MkdirOwned creates dir for the server user once it can reach dir's parent
+// (User.MkdirOwned). A directory this call creates, or any when fresh (a new
+// instance, so nothing in its place is worth keeping), goes on RemoveOnStop.
+func (i *Instance) MkdirOwned(dir string, fresh bool) error {
+	if err := i.Reach(filepath.Dir(dir)); err != nil {
+		return err
+	}
+	created, err := i.User.MkdirOwned(dir)
+	if created || (fresh && err == nil) {
+		i.RemoveOnStop = append(i.RemoveOnStop, dir)
+	}
+	return err
+}
+
+// Started says the server runs: unless keep, Stop removes what this run created;
+// with keep, the instance's files stay for the next run.
+func (i *Instance) Started(keep bool) {
+	if keep {
+		i.RemoveOnStop = nil
+	}
 }
 
 // RemovesData reports whether Stop removes the data directory, so the server need
 // not shut down cleanly.
 func (i *Instance) RemovesData() bool {
-	for _, dir := range i.RemoveOnStop {
-		if dir == i.DataDir {
-			return true
-		}
+	return within(i.DataDir, i.RemoveOnStop)
+}
+
+// MkdirAll creates dir and its missing parents (0755) for the instance's files; the
+// topmost directory it creates goes on RemoveOnStop, so that a failed start leaves
+// nothing behind.
+func (i *Instance) MkdirAll(dir string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
 	}
-	return false
+	top := ""
+	for p := abs; ; p = filepath.Dir(p) {
+		if _, err := os.Stat(p); err == nil || p == filepath.Dir(p) {
+			break
+		}
+		top = p
+	}
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return err
+	}
+	if top != "" {
+		i.RemoveOnStop = append(i.RemoveOnStop, top)
+	}
+	return nil
 }
 
 // Stopping says how to stop a server: with Discard (and DiscardTimeout) when its
@@ -55,7 +130,8 @@ func (i *Instance) Stop(s Stopping) error {
 			err = rmErr
 		}
 	}
-	i.RemoveOnStop, i.RunDir = nil, ""
+	err = errors.Join(err, i.runLock.Release())
+	i.RemoveOnStop, i.RunDir, i.runLock = nil, "", nil
 	return err
 }
 

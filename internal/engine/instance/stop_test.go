@@ -29,15 +29,23 @@ func TestInstanceStop(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			marker := filepath.Join(dir, "term")
-			// A "server" that records SIGTERM and exits on it.
-			cmd := exec.Command("sh", "-c", `trap 'echo term > "$0"; exit 0' TERM; while :; do sleep 0.05; done`, marker)
+			marker, ready := filepath.Join(dir, "term"), filepath.Join(dir, "ready")
+			// A "server" that records SIGTERM and exits on it; it says when its trap is set.
+			cmd := exec.Command("sh", "-c", `trap 'echo term > "$0"; exit 0' TERM; : > "$1"; while :; do sleep 0.05; done`, marker, ready)
 			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 			p, err := Start(cmd, filepath.Join(dir, "log"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(200 * time.Millisecond) // let the shell set its trap
+			// Wait for the trap, not a fixed time: a loaded host may take longer than any.
+			for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+				if _, err := os.Stat(ready); err == nil {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("the shell did not set its trap in 30 s")
+				}
+			}
 			i := &Instance{DataDir: data, RunDir: run, Proc: p, RemoveOnStop: []string{created}}
 			if tc.removeData {
 				i.RemoveOnStop = append(i.RemoveOnStop, data)

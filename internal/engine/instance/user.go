@@ -6,8 +6,12 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"syscall"
+
+	"tierbench/internal/rundir"
 )
 
 // User is the OS account a server runs as.
@@ -62,53 +66,128 @@ func (u User) Chown(paths ...string) error {
 	return nil
 }
 
-// MkdirOwned creates dir (0700; missing parents 0755) for the server user, gives it
-// to that user and checks the user can reach it.
-func (u User) MkdirOwned(dir string) error {
+// MkdirOwned creates dir (0700; missing parents 0755) for the server user and gives
+// it to that user. It reports whether it created dir. Make sure the user can reach
+// the parent first (Reach).
+func (u User) MkdirOwned(dir string) (bool, error) {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", filepath.Dir(dir), err)
+		return false, fmt.Errorf("create %s: %w", filepath.Dir(dir), err)
 	}
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
-		return fmt.Errorf("create %s: %w", dir, err)
+	created := true
+	if err := os.Mkdir(dir, 0o700); errors.Is(err, os.ErrExist) {
+		created = false
+	} else if err != nil {
+		return false, fmt.Errorf("create %s: %w", dir, err)
 	}
-	if err := u.Chown(dir); err != nil {
-		return err
+	return created, u.Chown(dir)
+}
+
+// UnreachableError says that the server user cannot pass through a directory on the
+// way to its files.
+type UnreachableError struct {
+	User string
+	// Dir is the directory that keeps the user out; Mode its permission bits.
+	Dir  string
+	Mode uint32
+	// Why, when set, says why tierbench did not let the user through.
+	Why string
+}
+
+func (e *UnreachableError) Error() string {
+	msg := fmt.Sprintf("the server runs as user %s, which cannot enter %s (mode %04o): "+
+		"run chmod o+x %s or choose a directory it can reach", e.User, e.Dir, e.Mode, e.Dir)
+	if e.Why != "" {
+		msg += " (" + e.Why + ")"
 	}
-	return u.CheckReachable(filepath.Dir(dir))
+	return msg
 }
 
 // CheckReachable reports whether the server user can enter every directory on the way
-// to dir, which a root-owned 0700 parent (as os.MkdirTemp makes) prevents.
+// to dir, which a root-owned 0700 parent (as os.MkdirTemp makes) prevents. Access
+// ACLs count: Reach grants through them.
 func (u User) CheckReachable(dir string) error {
+	blocked, err := u.blockers(dir)
+	if err != nil || len(blocked) == 0 {
+		return err
+	}
+	return blocked[0].err
+}
+
+type blocker struct {
+	dir string
+	st  syscall.Stat_t
+	err *UnreachableError
+}
+
+// blockers are the directories on the way to dir (dir included) the user cannot
+// enter, nearest to the root first.
+func (u User) blockers(dir string) ([]blocker, error) {
 	if !u.Switch {
-		return nil
+		return nil, nil
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var out []blocker
 	for p := abs; ; p = filepath.Dir(p) {
 		var st syscall.Stat_t
 		if err := syscall.Stat(p, &st); err == nil {
-			mode := st.Mode & 0o777
-			var ok bool
-			switch {
-			case st.Uid == u.UID:
-				ok = mode&0o100 != 0
-			case st.Gid == u.GID:
-				ok = mode&0o010 != 0
-			default:
-				ok = mode&0o001 != 0
+			acl, err := readACL(p)
+			if err != nil {
+				return nil, err
 			}
-			if !ok {
-				return fmt.Errorf("the server runs as user %s, which cannot enter %s (mode %04o): "+
-					"run chmod o+x %s or choose a directory it can reach", u.Name, p, mode, p)
+			if !u.mayEnter(&st, acl) {
+				out = append(out, blocker{p, st, &UnreachableError{User: u.Name, Dir: p, Mode: st.Mode & 0o777}})
 			}
 		}
 		if p == filepath.Dir(p) {
-			return nil
+			slices.Reverse(out)
+			return out, nil
 		}
 	}
+}
+
+// Reach makes sure the server user can enter every directory on the way to dir. A
+// directory that keeps it out is an *UnreachableError, unless it is one of
+// traversable or inside one: then the user alone is let through it (an access ACL
+// entry granting search, nothing else) and the directory is returned among granted.
+// Nothing is changed unless every such directory can be granted.
+func (u User) Reach(dir string, traversable []string) (granted []string, err error) {
+	blocked, err := u.blockers(dir)
+	if err != nil || len(blocked) == 0 {
+		return nil, err
+	}
+	for _, b := range blocked {
+		if !within(b.dir, traversable) {
+			return nil, b.err
+		}
+	}
+	for _, b := range blocked {
+		if err := grantSearch(b.dir, &b.st, u.UID); err != nil {
+			b.err.Why = "letting it through with an ACL failed: " + err.Error()
+			return granted, b.err
+		}
+		granted = append(granted, b.dir)
+	}
+	return granted, nil
+}
+
+// within reports whether dir is one of roots or inside one.
+func within(dir string, roots []string) bool {
+	for _, r := range roots {
+		if r == "" {
+			continue
+		}
+		abs, err := filepath.Abs(r)
+		if err != nil {
+			continue
+		}
+		if rel, err := filepath.Rel(abs, dir); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return true
+		}
+	}
+	return false
 }
 
 func (u User) sysProcAttr(deathSignal syscall.Signal) *syscall.SysProcAttr {
@@ -120,20 +199,30 @@ func (u User) sysProcAttr(deathSignal syscall.Signal) *syscall.SysProcAttr {
 }
 
 // RunDir creates a private directory for the server's socket, pid file and log, owned
-// by the server user. It lives under $TMPDIR, or /tmp when that path would make a
-// socket path longer than the 107 bytes Linux allows.
-func (u User) RunDir(prefix string) (string, error) {
+// by the server user and locked by this process (rundir.Lock) until the instance
+// stops. Its name carries this process's id (PREFIX<pid>-<random>); the directories
+// of earlier processes that died without removing theirs (killed with SIGKILL) are
+// removed first, with any server still running in them (RemoveDead). It lives under
+// $TMPDIR, or /tmp when that path would make a socket path longer than the 107 bytes
+// Linux allows.
+func (u User) RunDir(prefix string) (string, *rundir.Lock, error) {
 	parent := os.TempDir()
 	if len(parent) > 60 {
 		parent = "/tmp"
 	}
-	dir, err := os.MkdirTemp(parent, prefix)
+	RemoveDead(parent, prefix)
+	dir, err := os.MkdirTemp(parent, prefix+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
-		return "", fmt.Errorf("create run directory: %w", err)
+		return "", nil, fmt.Errorf("create run directory: %w", err)
 	}
-	if err := u.Chown(dir); err != nil {
-		os.Remove(dir)
-		return "", err
+	lock, err := rundir.Acquire(dir, "tierbench (pid "+strconv.Itoa(os.Getpid())+"): a managed server's run directory")
+	if err == nil {
+		err = u.Chown(dir)
 	}
-	return dir, nil
+	if err != nil {
+		lock.Release()
+		os.RemoveAll(dir)
+		return "", nil, fmt.Errorf("create run directory: %w", err)
+	}
+	return dir, lock, nil
 }

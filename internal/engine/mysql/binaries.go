@@ -6,10 +6,9 @@ import (
 	"tierbench/internal/engine/instance"
 )
 
-// ServerBinaries are the programs a managed instance runs on its files: the server and,
-// for MariaDB, its install program (placement checks that the emulator's preload shim
-// can enter them).
-func ServerBinaries() ([]string, error) {
+// serverPrograms are the programs a managed instance runs on its files: the server
+// and, for MariaDB, its install program (engine.Preload.Programs).
+func serverPrograms() ([]string, error) {
 	server, err := instance.Find(serverNames, binGlobs, "mariadb-server")
 	if err != nil {
 		return nil, fmt.Errorf("mysql: %w", err)

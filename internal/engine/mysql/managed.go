@@ -71,34 +71,33 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 	}
 	user.Env = cfg.Env
 
-	m := &instanceDir{instance.Instance{User: user, DataDir: filepath.Join(cfg.Dir, "mysql")}}
-	defer func() {
-		if err != nil {
-			m.stop()
-		}
-	}()
-	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("mysql: %w", err)
-	}
-	if err := user.CheckReachable(cfg.Dir); err != nil {
-		return nil, fmt.Errorf("mysql: %w", err)
-	}
-	if m.RunDir, err = user.RunDir("tierbench-mysql-"); err != nil {
-		return nil, fmt.Errorf("mysql: %w", err)
-	}
+	m := &instanceDir{instance.Instance{User: user, DataDir: filepath.Join(cfg.Dir, "mysql"), Traversable: cfg.Traversable}}
 	_, statErr := os.Stat(filepath.Join(m.DataDir, "mysql"))
 	reuse := statErr == nil
+	if cfg.MustExist && !reuse {
+		return nil, &engine.NoDatabaseError{Engine: "mysql", Dir: cfg.Dir}
+	}
+	defer func() {
+		if err != nil {
+			m.stop() // removes what this open created, kept or not
+		}
+	}()
+	if err := m.MkdirAll(cfg.Dir); err != nil {
+		return nil, fmt.Errorf("mysql: %w", err)
+	}
+	if err := m.Reach(cfg.Dir); err != nil {
+		return nil, fmt.Errorf("mysql: %w", err)
+	}
+	if err := m.MakeRunDir("tierbench-mysql-"); err != nil {
+		return nil, fmt.Errorf("mysql: %w", err)
+	}
+	// owned creates dir for the server; a new instance's directories go when it stops
+	// unless kept (Started), and when this open fails in any case.
 	owned := func(dir string) error {
 		if _, err := os.Stat(dir); err == nil && reuse {
 			return nil
 		}
-		if err := user.MkdirOwned(dir); err != nil {
-			return err
-		}
-		if !cfg.Keep && !reuse {
-			m.RemoveOnStop = append(m.RemoveOnStop, dir)
-		}
-		return nil
+		return m.MkdirOwned(dir, !reuse)
 	}
 
 	// Options both the install and the server need.
@@ -190,6 +189,7 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 	if err != nil {
 		return nil, err
 	}
+	m.Started(cfg.Keep)
 	e.mode, e.managed = engine.Managed, m
 	return managedEngine{e}, nil
 }

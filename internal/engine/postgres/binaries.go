@@ -7,9 +7,9 @@ import (
 	"tierbench/internal/engine/instance"
 )
 
-// ServerBinaries are the programs a managed instance runs on its files: initdb and the
-// server beside it (placement checks that the emulator's preload shim can enter them).
-func ServerBinaries() ([]string, error) {
+// serverPrograms are the programs a managed instance runs on its files: initdb and the
+// server beside it (engine.Preload.Programs).
+func serverPrograms() ([]string, error) {
 	initdb, err := instance.Find([]string{"initdb"}, binGlobs, "postgresql")
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)

@@ -92,35 +92,33 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 		return nil, errors.New("postgres: PostgreSQL refuses to run as root and neither a postgres nor a nobody user exists: create one (useradd --system postgres)")
 	}
 
-	c := &cluster{instance.Instance{User: user, DataDir: filepath.Join(cfg.Dir, "postgres")}}
-	defer func() {
-		if err != nil {
-			c.stop()
-		}
-	}()
-	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("postgres: %w", err)
-	}
-	if err := user.CheckReachable(cfg.Dir); err != nil {
-		return nil, fmt.Errorf("postgres: %w", err)
-	}
-	if c.RunDir, err = user.RunDir("tierbench-pg-"); err != nil {
-		return nil, fmt.Errorf("postgres: %w", err)
-	}
-
+	c := &cluster{instance.Instance{User: user, DataDir: filepath.Join(cfg.Dir, "postgres"), Traversable: cfg.Traversable}}
 	_, statErr := os.Stat(filepath.Join(c.DataDir, "PG_VERSION"))
 	reuse := statErr == nil
-	owned := func(dir string) error { // create dir for the server; remove it at the end unless Keep
+	if cfg.MustExist && !reuse {
+		return nil, &engine.NoDatabaseError{Engine: "postgres", Dir: cfg.Dir}
+	}
+	defer func() {
+		if err != nil {
+			c.stop() // removes what this open created, kept or not
+		}
+	}()
+	if err := c.MkdirAll(cfg.Dir); err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	if err := c.Reach(cfg.Dir); err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	if err := c.MakeRunDir("tierbench-pg-"); err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	// owned creates dir for the server; a new cluster's directories go when it stops
+	// unless kept (Started), and when this open fails in any case.
+	owned := func(dir string) error {
 		if _, err := os.Stat(dir); err == nil && reuse {
 			return nil
 		}
-		if err := user.MkdirOwned(dir); err != nil {
-			return err
-		}
-		if !cfg.Keep && !reuse {
-			c.RemoveOnStop = append(c.RemoveOnStop, dir)
-		}
-		return nil
+		return c.MkdirOwned(dir, !reuse)
 	}
 	if !reuse {
 		if err := owned(c.DataDir); err != nil {
@@ -128,7 +126,7 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 		}
 		args := []string{"-D", c.DataDir, "-U", superuser, "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"}
 		if cfg.WALDir != "" {
-			if err := user.CheckReachable(cfg.WALDir); err != nil {
+			if err := c.Reach(cfg.WALDir); err != nil {
 				return nil, fmt.Errorf("postgres: WAL directory: %w", err)
 			}
 			walDir := filepath.Join(cfg.WALDir, "postgres-wal")
@@ -143,7 +141,7 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 	}
 	var tempDir string
 	if cfg.TempDir != "" {
-		if err := user.CheckReachable(cfg.TempDir); err != nil {
+		if err := c.Reach(cfg.TempDir); err != nil {
 			return nil, fmt.Errorf("postgres: temp directory: %w", err)
 		}
 		tempDir = filepath.Join(cfg.TempDir, "postgres-temp")
@@ -203,6 +201,7 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 	if err != nil {
 		return nil, err
 	}
+	c.Started(cfg.Keep)
 	e.mode, e.managed = engine.Managed, c
 	return managedEngine{e}, nil
 }

@@ -19,20 +19,50 @@ import (
 	"tierbench/internal/engine/blockio"
 )
 
-func init() { engine.Register("postgres", Open) }
-
 // sqlstateTooManyConnections is too_many_connections: no connection slot is left.
 const sqlstateTooManyConnections = "53300"
 
 // Dialect is PostgreSQL's SQL.
 var Dialect = &engine.Dialect{
-	Name:        "postgres",
-	DecimalType: "DECIMAL(15,2)",
-	DateType:    "DATE",
-	Param:       func(n int) string { return "$" + strconv.Itoa(n) },
-	Analyze:     func(table string) []string { return []string{"ANALYZE " + table} },
-	Begin:       "BEGIN",
-	BeginRead:   "BEGIN",
+	Name:      "postgres",
+	Param:     func(n int) string { return "$" + strconv.Itoa(n) },
+	Analyze:   func(table string) []string { return []string{"ANALYZE " + table} },
+	Begin:     "BEGIN",
+	BeginRead: "BEGIN",
+	ColumnTypes: map[string]string{"int": "INTEGER", "bigint": "BIGINT", "smallint": "SMALLINT", "float": "DOUBLE PRECISION",
+		"decimal": "DECIMAL(%d,%d)", "varchar": "VARCHAR(%d)", "char": "CHAR(%d)", "text": "TEXT", "date": "DATE", "timestamp": "TIMESTAMP"},
+	ForUpdate: " FOR UPDATE",
+	Retryable: retryable,
+	// The spec's SQL-92 date literals, intervals and substring (without Q1's interval
+	// leading precision "(3)", which PostgreSQL rejects).
+	DateLiteral: func(iso string) string { return "date '" + iso + "'" },
+	AddDate: func(iso, n, unit string) string {
+		op := "+"
+		if abs, neg := strings.CutPrefix(n, "-"); neg {
+			op, n = "-", abs
+		}
+		return fmt.Sprintf("date '%s' %s interval '%s' %s", iso, op, n, unit)
+	},
+	Year: func(expr string) string { return "extract(year from " + expr + ")" },
+	Substring: func(expr string, from, n int) string {
+		return fmt.Sprintf("substring(%s from %d for %d)", expr, from, n)
+	},
+	DerivedColumnList: true,
+	Footprint: engine.Footprint{
+		// Measured at SF 1 by scripts/tpch-footprint (README, "What a run needs").
+		TPCHBytesPerSF:   2667 << 20,
+		TPCHSessionBytes: 36 << 20,
+		// A backend after TPC-C's 29 statements: 1,824 KiB of private memory and page
+		// tables (scripts/session-memory, 20 and 400 users), and 48 KB of shared memory
+		// per max_connections slot, which follows the users.
+		SessionMemory: 2 << 20,
+	},
+}
+
+// retryable reports serialization_failure and deadlock_detected.
+func retryable(err error) bool {
+	var pg *pgconn.PgError
+	return errors.As(err, &pg) && (pg.Code == "40001" || pg.Code == "40P01")
 }
 
 type pgEngine struct {
@@ -166,6 +196,9 @@ func (e *pgEngine) Info(ctx context.Context) (engine.Info, error) {
 	if e.managed != nil {
 		info.Settings["data_directory"] = e.managed.DataDir
 		info.Settings["server_user"] = e.managed.User.Name
+		if g := e.managed.Granted; len(g) > 0 {
+			info.Settings["server_user_acl"] = "search for " + e.managed.User.Name + " on " + strings.Join(g, ", ")
+		}
 	}
 	return info, nil
 }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
@@ -20,19 +21,52 @@ import (
 	"tierbench/internal/engine/insertload"
 )
 
-func init() { engine.Register("sqlite", Open) }
-
 // Dialect is SQLite's SQL.
 var Dialect = &engine.Dialect{
-	Name:        "sqlite",
-	DecimalType: "REAL",
-	DateType:    "TEXT",
-	Param:       func(int) string { return "?" },
-	Analyze:     func(string) []string { return []string{"ANALYZE"} },
+	Name:    "sqlite",
+	Param:   func(int) string { return "?" },
+	Analyze: func(string) []string { return []string{"ANALYZE"} },
 	// IMMEDIATE takes the write lock at once: two deferred transactions that both want
 	// to write would deadlock on the upgrade. A reader needs no lock until it reads.
 	Begin:     "BEGIN IMMEDIATE",
 	BeginRead: "BEGIN",
+	// INTEGER, exactly, makes a one-column integer primary key the rowid. Dates are
+	// ISO text, compared as strings; decimals are REAL.
+	ColumnTypes: map[string]string{"int": "INTEGER", "bigint": "INTEGER", "smallint": "INTEGER", "float": "REAL",
+		"decimal": "REAL", "varchar": "TEXT", "char": "TEXT", "text": "TEXT", "date": "TEXT", "timestamp": "TEXT"},
+	RealDecimals: true,
+	// BEGIN IMMEDIATE holds the database's only write lock: nothing to lock per row.
+	ForUpdate: "",
+	// Load inserts rows as text: \N stays the text \N.
+	LoadNULLText: true,
+	MaxWriters:   1,
+	Retryable:    retryable,
+	// date() applies the shifts, strftime extracts the year.
+	DateLiteral: func(iso string) string { return "'" + iso + "'" },
+	AddDate: func(iso, n, unit string) string {
+		if !strings.HasPrefix(n, "-") {
+			n = "+" + n
+		}
+		return fmt.Sprintf("date('%s', '%s %ss')", iso, n, unit)
+	},
+	Year:      func(expr string) string { return "cast(strftime('%Y', " + expr + ") as integer)" },
+	Substring: func(expr string, from, n int) string { return fmt.Sprintf("substr(%s, %d, %d)", expr, from, n) },
+	Footprint: engine.Footprint{
+		// Measured at SF 1 by scripts/tpch-footprint (README, "What a run needs").
+		TPCHBytesPerSF:   1414 << 20,
+		TPCHSessionBytes: 1 << 20,
+		BufferPerSession: true, // every connection gets cache_size = Config.BufferBytes
+		// A connection's page cache, 2,000 KiB by default, which a connection that
+		// reads fills, and 180 KiB beside it (scripts/session-memory: 274 KiB a TPC-C
+		// user, of which 95 KiB are tierbench's own, before the caches filled).
+		SessionMemory: 2304 << 10,
+	},
+}
+
+// retryable reports SQLITE_BUSY and SQLITE_LOCKED: another connection holds the lock.
+func retryable(err error) bool {
+	var lite sqlite3.Error
+	return errors.As(err, &lite) && (lite.Code == sqlite3.ErrBusy || lite.Code == sqlite3.ErrLocked)
 }
 
 const (
@@ -71,12 +105,15 @@ func Open(ctx context.Context, cfg engine.Config) (engine.Engine, error) {
 	if cfg.WALDir != "" {
 		return nil, errors.New("sqlite: the WAL lives next to the database file; a separate WAL directory is not possible")
 	}
-	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("sqlite: %w", err)
-	}
 	e := &sqliteEngine{path: filepath.Join(cfg.Dir, cfg.DatabaseName()+".db"), keep: cfg.Keep}
 	if _, err := os.Stat(e.path); errors.Is(err, os.ErrNotExist) {
+		if cfg.MustExist {
+			return nil, &engine.NoDatabaseError{Engine: "sqlite", Dir: cfg.Dir}
+		}
 		e.created = true
+	}
+	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("sqlite: %w", err)
 	}
 	if err := e.claimTempDir(cfg.TempDir, cfg.Dir); err != nil {
 		return nil, err

@@ -3,7 +3,6 @@ package mix
 import (
 	"fmt"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -75,74 +74,20 @@ func (t ColumnType) String() string {
 	return t.Kind
 }
 
-// sqlDialect is what mixes need of an engine beyond engine.Dialect, keyed by
-// engine.Dialect.Name so that no code switches on engine names.
-type sqlDialect struct {
-	// types maps portable type kinds to the engine's; %d takes the size (and scale).
-	types map[string]string
-	// loaders caps parallel Engine.Load calls (SQLite has one writer).
-	loaders int
-	// tableSuffix ends CREATE TABLE.
-	tableSuffix string
-}
-
-var sqlDialects = map[string]sqlDialect{
-	"sqlite": {
-		// INTEGER, exactly, makes a one-column integer primary key the rowid.
-		types: map[string]string{"int": "INTEGER", "bigint": "INTEGER", "smallint": "INTEGER", "float": "REAL",
-			"decimal": "REAL", "varchar": "TEXT", "char": "TEXT", "text": "TEXT", "date": "TEXT", "timestamp": "TEXT"},
-		loaders: 1,
-	},
-	"postgres": {
-		types: map[string]string{"int": "INTEGER", "bigint": "BIGINT", "smallint": "SMALLINT", "float": "DOUBLE PRECISION",
-			"decimal": "NUMERIC(%d,%d)", "varchar": "VARCHAR(%d)", "char": "CHAR(%d)", "text": "TEXT", "date": "DATE", "timestamp": "TIMESTAMP"},
-	},
-	"mysql": {
-		types: map[string]string{"int": "INT", "bigint": "BIGINT", "smallint": "SMALLINT", "float": "DOUBLE",
-			"decimal": "DECIMAL(%d,%d)", "varchar": "VARCHAR(%d)", "char": "CHAR(%d)", "text": "TEXT", "date": "DATE", "timestamp": "DATETIME"},
-		tableSuffix: " ENGINE=InnoDB",
-	},
-}
-
-func dialectNames() []string {
-	out := make([]string, 0, len(sqlDialects))
-	for n := range sqlDialects {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func dialectFor(d *engine.Dialect) (sqlDialect, error) {
-	sd, ok := sqlDialects[d.Name]
-	if !ok {
-		return sd, fmt.Errorf("mix: no support for the %s dialect", d.Name)
-	}
-	return sd, nil
-}
-
-func (sd sqlDialect) typeSQL(t ColumnType) string {
-	f := sd.types[t.Kind]
-	switch strings.Count(f, "%d") {
-	case 1:
-		return fmt.Sprintf(f, t.Size)
-	case 2:
-		return fmt.Sprintf(f, t.Size, t.Scale)
-	}
-	return f
-}
+// dialectNames are the engines a statement may have its own text for (its dialects).
+func dialectNames() []string { return engine.Names() }
 
 // createSQL is t's CREATE TABLE statement.
-func (sd sqlDialect) createSQL(t *Table) string {
+func createSQL(d *engine.Dialect, t *Table) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "CREATE TABLE %s (", t.Name)
 	for i, c := range t.Columns {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "%s %s NOT NULL", c.Name, sd.typeSQL(c.Type))
+		fmt.Fprintf(&b, "%s %s NOT NULL", c.Name, d.ColumnType(c.Type.Kind, c.Type.Size, c.Type.Scale))
 	}
-	fmt.Fprintf(&b, ", PRIMARY KEY (%s))%s", strings.Join(t.PrimaryKey, ", "), sd.tableSuffix)
+	fmt.Fprintf(&b, ", PRIMARY KEY (%s))%s", strings.Join(t.PrimaryKey, ", "), d.TableSuffix)
 	return b.String()
 }
 

@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
-	"runtime"
 	"time"
 
 	"tierbench/internal/engine"
@@ -44,12 +45,8 @@ type LoadInfo struct {
 // LoadInfoFile is the name of the file that holds LoadInfo.
 const LoadInfoFile = "oltp-load.json"
 
-// WriteLoadInfo stores info in dir atomically.
-func WriteLoadInfo(dir string, info *LoadInfo) error {
-	return metrics.WriteJSONFile(filepath.Join(dir, LoadInfoFile), info)
-}
-
-// ReadLoadInfo reads what WriteLoadInfo stored; a missing file is (nil, nil).
+// ReadLoadInfo reads the load's record, which the run lifecycle writes at the end of
+// a load (the phase's workload.Report); a missing file is (nil, nil).
 func ReadLoadInfo(dir string) (*LoadInfo, error) {
 	return metrics.ReadJSONFile[LoadInfo](filepath.Join(dir, LoadInfoFile))
 }
@@ -67,21 +64,11 @@ func Load(ctx context.Context, e engine.Engine, m *Mix, cfg LoadConfig) (*LoadIn
 	if cfg.Scale == 0 {
 		cfg.Scale = m.Scale
 	}
-	if cfg.Scale < 0 {
-		return nil, fmt.Errorf("mix %s: scale %v: give a factor above 0", m.Name, cfg.Scale)
+	if err := m.CheckScale(cfg.Scale); err != nil {
+		return nil, fmt.Errorf("mix %s: scale %v: %w", m.Name, cfg.Scale, err)
 	}
 	d := e.Dialect()
-	sd, err := dialectFor(d)
-	if err != nil {
-		return nil, err
-	}
-	loaders := cfg.Loaders
-	if loaders <= 0 {
-		loaders = max(2, runtime.NumCPU())
-	}
-	if sd.loaders > 0 {
-		loaders = min(loaders, sd.loaders)
-	}
+	loaders := oltp.Loaders(cfg.Loaders, d)
 	begin := time.Now()
 	db := e.DB()
 	for i := len(m.Tables) - 1; i >= 0; i-- {
@@ -90,7 +77,7 @@ func Load(ctx context.Context, e engine.Engine, m *Mix, cfg LoadConfig) (*LoadIn
 		}
 	}
 	for _, t := range m.Tables {
-		if _, err := db.ExecContext(ctx, sd.createSQL(t)); err != nil {
+		if _, err := db.ExecContext(ctx, createSQL(d, t)); err != nil {
 			return nil, fmt.Errorf("mix %s: create %s: %w", m.Name, t.Name, err)
 		}
 	}
@@ -99,7 +86,6 @@ func Load(ctx context.Context, e engine.Engine, m *Mix, cfg LoadConfig) (*LoadIn
 	ev := env{seed: cfg.Seed, load: true, keys: func(table, _ string) (int64, error) {
 		return m.Table(table).RowsAt(cfg.Scale), nil
 	}}
-	var chunks []chunk
 	var total int64
 	for _, t := range m.Tables {
 		for _, c := range t.Columns {
@@ -109,14 +95,10 @@ func Load(ctx context.Context, e engine.Engine, m *Mix, cfg LoadConfig) (*LoadIn
 			}
 			gens[t] = append(gens[t], g)
 		}
-		rows := t.RowsAt(cfg.Scale)
-		total += rows
-		for i, first := 0, int64(1); first <= rows; i, first = i+1, first+chunkRows {
-			chunks = append(chunks, chunk{table: t, n: i, first: first, last: min(rows, first+chunkRows-1)})
-		}
+		total = min(total+t.RowsAt(cfg.Scale), math.MaxInt64-MaxRows)
 	}
 	bar := progress.Start(cfg.Progress, "load "+m.Name, "rows", total)
-	rows, err := oltp.LoadParallel(ctx, loaders, chunks, func(ctx context.Context, c chunk) (string, int64, error) {
+	rows, err := oltp.LoadParallel(ctx, loaders, chunks(m, cfg.Scale), func(ctx context.Context, c chunk) (string, int64, error) {
 		n, err := loadChunk(ctx, e, c, gens[c.table], cfg.Seed, bar)
 		return c.table.Name, n, err
 	})
@@ -147,6 +129,22 @@ func Load(ctx context.Context, e engine.Engine, m *Mix, cfg LoadConfig) (*LoadIn
 		return nil, err
 	}
 	return &LoadInfo{LoadReport: rep, Mix: m.Name, MixFile: m.File, MixSHA256: m.SHA256, Scale: cfg.Scale}, nil
+}
+
+// chunks yields the chunks of m's tables at scale, as loaders draw them: a list of
+// them would grow with the rows (10^7 chunks for 10^12 rows) before the first row
+// was loaded.
+func chunks(m *Mix, scale float64) iter.Seq[chunk] {
+	return func(yield func(chunk) bool) {
+		for _, t := range m.Tables {
+			rows := t.RowsAt(scale)
+			for i, first := 0, int64(1); first <= rows; i, first = i+1, first+chunkRows {
+				if !yield(chunk{table: t, n: i, first: first, last: min(rows, first+chunkRows-1)}) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // loadChunk streams one chunk from its generator into Engine.Load.

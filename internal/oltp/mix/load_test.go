@@ -6,9 +6,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -234,5 +236,63 @@ func TestSweepOnSQLite(t *testing.T) {
 	WriteSummary(&summary, res, m.TxnNames())
 	if !strings.Contains(summary.String(), "concurrency sweep") || !strings.Contains(summary.String(), "* saturation") {
 		t.Errorf("summary:\n%s", summary.String())
+	}
+}
+
+// TestChunksStream: a table's chunks are made as loaders draw them; a list of the
+// chunks of 10^12 rows (issue 13: rows: 1e12) took 10^7 entries before a row was
+// loaded. Drawing the first few of 2^53 rows allocates next to nothing.
+func TestChunksStream(t *testing.T) {
+	m, err := Parse("huge.yaml", []byte(strings.Replace(string(mustReadFile(t, "testdata/tiny.yaml")), "rows: 1000\n", "rows: 9007199254740992\n", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var got []chunk
+	for c := range chunks(m, 1) {
+		got = append(got, c)
+		if len(got) == 3 {
+			break
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+		t.Errorf("drawing 3 chunks allocated %d bytes", grew)
+	}
+	if got[2].first != 2*chunkRows+1 || got[2].last != 3*chunkRows || got[2].n != 2 {
+		t.Errorf("third chunk %+v, want rows %d-%d", got[2], 2*chunkRows+1, 3*chunkRows)
+	}
+	// The last chunk of a table ends at its last row.
+	var last chunk
+	for c := range chunks(mustOpen(t, "testdata/tiny.yaml"), 250.5) { // 250,500 rows
+		last = c
+	}
+	if last.n != 2 || last.first != 200_001 || last.last != 250_500 {
+		t.Errorf("last chunk %+v, want the third, rows 200001-250500", last)
+	}
+}
+
+// TestHugeLoadStops: a load of 2^53 rows (with --ignore-limits) starts at once and
+// stops at Ctrl-C with context.Canceled.
+func TestHugeLoadStops(t *testing.T) {
+	e := openSQLite(t)
+	m := mustOpen(t, "testdata/tiny.yaml")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := Load(ctx, e, m, LoadConfig{Scale: MaxRows / 1000, Seed: 1})
+		done <- err
+	}()
+	time.Sleep(500 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Load returned %v, want context.Canceled", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("Load did not stop within a minute of the cancel")
 	}
 }

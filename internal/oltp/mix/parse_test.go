@@ -1,8 +1,11 @@
 package mix
 
 import (
+	"math"
 	"strings"
 	"testing"
+
+	"tierbench/internal/engine"
 )
 
 func TestBundledMixesParse(t *testing.T) {
@@ -108,6 +111,11 @@ func TestValidationErrors(t *testing.T) {
 		{"nurand without a", "{dist: key, table: a}", "{dist: nurand, min: 1, max: 9}", "base.yaml:13: transactions[0].params.id.a: give A of NURand(A, x, y)"},
 		{"sequence divide in a parameter", "{dist: key, table: a}", "{dist: sequence, divide: 2}", "base.yaml:13: transactions[0].params.id: divide: and cycle: are for the population only"},
 		{"missing sql", "        sql: SELECT 1\n", "", "base.yaml:20: transactions[1].statements[0].sql: missing"},
+		// Issue 13: these loaded 1 row and reported success.
+		{"rows past int64's float", "    rows: 10", "    rows: 9223372036854775807", "base.yaml:4: tables[0].rows: 9223372036854775807 is more than the 9007199254740992 (2^53) rows a table may have"},
+		{"rows x scale", "name: t\n", "name: t\nscale: 1e15\n", "base.yaml:2: scale: table a would have 1e+16 rows (rows: 10 x scale 1e+15), more than the 9007199254740992 (2^53) a table may have"},
+		{"scale NaN", "name: t\n", "name: t\nscale: .nan\n", `base.yaml:2: scale: ".nan" is not a number`},
+		{"rows not whole", "    rows: 10", "    rows: 1e12", `base.yaml:4: tables[0].rows: "1e12" is not a whole number`},
 		{"unknown dialect", "        sql: SELECT 1\n", "        sql: SELECT 1\n        dialects: {oracle: SELECT 1 FROM dual}\n", "base.yaml:22: transactions[1].statements[0].dialects.oracle: unknown field (valid: mysql, postgres, sqlite)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -124,6 +132,43 @@ func TestValidationErrors(t *testing.T) {
 				t.Fatalf("error:\n%v\nwant one containing:\n%s", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestCheckScale: scale factors a load accepts, against the hand-computed rows of a
+// table of 10 rows at scale 1.
+func TestCheckScale(t *testing.T) {
+	m, err := Parse("base.yaml", []byte(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		scale float64
+		rows  int64
+		want  string // "" for accepted
+	}{
+		{1, 10, ""}, {0.05, 1, ""}, {0.01, 1, ""}, {2.5, 25, ""},
+		{1e14, 1e15, ""},
+		{1e15, 0, "table a would have 1e+16 rows (rows: 10 x scale 1e+15), more than the 9007199254740992 (2^53) a table may have"},
+		{1e300, 0, "table a would have 1e+301 rows"},
+		{0, 0, "give a finite factor above 0"},
+		{-1, 0, "give a finite factor above 0"},
+		{math.NaN(), 0, "give a finite factor above 0"},
+		{math.Inf(1), 0, "give a finite factor above 0"},
+	} {
+		err := m.CheckScale(c.scale)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("scale %v: %v", c.scale, err)
+		case c.want == "" && m.Tables[0].RowsAt(c.scale) != c.rows:
+			t.Errorf("scale %v: %d rows, want %d", c.scale, m.Tables[0].RowsAt(c.scale), c.rows)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("scale %v: error %v, want %q", c.scale, err, c.want)
+		}
+	}
+	// Load refuses the same scales before it touches the database.
+	if _, err := Load(t.Context(), nil, m, LoadConfig{Scale: math.NaN()}); err == nil || !strings.Contains(err.Error(), "mix t: scale NaN: give a finite factor above 0") {
+		t.Errorf("Load at scale NaN: %v", err)
 	}
 }
 
@@ -168,5 +213,37 @@ func TestOpen(t *testing.T) {
 	}
 	if m.File != "testdata/tiny.yaml" || !m.Transactions[1].Statements[0].Query || m.Transactions[1].ReadOnly() {
 		t.Errorf("tiny: %+v", m)
+	}
+}
+
+// TestDiskBytes against hand arithmetic for base's table a: id int (4 bytes), v
+// varchar(10) filled by the pattern "##" (2 characters and a 2-byte length), primary
+// key id. A row: 32 (header) + 4 + 4, its primary key entry 4 + 16: 60 bytes, 75 with
+// the 25% for part-empty pages. A secondary index on v adds 4 + 4 (the key and the
+// primary key) + 16 = 24: 84, 105 with the slack. Plus 1 GiB for the engine's log.
+func TestDiskBytes(t *testing.T) {
+	m, err := Parse("base.yaml", []byte(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := DiskBytes(m, 1000) // 10,000 rows
+	if want := 10_000*75.0 + 1<<30; err != nil || got != want {
+		t.Errorf("DiskBytes = %v, %v; want %v", got, err, want)
+	}
+	ix := strings.Replace(base, "    primary_key: id\n", "    primary_key: id\n    indexes:\n      - {columns: [v]}\n", 1)
+	if m, err = Parse("ix.yaml", []byte(ix)); err != nil {
+		t.Fatal(err)
+	}
+	got, err = DiskBytes(m, 1000)
+	if want := 10_000*105.0 + 1<<30; err != nil || got != want {
+		t.Errorf("with an index on v: DiskBytes = %v, %v; want %v", got, err, want)
+	}
+	// A table of 10^12 rows (issue 13: rows: 1e12 started a multi-terabyte load).
+	need, err := LoadNeed(m, 1e11, 1, &engine.Dialect{Name: "sqlite"}, false, "/srv")
+	if err != nil || need.Disk != 1e12*105+1<<30 || need.DiskDir != "/srv" || need.What != "oltp load --mix t --scale 1e+11" {
+		t.Errorf("LoadNeed: %+v, %v", need, err)
+	}
+	if need, _ := LoadNeed(m, 1, 1, &engine.Dialect{Name: "postgres"}, true, ""); need.Disk != 0 {
+		t.Errorf("an external server's disk is not this host's: %+v", need)
 	}
 }

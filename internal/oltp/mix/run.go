@@ -2,6 +2,7 @@ package mix
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,7 +12,8 @@ import (
 	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
 	"tierbench/internal/oltp"
-	"tierbench/internal/placement"
+	"tierbench/internal/result"
+	"tierbench/internal/verdict"
 )
 
 // RunConfig describes `oltp run`: the plan of every run, and the think time.
@@ -23,10 +25,12 @@ type RunConfig struct {
 
 // Definitions say what the metrics count; they are written into every result.
 var Definitions = map[string]string{
-	"tps":        "transactions completed per second of the measured window: commits, plus rollbacks the mix asks for (on_empty: rollback); failed transactions and retried attempts are not counted",
-	"qps":        "statements sent per second, BEGIN and COMMIT included (a one-statement transaction runs alone, in autocommit)",
-	"io":         oltp.IODefinition,
-	"client_cpu": oltp.ClientCPUDefinition,
+	"tps":          "transactions completed per second of the measured window: commits, plus rollbacks the mix asks for (on_empty: rollback); failed transactions and retried attempts are not counted",
+	"qps":          "statements sent per second, BEGIN and COMMIT included (a one-statement transaction runs alone, in autocommit)",
+	"io":           oltp.IODefinition,
+	"client_cpu":   oltp.ClientCPUDefinition,
+	"status":       oltp.StatusDefinition,
+	"schedule_lag": oltp.ScheduleLagDefinition,
 }
 
 // Result is result.json of `oltp run`: what every run reports (oltp.RunResult; the
@@ -38,9 +42,7 @@ type Result struct {
 	MixSHA256 string             `json:"mix_sha256"`
 	ThinkS    float64            `json:"think_s"`
 	Weights   map[string]float64 `json:"weights"`
-	// FirstErrors holds the first error of each transaction type that failed.
-	FirstErrors map[string]string  `json:"first_errors,omitempty"`
-	Levels      []oltp.LevelReport `json:"levels"`
+	Levels    []oltp.LevelReport `json:"levels"`
 }
 
 // WriteResult writes r to dir/result.json atomically.
@@ -90,7 +92,7 @@ func Run(ctx context.Context, e engine.Engine, m *Mix, cfg RunConfig) (*Result, 
 			res.Levels = append(res.Levels, oltp.NewLevelReport(sum, wl.Ops()))
 		}
 		if err != nil {
-			var status oltp.Status
+			var status result.Status
 			if sum != nil {
 				status = sum.Status
 			}
@@ -99,34 +101,28 @@ func Run(ctx context.Context, e engine.Engine, m *Mix, cfg RunConfig) (*Result, 
 		if b := oltp.Best(res.Levels); b >= 0 {
 			res.Headline(res.Levels[b], res.Levels)
 		}
-		if errs := wl.FirstErrors(); len(errs) > 0 {
-			res.FirstErrors = errs
-		}
 		return err
-	}, func() error { return WriteResult(cfg.OutDir, res) })
-	return res, runErr
+	}, func() error { res.NoteIntervals(jl); return WriteResult(cfg.OutDir, res) })
+	return res, errors.Join(runErr, res.NoteIntervals(jl))
 }
 
-// WriteSummary prints a run's result for people: the headline numbers, one row per
-// transaction type, the first error of each type that failed and, for a sweep, the
-// table of levels.
+// WriteSummary prints a run's result for people: first, for a run that is not ok,
+// why (oltp.WriteStatus); then the headline numbers, one row per transaction type, the
+// first error of each type that failed and, for a sweep, the table of levels.
 func WriteSummary(w io.Writer, r *Result, order []string) {
-	fmt.Fprintf(w, "\nmix %s on %s %s (%s), %s loop, status %s\n", r.Mix, r.Engine.Name, r.Engine.Version, r.Engine.Describe(), r.Loop, r.Status)
-	if r.Error != "" {
-		fmt.Fprintf(w, "error: %s\n", r.Error)
-	}
+	oltp.WriteStatus(w, &r.RunResult)
+	fmt.Fprintf(w, "mix %s on %s %s (%s), %s loop, status %s\n", r.Mix, r.Engine.Name, r.Engine.Version, r.Engine.Describe(), r.Loop, r.Status)
 	fmt.Fprintf(w, "users %d: TPS %.1f  QPS %.1f\n", r.Users, r.TPS, r.QPS)
 	metrics.WriteIOLine(w, r.IO, r.IOError)
 	oltp.WriteClientCPULine(w, r.ClientCPU, r.Engine.Mode == engine.Embedded)
 	metrics.WriteOpTable(w, "transaction", order, r.Transactions)
-	for _, op := range order {
-		if e, ok := r.FirstErrors[op]; ok {
-			fmt.Fprintf(w, "first error of %s: %s\n", op, e)
-		}
-	}
+	oltp.WriteFirstErrors(w, order, r.FirstErrors)
 	if len(r.Sweep) > 1 {
 		fmt.Fprintln(w, "\nconcurrency sweep (saturation: the fewest users reaching 95% of the best throughput)")
 		metrics.WriteSweepTable(w, r.Sweep)
 	}
-	placement.WriteSummary(w, r.Storage)
+	r.Storage.WriteSummary(w)
 }
+
+// VerdictWindows are the levels' windows (verdict.Subject).
+func (r *Result) VerdictWindows() ([]verdict.Window, int) { return r.LevelWindows(r.Levels) }

@@ -2,11 +2,16 @@ package mix
 
 import (
 	"context"
+	"database/sql"
+	"errors"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"tierbench/internal/engine"
 	"tierbench/internal/engine/servertest"
+	"tierbench/internal/oltp"
+	"tierbench/internal/result"
 )
 
 // TestManagedServers loads and runs point-select and the policy mix briefly on managed
@@ -47,6 +52,73 @@ func TestManagedServers(t *testing.T) {
 			if own != all || all == 0 {
 				t.Errorf("%d of %d statements on the session's own prepared statements, want all", own, all)
 			}
+			discardDropsTheSession(t, e, wl)
+			interruptDuringLogins(t, e, wl)
 		})
+	}
+}
+
+// discardDropsTheSession: Close hands a worker's connection back to the pool, its
+// statements deallocated; Discard (an interrupted or failed run) drops it, and the
+// server frees the statements with the session, with no round trip for each.
+func discardDropsTheSession(t *testing.T, e engine.Engine, wl *Workload) {
+	ctx := context.Background()
+	db := e.DB()
+	w, err := wl.NewWorker(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := db.Stats()
+	if err := w.(oltp.Discarder).Discard(); err != nil && !errors.Is(err, sql.ErrConnDone) {
+		t.Errorf("Discard: %v", err)
+	}
+	after := db.Stats()
+	if after.OpenConnections != before.OpenConnections-1 || after.Idle != before.Idle {
+		t.Errorf("Discard: %d open and %d idle connections, then %d and %d; want one fewer open, none back in the pool",
+			before.OpenConnections, before.Idle, after.OpenConnections, after.Idle)
+	}
+	if w, err = wl.NewWorker(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	before = db.Stats()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if after = db.Stats(); after.Idle != before.Idle+1 {
+		t.Errorf("Close: %d idle connections, then %d; want it back in the pool", before.Idle, after.Idle)
+	}
+}
+
+// loginCounter is a workload that ends its context after a number of logins, as a
+// Ctrl-C during them would.
+type loginCounter struct {
+	*Workload
+	n      atomic.Int64
+	at     int64
+	cancel context.CancelFunc
+}
+
+func (l *loginCounter) NewWorker(ctx context.Context, user int) (oltp.Worker, error) {
+	w, err := l.Workload.NewWorker(ctx, user)
+	if l.n.Add(1) == l.at {
+		l.cancel()
+	}
+	return w, err
+}
+
+// interruptDuringLogins: a run interrupted while its users log in (and prepare their
+// statements) returns context.Canceled and leaves no session open. On MariaDB it hung:
+// a prepare that the cancel interrupted waited for the connection it held itself.
+func interruptDuringLogins(t *testing.T, e engine.Engine, wl *Workload) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	inUse := e.DB().Stats().InUse
+	l := &loginCounter{Workload: wl, at: 20, cancel: cancel}
+	sum, err := oltp.Run(ctx, l, oltp.Config{Users: 60, Duration: time.Minute})
+	if !errors.Is(err, context.Canceled) || sum == nil || sum.Status != result.StatusInterrupted {
+		t.Fatalf("err %v, summary %+v; want an interrupted run", err, sum)
+	}
+	if st := e.DB().Stats(); st.InUse != inUse {
+		t.Errorf("after the interrupt: %d connections in use, %d before", st.InUse, inUse)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -93,16 +94,39 @@ type Statement struct {
 	Query bool
 }
 
-// Rows is t's population at scale.
+// MaxRows is the most rows a table may have, at any scale. Rows times scale is
+// computed in float64, which holds every whole number up to 2^53 exactly, and row
+// numbers and keys then stay far from the end of int64, where they would wrap.
+const MaxRows = 1 << 53
+
+// RowsAt is t's population at scale, a scale CheckScale accepts.
 func (t *Table) RowsAt(scale float64) int64 {
 	if t.Fixed {
 		return t.Rows
 	}
-	n := int64(float64(t.Rows)*scale + 0.5)
+	n := int64(math.Round(min(float64(t.Rows)*scale, MaxRows)))
 	if t.Rows > 0 && n < 1 {
 		n = 1
 	}
 	return n
+}
+
+// CheckScale reports whether scale is a usable factor for m's tables: finite, above
+// 0, and with no table past MaxRows at it. The error names the table and its rows.
+func (m *Mix) CheckScale(scale float64) error {
+	if math.IsNaN(scale) || math.IsInf(scale, 0) || scale <= 0 {
+		return fmt.Errorf("give a finite factor above 0, such as 0.1 or 10")
+	}
+	for _, t := range m.Tables {
+		if t.Fixed {
+			continue
+		}
+		if n := float64(t.Rows) * scale; n > MaxRows {
+			return fmt.Errorf("table %s would have %.3g rows (rows: %d x scale %v), more than the %d (2^53) a table may have",
+				t.Name, n, t.Rows, scale, int64(MaxRows))
+		}
+	}
+	return nil
 }
 
 // Table returns the table called name, or nil.
@@ -184,6 +208,11 @@ func Parse(file string, data []byte) (*Mix, error) {
 			m.Tables = append(m.Tables, t)
 		}
 	}
+	if m.Scale > 0 {
+		if err := m.CheckScale(m.Scale); err != nil {
+			c.errorf(f.at("scale"), "scale", "%v", err)
+		}
+	}
 	txns := c.list(f, "transactions")
 	if !f.has("transactions") || len(txns) == 0 {
 		c.errorf(f.at("transactions"), "transactions", "give at least one transaction")
@@ -222,8 +251,12 @@ func (c *checker) table(n *yaml.Node, path string) *Table {
 		return nil
 	}
 	t.Rows = c.integer(f, "rows", -1)
-	if t.Rows < 0 {
+	switch {
+	case t.Rows < 0:
 		c.errorf(f.at("rows"), path+".rows", "give the rows at scale 1 (0 or more)")
+	case t.Rows > MaxRows:
+		c.errorf(f.at("rows"), path+".rows", "%d is more than the %d (2^53) rows a table may have", t.Rows, int64(MaxRows))
+		t.Rows = MaxRows // reported; spares the scale's check a second error
 	}
 	t.Fixed = c.boolean(f, "fixed")
 	cols := c.list(f, "columns")

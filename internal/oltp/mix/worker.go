@@ -71,6 +71,16 @@ func (k *worker) Close() error {
 			}
 		}
 	}
+	return k.close(false)
+}
+
+// Discard implements oltp.Discarder: the session's own prepared statements, which
+// live on the server only, go with its connection.
+func (k *worker) Discard() error { return k.close(true) }
+
+// close closes the driver's statements (in-process for SQLite) and the session,
+// dropping its connection first when drop is set.
+func (k *worker) close(drop bool) error {
 	_ = k.conn.Raw(func(any) error {
 		for _, ss := range k.stmts {
 			for _, st := range ss {
@@ -82,6 +92,9 @@ func (k *worker) Close() error {
 		return nil
 	})
 	k.stmtCtx.Stop()
+	if drop {
+		oltp.DropConn(k.conn)
+	}
 	return k.s.Close()
 }
 
@@ -100,7 +113,7 @@ func (k *worker) Run(ctx context.Context, op string) oltp.Result {
 		vals[j] = g.value(k.r)
 	}
 	var rollback bool
-	queries, retries, err := oltp.Retry(ctx, k.r, func() (int, error) {
+	queries, retries, err := oltp.Retry(ctx, k.r, k.wl.e.Dialect().Retryable, func() (int, error) {
 		n, rb, err := k.attempt(ctx, i, p)
 		rollback = rb
 		return n, err
@@ -119,7 +132,6 @@ func (k *worker) Run(ctx context.Context, op string) oltp.Result {
 		return res
 	}
 	res.Err = fmt.Errorf("transaction %s, %w", op, err)
-	k.wl.noteError(op, res.Err)
 	res.Fatal = k.wl.hopeless() || !oltp.Alive(ctx, k.conn)
 	if res.Fatal && !k.wl.anyOK.Load() {
 		res.Err = fmt.Errorf("no transaction succeeded: %w", res.Err)

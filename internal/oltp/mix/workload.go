@@ -33,7 +33,6 @@ type WorkloadConfig struct {
 type Workload struct {
 	e     engine.Engine
 	m     *Mix
-	sd    sqlDialect
 	cfg   WorkloadConfig
 	plans []*txnPlan
 	names []string
@@ -45,9 +44,6 @@ type Workload struct {
 	started   time.Time
 	anyOK     atomic.Bool
 	failures  atomic.Int64
-
-	errMu     sync.Mutex
-	firstErrs map[string]string
 }
 
 // txnPlan is a transaction made ready for one engine.
@@ -72,11 +68,7 @@ type stmtPlan struct {
 // parameters draw from, and prepares every statement once so that an error in a mix
 // stops the run before it starts, naming the transaction and the statement.
 func NewWorkload(ctx context.Context, e engine.Engine, m *Mix, cfg WorkloadConfig) (*Workload, error) {
-	sd, err := dialectFor(e.Dialect())
-	if err != nil {
-		return nil, err
-	}
-	w := &Workload{e: e, m: m, sd: sd, cfg: cfg, index: map[string]int{}, firstErrs: map[string]string{}}
+	w := &Workload{e: e, m: m, cfg: cfg, index: map[string]int{}}
 	db := e.DB()
 	for _, t := range m.Tables {
 		var one int
@@ -223,25 +215,6 @@ func (w *Workload) check(ctx context.Context) error {
 // Ops are the transaction names.
 func (w *Workload) Ops() []string { return w.names }
 
-// FirstErrors are the first error of each transaction type that failed.
-func (w *Workload) FirstErrors() map[string]string {
-	w.errMu.Lock()
-	defer w.errMu.Unlock()
-	out := make(map[string]string, len(w.firstErrs))
-	for k, v := range w.firstErrs {
-		out[k] = v
-	}
-	return out
-}
-
-func (w *Workload) noteError(op string, err error) {
-	w.errMu.Lock()
-	if _, ok := w.firstErrs[op]; !ok {
-		w.firstErrs[op] = err.Error()
-	}
-	w.errMu.Unlock()
-}
-
 // hopeless reports that nothing has worked for long enough to stop trying.
 func (w *Workload) hopeless() bool {
 	n := w.failures.Add(1)
@@ -257,48 +230,58 @@ func (w *Workload) NewWorker(ctx context.Context, user int) (oltp.Worker, error)
 	}
 	k := &worker{wl: w, s: s, conn: s.Conn(), r: newRNG(w.cfg.Seed, "user", user), stmtCtx: engine.NewStmtContext(s)}
 	k.raw = k.runRaw
-	own, hasOwn := s.(engine.Preparer)
+	n := len(w.plans)
+	k.fast, k.fastArgs = make([][]engine.Prepared, n), make([][][]any, n)
+	k.stmts, k.args = make([][]driver.Stmt, n), make([][][]driver.NamedValue, n)
+	k.dest, k.vals = make([][][]driver.Value, n), make([][]any, n)
+	for i, p := range w.plans {
+		k.fast[i], k.fastArgs[i] = make([]engine.Prepared, len(p.stmts)), make([][]any, len(p.stmts))
+		k.stmts[i], k.args[i] = make([]driver.Stmt, len(p.stmts)), make([][]driver.NamedValue, len(p.stmts))
+		k.dest[i], k.vals[i] = make([][]driver.Value, len(p.stmts)), make([]any, p.slots)
+	}
+	// The session's own statements are prepared outside conn.Raw, which holds the
+	// connection: a session may need it through database/sql while it prepares
+	// (MariaDB's, after a KILL QUERY that a cancelled prepare sent), and would wait for
+	// itself for ever (a Ctrl-C during MariaDB logins hung, issue 13).
+	if own, ok := s.(engine.Preparer); ok {
+		for i, p := range w.plans {
+			for j, sp := range p.stmts {
+				fp, err := own.Prepare(ctx, sp.sql)
+				if err == nil {
+					k.fast[i][j], k.fastArgs[i][j] = fp, make([]any, len(sp.args))
+				} else if ctx.Err() != nil {
+					k.Discard()
+					return nil, ctx.Err()
+				}
+			}
+		}
+	}
 	err = k.conn.Raw(func(dc any) error {
 		prep, canPrepare := dc.(driver.ConnPrepareContext)
-		for _, p := range w.plans {
-			fast := make([]engine.Prepared, len(p.stmts))
-			fastArgs := make([][]any, len(p.stmts))
-			stmts := make([]driver.Stmt, len(p.stmts))
-			args := make([][]driver.NamedValue, len(p.stmts))
+		for i, p := range w.plans {
 			for j, sp := range p.stmts {
-				if hasOwn {
-					if fp, err := own.Prepare(ctx, sp.sql); err == nil {
-						fast[j], fastArgs[j] = fp, make([]any, len(sp.args))
-						continue
-					} else if ctx.Err() != nil {
-						return ctx.Err()
-					}
+				if k.fast[i][j] != nil {
+					continue
 				}
 				// A statement the server will not prepare again (MySQL caps prepared
 				// statements per server) runs unprepared on this session.
 				if canPrepare {
 					if st, err := prep.PrepareContext(ctx, sp.sql); err == nil {
-						stmts[j] = st
+						k.stmts[i][j] = st
 					} else if ctx.Err() != nil {
 						return ctx.Err()
 					}
 				}
-				args[j] = make([]driver.NamedValue, len(sp.args))
-				for a := range args[j] {
-					args[j][a].Ordinal = a + 1
+				k.args[i][j] = make([]driver.NamedValue, len(sp.args))
+				for a := range k.args[i][j] {
+					k.args[i][j][a].Ordinal = a + 1
 				}
 			}
-			k.fast = append(k.fast, fast)
-			k.fastArgs = append(k.fastArgs, fastArgs)
-			k.stmts = append(k.stmts, stmts)
-			k.args = append(k.args, args)
-			k.dest = append(k.dest, make([][]driver.Value, len(p.stmts)))
-			k.vals = append(k.vals, make([]any, p.slots))
 		}
 		return nil
 	})
 	if err != nil {
-		k.Close()
+		k.Discard()
 		return nil, err
 	}
 	return k, nil

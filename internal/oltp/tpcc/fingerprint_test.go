@@ -29,7 +29,7 @@ func generatedAggregates(t *testing.T, warehouses int, seed int64) []int64 {
 	t.Helper()
 	g := newGenerator(seed, fixedNow)
 	out := make([]int64, len(aggregates))
-	for _, u := range units(warehouses) {
+	for u := range units(warehouses) {
 		var buf bytes.Buffer
 		if err := g.write(u, &buf); err != nil {
 			t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"iter"
 	"strconv"
 	"time"
 )
@@ -45,28 +46,61 @@ func (u unit) rows() int64 {
 	return 0
 }
 
-// units lists every unit of a population of w warehouses, the biggest first so that
-// parallel loaders finish together.
-func units(warehouses int) []unit {
-	var out []unit
-	for w := 1; w <= warehouses; w++ {
-		for d := 1; d <= DistrictsPerWH; d++ {
-			out = append(out, unit{"order_line", w, d})
+// units yields every unit of a population of w warehouses, the biggest first so that
+// parallel loaders finish together. They are made as they are drawn: a list of them
+// grew with W (62 units a warehouse, 32 bytes each) before the first row was loaded.
+func units(warehouses int) iter.Seq[unit] {
+	return func(yield func(unit) bool) {
+		for w := 1; w <= warehouses; w++ {
+			for _, u := range bigUnits(w) {
+				if !yield(u) {
+					return
+				}
+			}
 		}
 		for p := 0; p < 10; p++ {
-			out = append(out, unit{"stock", w, p})
+			if !yield(unit{"item", 0, p}) {
+				return
+			}
 		}
+		for w := 1; w <= warehouses; w++ {
+			for _, u := range smallUnits(w) {
+				if !yield(u) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// bigUnits are warehouse w's units of ORDER_LINE and STOCK.
+func bigUnits(w int) []unit {
+	out := make([]unit, 0, DistrictsPerWH+10)
+	for d := 1; d <= DistrictsPerWH; d++ {
+		out = append(out, unit{"order_line", w, d})
 	}
 	for p := 0; p < 10; p++ {
-		out = append(out, unit{"item", 0, p})
-	}
-	for w := 1; w <= warehouses; w++ {
-		for d := 1; d <= DistrictsPerWH; d++ {
-			out = append(out, unit{"customer", w, d}, unit{"history", w, d}, unit{"orders", w, d}, unit{"new_order", w, d})
-		}
-		out = append(out, unit{"warehouse", w, 0}, unit{"district", w, 0})
+		out = append(out, unit{"stock", w, p})
 	}
 	return out
+}
+
+// smallUnits are warehouse w's other units.
+func smallUnits(w int) []unit {
+	out := make([]unit, 0, 4*DistrictsPerWH+2)
+	for d := 1; d <= DistrictsPerWH; d++ {
+		out = append(out, unit{"customer", w, d}, unit{"history", w, d}, unit{"orders", w, d}, unit{"new_order", w, d})
+	}
+	return append(out, unit{"warehouse", w, 0}, unit{"district", w, 0})
+}
+
+// totalRows is how many rows units(warehouses) generate, as unit.rows counts them.
+func totalRows(warehouses int) int64 {
+	var perWarehouse int64
+	for _, u := range append(bigUnits(1), smallUnits(1)...) {
+		perWarehouse += u.rows()
+	}
+	return int64(warehouses)*perWarehouse + Items
 }
 
 // generator writes population rows in Engine.Load's format: '|' after every field.
@@ -268,7 +302,7 @@ func (g *generator) write(u unit, out io.Writer) error {
 func Fingerprint(warehouses int, seed int64, now time.Time) (string, error) {
 	g := newGenerator(seed, now)
 	h := sha256.New()
-	for _, u := range units(warehouses) {
+	for u := range units(warehouses) {
 		fmt.Fprintf(h, "%s\n", u)
 		if err := g.write(u, h); err != nil {
 			return "", err

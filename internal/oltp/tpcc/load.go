@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
-	"runtime"
 	"time"
 
+	"tierbench/internal/capacity"
 	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
 	"tierbench/internal/oltp"
@@ -39,12 +40,8 @@ type LoadInfo struct {
 // LoadInfoFile is the name of the file that holds LoadInfo.
 const LoadInfoFile = "load.json"
 
-// WriteLoadInfo stores info in dir atomically.
-func WriteLoadInfo(dir string, info *LoadInfo) error {
-	return metrics.WriteJSONFile(filepath.Join(dir, LoadInfoFile), info)
-}
-
-// ReadLoadInfo reads what WriteLoadInfo stored; a missing file is (nil, nil).
+// ReadLoadInfo reads the load's record, which the run lifecycle writes at the end of
+// a load (the phase's workload.Report); a missing file is (nil, nil).
 func ReadLoadInfo(dir string) (*LoadInfo, error) {
 	return metrics.ReadJSONFile[LoadInfo](filepath.Join(dir, LoadInfoFile))
 }
@@ -52,24 +49,14 @@ func ReadLoadInfo(dir string) (*LoadInfo, error) {
 // Load drops any TPC-C tables, creates them, populates cfg.Warehouses warehouses as
 // clause 4.3 says, builds the secondary indexes and collects statistics.
 func Load(ctx context.Context, e engine.Engine, cfg LoadConfig) (*LoadInfo, error) {
-	if cfg.Warehouses < 1 {
-		return nil, fmt.Errorf("tpcc: warehouses %d: give at least 1", cfg.Warehouses)
+	if cfg.Warehouses < 1 || cfg.Warehouses > MaxWarehouses {
+		return nil, fmt.Errorf("tpcc: warehouses %d: give 1 to %d", cfg.Warehouses, MaxWarehouses)
 	}
 	d := e.Dialect()
-	sd, err := dialectFor(d)
-	if err != nil {
-		return nil, err
-	}
 	if cfg.Now.IsZero() {
 		cfg.Now = time.Now()
 	}
-	loaders := cfg.Loaders
-	if loaders <= 0 {
-		loaders = max(2, runtime.NumCPU())
-	}
-	if sd.loaders > 0 {
-		loaders = min(loaders, sd.loaders)
-	}
+	loaders := oltp.Loaders(cfg.Loaders, d)
 	begin := time.Now()
 	db := e.DB()
 	for i := len(Tables) - 1; i >= 0; i-- {
@@ -78,19 +65,14 @@ func Load(ctx context.Context, e engine.Engine, cfg LoadConfig) (*LoadInfo, erro
 		}
 	}
 	for _, t := range schema {
-		if _, err := db.ExecContext(ctx, t.createSQL(d, sd)); err != nil {
+		if _, err := db.ExecContext(ctx, t.createSQL(d)); err != nil {
 			return nil, fmt.Errorf("tpcc: create %s: %w", t.name, err)
 		}
 	}
 
 	g := newGenerator(cfg.Seed, cfg.Now)
-	all := units(cfg.Warehouses)
-	var total int64
-	for _, u := range all {
-		total += u.rows()
-	}
-	bar := progress.Start(cfg.Progress, fmt.Sprintf("load %d warehouse(s)", cfg.Warehouses), "rows", total)
-	rows, err := oltp.LoadParallel(ctx, loaders, all, func(ctx context.Context, u unit) (string, int64, error) {
+	bar := progress.Start(cfg.Progress, fmt.Sprintf("load %d warehouse(s)", cfg.Warehouses), "rows", totalRows(cfg.Warehouses))
+	rows, err := oltp.LoadParallel(ctx, loaders, units(cfg.Warehouses), func(ctx context.Context, u unit) (string, int64, error) {
 		n, err := loadUnit(ctx, e, g, u, bar)
 		return u.table, n, err
 	})
@@ -100,7 +82,7 @@ func Load(ctx context.Context, e engine.Engine, cfg LoadConfig) (*LoadInfo, erro
 	}
 
 	var after []string
-	if sd.nullFixups {
+	if d.LoadNULLText {
 		after = append(after,
 			`UPDATE orders SET o_carrier_id = NULL WHERE o_carrier_id = '\N'`,
 			`UPDATE order_line SET ol_delivery_d = NULL WHERE ol_delivery_d = '\N'`)
@@ -132,4 +114,33 @@ func loadUnit(ctx context.Context, e engine.Engine, g *generator, u unit, bar *p
 		return n, fmt.Errorf("tpcc: load %s: %w", u, err)
 	}
 	return n, nil
+}
+
+// MaxWarehouses is the most warehouses a population may have: W_ID is an INT column,
+// 32 bits on every engine.
+const MaxWarehouses = math.MaxInt32
+
+// BytesPerWarehouse is what a loaded warehouse takes on disk, data and indexes: the
+// growth from W=1 to W=4, over 3, was 104 MB on PostgreSQL 15, 92 MB on MariaDB 10.11
+// and 86 MB on SQLite (README: What a load or a run needs); the largest, rounded up.
+const BytesPerWarehouse = 110e6
+
+// logBytes is what the engine's log may hold during a load beside the data:
+// PostgreSQL keeps up to max_wal_size (1 GB) of WAL, MariaDB a 96 MB redo log and its
+// 76 MB system tablespace.
+const logBytes = 1 << 30
+
+// LoadNeed is what `tpcc load` of warehouses warehouses with loaders loaders (0:
+// automatic) on the engine d needs of this host: BytesPerWarehouse each and the
+// engine's log on dir's file system ("" when the data is not on this host: an
+// external server), and the loaders' memory, which does not grow with W.
+func LoadNeed(warehouses, loaders int, d *engine.Dialect, external bool, dir string) capacity.Need {
+	need := oltp.LoadersNeed(loaders, d, external)
+	need.What = fmt.Sprintf("tpcc load --warehouses %d", warehouses)
+	if dir != "" {
+		need.Disk, need.DiskDir = float64(warehouses)*BytesPerWarehouse+logBytes, dir
+		need.Basis = fmt.Sprintf("about %s per warehouse and %s for the engine's log; %s",
+			capacity.Bytes(BytesPerWarehouse), capacity.Bytes(logBytes), need.Basis)
+	}
+	return need
 }

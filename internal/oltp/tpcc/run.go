@@ -2,6 +2,7 @@ package tpcc
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
 	"tierbench/internal/oltp"
+	"tierbench/internal/result"
+	"tierbench/internal/verdict"
 )
 
 // RunConfig describes `tpcc run`: the plan of every run, and TPC-C's own settings.
@@ -25,13 +28,15 @@ type RunConfig struct {
 
 // Definitions say what the metrics count; they are written into every result.
 var Definitions = map[string]string{
-	"nopm":        "New-Order transactions committed per minute of the measured window, counted by tierbench's users (HammerDB's NOPM; the 1% rolled back on purpose are not counted)",
-	"nopm_server": "the change of SUM(D_NEXT_O_ID) over the measured window per minute: HammerDB's own way of computing NOPM, on the server",
-	"tpm":         "transactions of all five types completed per minute of the measured window, counted by tierbench's users: commits plus the New-Orders rolled back on purpose (HammerDB reads TPM from the engine's commit + rollback counters, which count the same events on the server); failed transactions and retried attempts are not counted",
-	"tps":         "tpm / 60",
-	"io":          oltp.IODefinition,
-	"client_cpu":  oltp.ClientCPUDefinition,
-	"qps":         "statements per second, BEGIN and COMMIT included",
+	"nopm":         "New-Order transactions committed per minute of the measured window, counted by tierbench's users (HammerDB's NOPM; the 1% rolled back on purpose are not counted)",
+	"nopm_server":  "the change of SUM(D_NEXT_O_ID) over the measured window per minute: HammerDB's own way of computing NOPM, on the server",
+	"tpm":          "transactions of all five types completed per minute of the measured window, counted by tierbench's users: commits plus the New-Orders rolled back on purpose (HammerDB reads TPM from the engine's commit + rollback counters, which count the same events on the server); failed transactions and retried attempts are not counted",
+	"tps":          "tpm / 60",
+	"io":           oltp.IODefinition,
+	"client_cpu":   oltp.ClientCPUDefinition,
+	"status":       oltp.StatusDefinition,
+	"schedule_lag": oltp.ScheduleLagDefinition,
+	"qps":          "statements per second, BEGIN and COMMIT included",
 }
 
 // LevelResult is one concurrency level's measurements: what every workload reports
@@ -112,16 +117,16 @@ func Run(ctx context.Context, e engine.Engine, cfg RunConfig) (*Result, error) {
 			res.Levels = append(res.Levels, *lvl)
 		}
 		if err != nil {
-			var status oltp.Status
+			var status result.Status
 			if lvl != nil {
-				status = oltp.Status(lvl.Status)
+				status = lvl.Status
 			}
 			res.LevelFailed(status, err)
 		}
 		res.summarise()
 		return err
-	}, func() error { return WriteResult(cfg.OutDir, res) })
-	return res, runErr
+	}, func() error { res.NoteIntervals(jl); return WriteResult(cfg.OutDir, res) })
+	return res, errors.Join(runErr, res.NoteIntervals(jl))
 }
 
 // summarise makes the level with the highest NOPM the headline.
@@ -166,7 +171,14 @@ func runLevel(ctx context.Context, e engine.Engine, wl *Workload, cfg RunConfig,
 		return nil
 	}
 	rc := cfg.Level(users, jl)
-	rc.Window = window
+	if mark := rc.Window; mark != nil {
+		rc.Window = func(ctx context.Context, start bool) error {
+			mark(ctx, start)
+			return window(ctx, start)
+		}
+	} else {
+		rc.Window = window
+	}
 	sum, err := oltp.Run(ctx, wl, rc)
 	if sum == nil {
 		return nil, err
@@ -193,3 +205,12 @@ func runLevel(ctx context.Context, e engine.Engine, wl *Workload, cfg RunConfig,
 }
 
 func round(v float64) float64 { return float64(int64(v*100+0.5)) / 100 }
+
+// VerdictWindows are the levels' windows (verdict.Subject).
+func (r *Result) VerdictWindows() ([]verdict.Window, int) {
+	levels := make([]oltp.LevelReport, len(r.Levels))
+	for i, l := range r.Levels {
+		levels[i] = l.LevelReport
+	}
+	return r.LevelWindows(levels)
+}

@@ -90,6 +90,38 @@ func TestRunSQLite(t *testing.T) {
 	t.Logf("sqlite 2 users: nopm %.0f (server %.0f), tpm %.0f", res.NOPM, res.NOPMServer, res.TPM)
 	readersPassWriter(t, e, info)
 	unprepared(t, e, info)
+	paymentFailsEveryTime(t, e, info) // last: it drops a table
+}
+
+// paymentFailsEveryTime: with its HISTORY table gone (as after a disk filled up),
+// Payment fails every time while the other four types go on; the run is failed
+// however many failures --max-error-share allows, says why first, and keeps what it
+// measured. New-Order's rollbacks (clause 2.4.2.3) are completed transactions, not
+// errors.
+func paymentFailsEveryTime(t *testing.T, e engine.Engine, info *LoadInfo) {
+	if _, err := e.DB().Exec("DROP TABLE history"); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), e, RunConfig{
+		Plan: oltp.Plan{Users: []int{1}, Duration: 2 * time.Second, Interval: time.Second, Seed: 1, OutDir: t.TempDir(), MaxErrorShare: 1},
+		Load: info.Constants,
+	})
+	var tm *oltp.TooManyErrorsError
+	if !errors.As(err, &tm) || len(tm.Failed) != 1 || tm.Failed[0].Name != Payment {
+		t.Fatalf("error %v, want payment named as failing every time", err)
+	}
+	pay, no := res.Transactions[Payment], res.Transactions[NewOrder]
+	if res.Status != "failed" || pay.Errors == 0 || pay.Count != 0 || no.Count == 0 || no.Errors != 0 || res.NOPM <= 0 {
+		t.Errorf("status %s, payment %+v, new_order %+v, nopm %v", res.Status, pay, no, res.NOPM)
+	}
+	if !strings.Contains(res.FirstErrors[Payment], "no such table: history") {
+		t.Errorf("first error of payment: %q", res.FirstErrors[Payment])
+	}
+	var sum bytes.Buffer
+	WriteSummary(&sum, res)
+	if !strings.HasPrefix(sum.String(), "\nNOT OK: run failed: transaction type payment failed every time it ran") {
+		t.Errorf("summary:\n%s", sum.String())
+	}
 }
 
 // refusingEngine's sessions have prepared statements the server always refuses, as

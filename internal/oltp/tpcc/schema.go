@@ -7,40 +7,6 @@ import (
 	"tierbench/internal/engine"
 )
 
-// sqlDialect is what TPC-C needs of an engine beyond engine.Dialect. Keyed by
-// engine.Dialect.Name, so no code switches on engine names.
-type sqlDialect struct {
-	// exact says DECIMAL(p,s) is exact; otherwise money columns use the engine's
-	// decimal type (SQLite's REAL) and checks allow half a cent of rounding.
-	exact bool
-	// timestamp is the column type of dates with time of day.
-	timestamp string
-	// forUpdate locks rows read for update ("" where the transaction already holds
-	// the database's only write lock: SQLite's BEGIN IMMEDIATE).
-	forUpdate string
-	// nullFixups: Engine.Load cannot write NULL, so NULL is loaded as `\N` and set to
-	// NULL afterwards.
-	nullFixups bool
-	// loaders caps parallel Engine.Load calls (SQLite has one writer).
-	loaders int
-	// tableSuffix ends CREATE TABLE.
-	tableSuffix string
-}
-
-var sqlDialects = map[string]sqlDialect{
-	"sqlite":   {timestamp: "TEXT", nullFixups: true, loaders: 1},
-	"postgres": {exact: true, timestamp: "TIMESTAMP", forUpdate: " FOR UPDATE"},
-	"mysql":    {exact: true, timestamp: "DATETIME", forUpdate: " FOR UPDATE", tableSuffix: " ENGINE=InnoDB"},
-}
-
-func dialectFor(d *engine.Dialect) (sqlDialect, error) {
-	sd, ok := sqlDialects[d.Name]
-	if !ok {
-		return sd, fmt.Errorf("tpcc: no TPC-C support for the %s dialect", d.Name)
-	}
-	return sd, nil
-}
-
 // Tables lists TPC-C's tables in load order (clause 1.3). ORDER is a reserved word
 // everywhere, so the table is called orders.
 var Tables = []string{"warehouse", "district", "customer", "history", "orders", "new_order", "order_line", "item", "stock"}
@@ -102,7 +68,7 @@ func (t table) columnNames() []string {
 }
 
 // createSQL is the CREATE TABLE statement for the dialect.
-func (t table) createSQL(d *engine.Dialect, sd sqlDialect) string {
+func (t table) createSQL(d *engine.Dialect) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "CREATE TABLE %s (", t.name)
 	for i, c := range t.columns {
@@ -112,13 +78,11 @@ func (t table) createSQL(d *engine.Dialect, sd sqlDialect) string {
 		typ := c.typ
 		switch {
 		case strings.HasPrefix(typ, "m("):
-			if sd.exact {
-				typ = "DECIMAL" + typ[1:]
-			} else {
-				typ = d.DecimalType
-			}
+			var p, s int
+			fmt.Sscanf(typ, "m(%d,%d)", &p, &s)
+			typ = d.ColumnType("decimal", p, s)
 		case typ == "ts":
-			typ = sd.timestamp
+			typ = d.ColumnType("timestamp")
 		}
 		b.WriteString(c.name + " " + typ)
 		if c.name != "o_carrier_id" && c.name != "ol_delivery_d" {
@@ -128,7 +92,7 @@ func (t table) createSQL(d *engine.Dialect, sd sqlDialect) string {
 	if t.key != "" {
 		fmt.Fprintf(&b, ", PRIMARY KEY (%s)", t.key)
 	}
-	b.WriteString(")" + sd.tableSuffix)
+	b.WriteString(")" + d.TableSuffix)
 	return b.String()
 }
 

@@ -11,19 +11,18 @@ import (
 // {FOR UPDATE} marker, into the engine's SQL once per text.
 type statements struct {
 	d     *engine.Dialect
-	sd    sqlDialect
 	cache sync.Map // template -> SQL
 }
 
-func newStatements(d *engine.Dialect, sd sqlDialect) *statements {
-	return &statements{d: d, sd: sd}
+func newStatements(d *engine.Dialect) *statements {
+	return &statements{d: d}
 }
 
 func (s *statements) get(template string) string {
 	if q, ok := s.cache.Load(template); ok {
 		return q.(string)
 	}
-	q := bind(s.d, strings.ReplaceAll(template, "{FOR UPDATE}", s.sd.forUpdate))
+	q := bind(s.d, strings.ReplaceAll(template, "{FOR UPDATE}", s.d.ForUpdate))
 	s.cache.Store(template, q)
 	return q
 }

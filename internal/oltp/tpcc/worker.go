@@ -41,11 +41,7 @@ func NewWorkload(e engine.Engine, cfg WorkloadConfig) (*Workload, error) {
 	if cfg.Mix == (Mix{}) {
 		cfg.Mix = MixDefault
 	}
-	sd, err := dialectFor(e.Dialect())
-	if err != nil {
-		return nil, err
-	}
-	return &Workload{e: e, cfg: cfg, run: RunConstants(cfg.Load, cfg.Seed), sql: newStatements(e.Dialect(), sd)}, nil
+	return &Workload{e: e, cfg: cfg, run: RunConstants(cfg.Load, cfg.Seed), sql: newStatements(e.Dialect())}, nil
 }
 
 // Ops are the five transaction types.
@@ -107,6 +103,14 @@ func (k *worker) Close() error {
 	return k.s.Close()
 }
 
+// Discard implements oltp.Discarder: the session's prepared statements, which live on
+// the server only, go with its connection.
+func (k *worker) Discard() error {
+	k.stmtCtx.Stop()
+	oltp.DropConn(k.s.Conn())
+	return k.s.Close()
+}
+
 // body is one transaction's work inside BEGIN ... COMMIT.
 type body func(ctx context.Context, t *txn) error
 
@@ -135,7 +139,7 @@ func (k *worker) Run(ctx context.Context, op string) oltp.Result {
 	if readOnly[op] {
 		begin = k.wl.e.Dialect().BeginRead
 	}
-	queries, retries, err := oltp.Retry(ctx, k.r, func() (int, error) { return k.attempt(ctx, begin, b) })
+	queries, retries, err := oltp.Retry(ctx, k.r, k.wl.e.Dialect().Retryable, func() (int, error) { return k.attempt(ctx, begin, b) })
 	res := oltp.Result{Queries: queries, Retries: retries}
 	switch {
 	case err == nil:

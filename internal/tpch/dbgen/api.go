@@ -28,8 +28,9 @@ type Options struct {
 // Tables are generated concurrently and each writer receives large blocks in
 // row order; a consumer reading several pipes must read them concurrently.
 // With Chunks > 1, nation and region are written in full for every step, as
-// dbgen does. The first call in a process also builds the shared 300 MiB
-// text pool (about a second, using all CPUs); ctx is checked between batches,
+// dbgen does. The first call in a process also builds the shared text pool
+// (dbgen's 300 MiB of text, held in ~105 MiB; under a second of CPU, using
+// all CPUs); ctx is checked between batches,
 // so a writer that blocks forever is not interrupted by cancellation.
 func Generate(ctx context.Context, opt Options, outs map[string]io.Writer) error {
 	for name := range outs {
@@ -50,31 +51,8 @@ func Generate(ctx context.Context, opt Options, outs map[string]io.Writer) error
 	if err != nil {
 		return err
 	}
-	groups := g.baseGroups(outs, int64(chunks), int64(step))
+	groups := g.baseGroups(ctx, outs, int64(chunks), int64(step))
 	return runGroups(ctx, workerCount(opt.Workers), groups)
-}
-
-// GenerateUpdate writes update set n (1-based) at scale factor sf: the rows of
-// orders.tbl.uN, lineitem.tbl.uN and delete.N, byte-identical to dbgen -U.
-// Any writer may be nil to skip that file.
-func GenerateUpdate(ctx context.Context, sf float64, n int, orders, lineitem, deletes io.Writer) error {
-	if n < 1 {
-		return fmt.Errorf("dbgen: update set %d: sets are numbered from 1", n)
-	}
-	g, err := newGen(sf)
-	if err != nil {
-		return err
-	}
-	rows := g.sc.updateRows()
-	first := int64(n-1)*rows + 1
-	groups := []*group{}
-	if orders != nil || lineitem != nil {
-		groups = append(groups, g.updateGroup(n, first, rows, orders, lineitem))
-	}
-	if deletes != nil {
-		groups = append(groups, g.deleteGroup(n, first, rows, deletes))
-	}
-	return runGroups(ctx, workerCount(0), groups)
 }
 
 // RowCount returns the number of rows table has at scale factor sf (lineitem: an
@@ -134,24 +112,28 @@ func chunkRange(total, chunks, step int64) (first, count int64) {
 }
 
 // baseGroups plans the passes for the requested tables.
-func (g *gen) baseGroups(outs map[string]io.Writer, chunks, step int64) []*group {
+func (g *gen) baseGroups(ctx context.Context, outs map[string]io.Writer, chunks, step int64) []*group {
 	var groups []*group
 	want := func(t string) io.Writer { return outs[t] }
 	// the largest pass first, so it starts as early as possible
 	if want("orders") != nil || want("lineitem") != nil {
 		first, count := chunkRange(g.sc.orders(), chunks, step)
-		groups = append(groups, &group{name: "orders", first: first, count: count, batchRows: 5000,
+		og := &group{name: "orders", first: first, count: count, batchRows: 5000,
 			outs: [2]io.Writer{want("orders"), want("lineitem")},
-			gen: func(b [2][]byte, lo, n int64) [2][]byte {
-				b[0], b[1] = g.orders(b[0], b[1], baseOrders(lo, n))
+			gen: func(b [2][]byte, lo, n int64, st chainState) [2][]byte {
+				b[0], b[1] = g.orders(b[0], b[1], baseOrders(lo, n), st)
 				return b
-			}})
+			}}
+		if g.sc.wide() {
+			og.walk = newOrderChain(ctx, first, first-1, first-1).walk
+		}
+		groups = append(groups, og)
 	}
 	if want("part") != nil || want("partsupp") != nil {
 		first, count := chunkRange(g.sc.parts(), chunks, step)
 		groups = append(groups, &group{name: "part", first: first, count: count, batchRows: 4000,
 			outs: [2]io.Writer{want("part"), want("partsupp")},
-			gen: func(b [2][]byte, lo, n int64) [2][]byte {
+			gen: func(b [2][]byte, lo, n int64, _ chainState) [2][]byte {
 				b[0], b[1] = g.parts(b[0], b[1], lo, n)
 				return b
 			}})
@@ -160,7 +142,7 @@ func (g *gen) baseGroups(outs map[string]io.Writer, chunks, step int64) []*group
 		first, count := chunkRange(g.sc.customers(), chunks, step)
 		groups = append(groups, &group{name: "customer", first: first, count: count, batchRows: 8000,
 			outs: [2]io.Writer{w},
-			gen: func(b [2][]byte, lo, n int64) [2][]byte {
+			gen: func(b [2][]byte, lo, n int64, _ chainState) [2][]byte {
 				b[0] = g.customers(b[0], lo, n)
 				return b
 			}})
@@ -169,7 +151,7 @@ func (g *gen) baseGroups(outs map[string]io.Writer, chunks, step int64) []*group
 		first, count := chunkRange(g.sc.suppliers(), chunks, step)
 		groups = append(groups, &group{name: "supplier", first: first, count: count, batchRows: 8000,
 			outs: [2]io.Writer{w},
-			gen: func(b [2][]byte, lo, n int64) [2][]byte {
+			gen: func(b [2][]byte, lo, n int64, _ chainState) [2][]byte {
 				b[0] = g.suppliers(b[0], lo, n)
 				return b
 			}})
@@ -177,7 +159,7 @@ func (g *gen) baseGroups(outs map[string]io.Writer, chunks, step int64) []*group
 	if w := want("nation"); w != nil {
 		groups = append(groups, &group{name: "nation", first: 1, count: 1, batchRows: 1,
 			outs: [2]io.Writer{w},
-			gen: func(b [2][]byte, _, _ int64) [2][]byte {
+			gen: func(b [2][]byte, _, _ int64, _ chainState) [2][]byte {
 				b[0] = g.nations(b[0])
 				return b
 			}})
@@ -185,7 +167,7 @@ func (g *gen) baseGroups(outs map[string]io.Writer, chunks, step int64) []*group
 	if w := want("region"); w != nil {
 		groups = append(groups, &group{name: "region", first: 1, count: 1, batchRows: 1,
 			outs: [2]io.Writer{w},
-			gen: func(b [2][]byte, _, _ int64) [2][]byte {
+			gen: func(b [2][]byte, _, _ int64, _ chainState) [2][]byte {
 				b[0] = g.regions(b[0])
 				return b
 			}})

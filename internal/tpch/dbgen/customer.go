@@ -23,7 +23,7 @@ func (g *gen) customers(b []byte, first, count int64) []byte {
 		b = appendSep(b)
 		b = append(b, g.ds.segments.words[g.ds.segments.pickIndex(r, sCMseg)]...)
 		b = appendSep(b)
-		b = append(b, g.text(r, 73, sCCmnt)...)
+		b = g.appendText(b, g.text(r, 73, sCCmnt))
 		b = append(b, '|', '\n')
 		r.nextRow()
 	}

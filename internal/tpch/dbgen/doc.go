@@ -11,10 +11,11 @@
 //     seed * 16807^(r*boundary) mod (2^31-1) and any row range can be
 //     generated on its own (rng.go);
 //   - the 300 MiB text pool built from the grammar and word lists of
-//     dists.dss, from which every comment is cut (text.go, textpar.go);
+//     dists.dss, from which every comment is cut, held as 16-bit word
+//     pieces with an index (text.go, textpar.go);
 //   - sparse order keys, RETAILPRICE, PS_SUPPKEY, phone numbers, dates and
 //     the other column formulas of Clause 4.2.3 (one file per table);
-//   - dbgen's -C/-S chunk split and -U update sets (api.go, update.go).
+//   - dbgen's -C/-S chunk split and -U/-S update sets (api.go, update.go).
 //
 // Generate cuts row ranges into batches that Workers goroutines generate in
 // parallel; batches are written in order, so output does not depend on the
@@ -22,6 +23,6 @@
 // (in parallel, see textpar.go) and shared.
 //
 // The distributions file is embedded (dists.dss); nothing is read from disk.
-// Scale factors of 30000 and above, where dbgen switches two columns to a
-// 64-bit generator, are rejected.
+// Every scale factor up to 100000 is generated; from 30000 on, O_CUSTKEY and
+// L_PARTKEY come from dbgen's 64-bit generator, walked as chain.go explains.
 package dbgen

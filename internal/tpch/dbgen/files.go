@@ -14,15 +14,18 @@ import (
 
 // WriteFiles writes the given tables into dir as dbgen names them:
 // <table>.tbl, or <table>.tbl.<Step> when opt.Chunks > 1 (nation and region
-// are never chunked). With updates > 0 it also writes refresh sets 1..updates
-// as orders.tbl.uK, lineitem.tbl.uK and delete.K. Every file is written under
+// are never chunked). It also writes the refresh sets upd selects as
+// orders.tbl.uK, lineitem.tbl.uK and delete.K. Every file is written under
 // a temporary name and renamed when complete, so a crash or error never
 // leaves a partial file under a final name.
-func WriteFiles(ctx context.Context, dir string, tables []string, opt Options, updates int) error {
+func WriteFiles(ctx context.Context, dir string, tables []string, opt Options, upd UpdateSets) error {
 	if st, err := os.Stat(dir); err != nil {
 		return fmt.Errorf("dbgen: output directory %s: %w (create it first)", dir, err)
 	} else if !st.IsDir() {
 		return fmt.Errorf("dbgen: output path %s is not a directory", dir)
+	}
+	if err := upd.check(opt.SF); err != nil {
+		return err
 	}
 	var files []*outFile
 	defer func() {
@@ -54,7 +57,10 @@ func WriteFiles(ctx context.Context, dir string, tables []string, opt Options, u
 			return explain(err, dir)
 		}
 	}
-	for k := 1; k <= updates; k++ {
+	for k := upd.From; k >= 1 && k <= upd.To; k++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		var set [3]*outFile
 		for i, name := range []string{"orders.tbl.u" + strconv.Itoa(k), "lineitem.tbl.u" + strconv.Itoa(k), "delete." + strconv.Itoa(k)} {
 			f, err := createOut(dir, name)
@@ -64,7 +70,7 @@ func WriteFiles(ctx context.Context, dir string, tables []string, opt Options, u
 			files = append(files, f)
 			set[i] = f
 		}
-		if err := GenerateUpdate(ctx, opt.SF, k, set[0], set[1], set[2]); err != nil {
+		if err := generateUpdate(ctx, opt.SF, k, upd.From, set[0], set[1], set[2]); err != nil {
 			return explain(err, dir)
 		}
 	}

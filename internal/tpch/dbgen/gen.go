@@ -45,12 +45,15 @@ func appendRandomString(b []byte, r *rowSeeds, lo, hi int64, s int) []byte {
 
 // text is dbgen's dbg_text for a column of average length avg: an offset into
 // the pool, then a length in [0.4*avg, 1.6*avg].
-func (g *gen) text(r *rowSeeds, avg float64, s int) []byte {
+func (g *gen) text(r *rowSeeds, avg float64, s int) textRef {
 	lo, hi := int64(avg*0.4), int64(avg*1.6)
 	off := r.random(0, textPoolSize-hi, s)
 	n := r.random(lo, hi, s)
-	return g.pool.slice(int(off), int(n))
+	return textRef{int32(off), int32(n)}
 }
+
+// appendText appends a comment drawn with text to b.
+func (g *gen) appendText(b []byte, t textRef) []byte { return g.pool.appendText(b, t) }
 
 // appendPhone is dbgen's gen_phone: country code 10+nation, then three groups.
 func appendPhone(b []byte, r *rowSeeds, nation int64, s int) []byte {

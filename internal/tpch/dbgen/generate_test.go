@@ -104,6 +104,12 @@ func TestOptionErrors(t *testing.T) {
 	if err := GenerateUpdate(ctx, 1, 0, io.Discard, io.Discard, io.Discard); err == nil {
 		t.Error("GenerateUpdate(set 0) succeeded, want an error")
 	}
+	if err := GenerateUpdate(ctx, 1, 1000, io.Discard, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "sets 1 to 999") {
+		t.Errorf("GenerateUpdate(set 1000) = %v, want the range of sets", err)
+	}
+	if err := Generate(ctx, Options{SF: 100001}, map[string]io.Writer{"nation": io.Discard}); err == nil {
+		t.Error("SF 100001 accepted")
+	}
 }
 
 type failWriter struct{ n int }
@@ -133,7 +139,7 @@ func TestCancel(t *testing.T) {
 
 func TestWriteFiles(t *testing.T) {
 	dir := t.TempDir()
-	if err := WriteFiles(context.Background(), dir, []string{"customer", "nation"}, Options{SF: 0.01, Chunks: 3, Step: 2}, 2); err != nil {
+	if err := WriteFiles(context.Background(), dir, []string{"customer", "nation"}, Options{SF: 0.01, Chunks: 3, Step: 2}, UpdateSets{From: 1, To: 2}); err != nil {
 		t.Fatal(err)
 	}
 	ents, _ := os.ReadDir(dir)
@@ -164,12 +170,34 @@ func TestWriteFilesLeavesNoPartialFile(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := WriteFiles(ctx, dir, []string{"lineitem"}, Options{SF: 0.01}, 0); err == nil {
+	if err := WriteFiles(ctx, dir, []string{"lineitem"}, Options{SF: 0.01}, UpdateSets{}); err == nil {
 		t.Fatal("cancelled WriteFiles succeeded")
+	}
+	// Update sets alone: the loop over them stops too.
+	if err := WriteFiles(ctx, dir, nil, Options{SF: 0.01}, UpdateSets{From: 1, To: 999}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled WriteFiles of 999 update sets: %v, want context.Canceled", err)
 	}
 	ents, _ := os.ReadDir(dir)
 	if len(ents) != 0 {
 		t.Fatalf("left files behind: %v", ents)
+	}
+}
+
+func TestMaxUpdateSet(t *testing.T) {
+	// R = SF*1500 orders per set; set N deletes base orders (N-1)*R+1..N*R
+	// and MK_SPARSE keeps sets apart up to 999.
+	for sf, want := range map[float64]int{0.01: 999, 1: 999, 30000: 999, 100000: 999, 0: 0, 100001: 0} {
+		if got := MaxUpdateSet(sf); got != want {
+			t.Errorf("MaxUpdateSet(%v) = %d, want %d", sf, got, want)
+		}
+	}
+	// the last set deletes the base orders just below 999*R+1
+	var d bytes.Buffer
+	if err := GenerateUpdate(context.Background(), 0.01, 999, nil, nil, &d); err != nil {
+		t.Fatal(err)
+	}
+	if want := "39909|\n39910|\n"; !strings.HasPrefix(d.String(), want) {
+		t.Errorf("delete.999 at SF 0.01 starts %q, want %q", d.String()[:20], want)
 	}
 }
 

@@ -12,7 +12,7 @@ func (g *gen) nations(b []byte) []byte {
 		b = appendSep(b)
 		b = appendInt(b, d.cum[i])
 		b = appendSep(b)
-		b = append(b, g.text(r, 72, sNCmnt)...)
+		b = g.appendText(b, g.text(r, 72, sNCmnt))
 		b = append(b, '|', '\n')
 		r.nextRow()
 	}
@@ -28,7 +28,7 @@ func (g *gen) regions(b []byte) []byte {
 		b = appendSep(b)
 		b = append(b, d.words[i]...)
 		b = appendSep(b)
-		b = append(b, g.text(r, 72, sRCmnt)...)
+		b = g.appendText(b, g.text(r, 72, sRCmnt))
 		b = append(b, '|', '\n')
 		r.nextRow()
 	}

@@ -1,6 +1,7 @@
 package dbgen
 
 import (
+	"sync"
 	"sync/atomic"
 
 	"tierbench/internal/textfmt"
@@ -41,24 +42,27 @@ type lineRec struct {
 	sdate, cdate, rdate                int64
 	instr, mode                        int
 	rflag, status                      byte
-	cmnt                               []byte
+	cmnt                               textRef
 }
 
 type orderRec struct {
 	okey, ckey, odate, clerk, total int64
 	prio, lines                     int
 	status                          byte
-	cmnt                            []byte
+	cmnt                            textRef
 	line                            [7]lineRec
 }
 
 // orderBlock is how many orders are drawn before they are formatted; their
-// comments are fetched from the pool together first (see touchText).
+// comments are fetched from the pool together first (see textPoolT.prefetch).
 const orderBlock = 128
 
 // orders appends ORDERS rows (to ob) and their LINEITEM rows (to lb); either
 // may be nil to skip formatting that table (Clause 4.2.3).
-func (g *gen) orders(ob, lb []byte, or orderRange) ([]byte, []byte) {
+//
+// At SF 30000 and above, st holds the 64-bit O_CUSTKEY and L_PARTKEY states
+// at order or.first (see chain.go); below, it is ignored.
+func (g *gen) orders(ob, lb []byte, or orderRange, st chainState) ([]byte, []byte) {
 	streams := append(append([]int{}, orderStreams...), lineStreams...)
 	r := newRowSeeds(streams, func(s int) int64 {
 		if s >= sLQty && s <= sLCmnt {
@@ -66,26 +70,32 @@ func (g *gen) orders(ob, lb []byte, or orderRange) ([]byte, []byte) {
 		}
 		return or.orderSkip
 	})
-	recs := make([]orderRec, orderBlock)
+	sc := orderScratchPool.Get().(*orderScratch)
+	defer orderScratchPool.Put(sc)
+	recs, refs, ents := sc.recs[:], sc.refs[:0], sc.ents[:]
+	var wide *chainState
+	if g.sc.wide() {
+		wide = &st
+	}
 	for lo := or.first; lo < or.first+or.count; lo += orderBlock {
 		n := int(min(orderBlock, or.first+or.count-lo))
 		for i := 0; i < n; i++ {
-			g.drawOrder(&recs[i], r, lo+int64(i), or.seq)
+			g.drawOrder(&recs[i], r, lo+int64(i), or.seq, wide)
 			r.nextRow()
 		}
-		var sink byte
+		refs = refs[:0]
 		for i := range recs[:n] {
 			o := &recs[i]
 			if ob != nil {
-				sink += touchText(o.cmnt)
+				refs = append(refs, o.cmnt)
 			}
 			if lb != nil {
 				for l := 0; l < o.lines; l++ {
-					sink += touchText(o.line[l].cmnt)
+					refs = append(refs, o.line[l].cmnt)
 				}
 			}
 		}
-		touchSink.Add(uint32(sink))
+		touchSink.Add(uint32(g.pool.prefetch(refs, ents)))
 		for i := range recs[:n] {
 			o := &recs[i]
 			if lb != nil {
@@ -99,23 +109,23 @@ func (g *gen) orders(ob, lb []byte, or orderRange) ([]byte, []byte) {
 	return ob, lb
 }
 
-// touchSink keeps touchText's loads from being optimised away.
-var touchSink atomic.Uint32
-
-// touchText loads the cache lines of a comment. Comments are cut from random
-// places in the 300 MiB pool, so nearly every one is a cache miss; loading a
-// block's comments in a tight loop lets the CPU overlap those misses instead
-// of taking them one by one while formatting.
-func touchText(c []byte) byte {
-	if len(c) == 0 {
-		return 0
-	}
-	return c[0] + c[len(c)-1]
+// orderScratch is what orders needs per call; reused so that batches leave
+// no garbage and the heap stays the size of the batch buffers at every SF.
+type orderScratch struct {
+	recs [orderBlock]orderRec
+	refs [orderBlock * 8]textRef
+	ents [orderBlock * 8]uint32
 }
 
+var orderScratchPool = sync.Pool{New: func() any { return new(orderScratch) }}
+
+// touchSink keeps the pool's prefetch loads from being optimised away.
+var touchSink atomic.Uint32
+
 // drawOrder makes every random draw of one order and its lineitems (dbgen's
-// mk_order) in the order dbgen makes them within each stream.
-func (g *gen) drawOrder(o *orderRec, r *rowSeeds, idx, seq int64) {
+// mk_order) in the order dbgen makes them within each stream. wide, when not
+// nil, holds the 64-bit streams used from SF 30000 on and is advanced.
+func (g *gen) drawOrder(o *orderRec, r *rowSeeds, idx, seq int64, wide *chainState) {
 	ds := g.ds
 	nCust := g.sc.customers()
 	nPart := g.sc.parts()
@@ -123,7 +133,13 @@ func (g *gen) drawOrder(o *orderRec, r *rowSeeds, idx, seq int64) {
 	const oDateMax = startDate + totalDates - (121 + 30) - 1
 
 	o.okey = sparseKey(idx, seq)
-	ckey := r.random(1, nCust, sOCkey)
+	var ckey int64
+	if wide != nil {
+		wide.ck = nextRand64(wide.ck)
+		ckey = random64(wide.ck, 1, nCust)
+	} else {
+		ckey = r.random(1, nCust, sOCkey)
+	}
 	delta := int64(1)
 	for ckey%3 == 0 { // CUST_MORTALITY: a third of customers have no orders
 		ckey += delta
@@ -146,7 +162,12 @@ func (g *gen) drawOrder(o *orderRec, r *rowSeeds, idx, seq int64) {
 		li.instr = ds.instructs.pickIndex(r, sLShip)
 		li.mode = ds.shipModes.pickIndex(r, sLSmode)
 		li.cmnt = g.text(r, 27, sLCmnt)
-		li.pkey = r.random(1, nPart, sLPkey)
+		if wide != nil {
+			wide.pk = nextRand64(wide.pk)
+			li.pkey = random64(wide.pk, 1, nPart)
+		} else {
+			li.pkey = r.random(1, nPart, sLPkey)
+		}
 		snum := r.random(0, 3, sLSkey)
 		li.skey = g.partSuppKey(li.pkey, snum)
 		li.eprice = retailPrice(li.pkey) * li.qty
@@ -163,6 +184,10 @@ func (g *gen) drawOrder(o *orderRec, r *rowSeeds, idx, seq int64) {
 			li.status = 'F'
 			shipped++
 		}
+	}
+	if wide != nil {
+		// row_stop: NthElement over the 64-bit state for the unused draws
+		wide.pk = nthElement(wide.pk, streamBoundary[sLPkey]-int64(o.lines))
 	}
 	o.status = 'O'
 	if shipped > 0 {
@@ -186,7 +211,7 @@ func (g *gen) appendOrder(b []byte, o *orderRec) []byte {
 	b = append(b, "|Clerk#"...)
 	b = textfmt.AppendPadded(b, o.clerk, 9)
 	b = append(b, "|0|"...)
-	b = append(b, o.cmnt...)
+	b = g.appendText(b, o.cmnt)
 	return append(b, '|', '\n')
 }
 
@@ -216,7 +241,7 @@ func (g *gen) appendLines(b []byte, o *orderRec) []byte {
 		b = appendSep(b)
 		b = append(b, ds.shipModes.words[li.mode]...)
 		b = appendSep(b)
-		b = append(b, li.cmnt...)
+		b = g.appendText(b, li.cmnt)
 		b = append(b, '|', '\n')
 	}
 	return b

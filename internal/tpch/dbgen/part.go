@@ -8,9 +8,9 @@ type partRec struct {
 	name              [5]int // color indexes
 	mfgr, brand, size int64
 	typ, container    int
-	cmnt              []byte
+	cmnt              textRef
 	psQty, psCost     [suppPerPart]int64
-	psCmnt            [suppPerPart][]byte
+	psCmnt            [suppPerPart]textRef
 }
 
 const partBlock = 128
@@ -22,26 +22,28 @@ func (g *gen) parts(pb, sb []byte, first, count int64) ([]byte, []byte) {
 	nColors := len(g.ds.colors.words)
 	perm := make([]int, nColors)
 	recs := make([]partRec, partBlock)
+	refs := make([]textRef, 0, partBlock*(1+suppPerPart))
+	ents := make([]uint32, partBlock*(1+suppPerPart))
 	for lo := first; lo < first+count; lo += partBlock {
 		n := int(min(partBlock, first+count-lo))
-		var sink byte
+		refs = refs[:0]
 		for i := 0; i < n; i++ {
 			p := &recs[i]
 			if pb != nil {
 				g.drawPart(p, r, perm)
-				sink += touchText(p.cmnt)
+				refs = append(refs, p.cmnt)
 			}
 			if sb != nil {
 				for s := 0; s < suppPerPart; s++ {
 					p.psQty[s] = r.random(1, 9999, sPSQty)
 					p.psCost[s] = r.random(100, 100000, sPSScst)
 					p.psCmnt[s] = g.text(r, 124, sPSCmnt)
-					sink += touchText(p.psCmnt[s])
+					refs = append(refs, p.psCmnt[s])
 				}
 			}
 			r.nextRow()
 		}
-		touchSink.Add(uint32(sink))
+		touchSink.Add(uint32(g.pool.prefetch(refs, ents)))
 		for i := 0; i < n; i++ {
 			k := lo + int64(i)
 			if pb != nil {
@@ -96,7 +98,7 @@ func (g *gen) appendPart(b []byte, p *partRec, k int64) []byte {
 	b = appendSep(b)
 	b = appendMoney(b, retailPrice(k))
 	b = appendSep(b)
-	b = append(b, p.cmnt...)
+	b = g.appendText(b, p.cmnt)
 	return append(b, '|', '\n')
 }
 
@@ -110,7 +112,7 @@ func (g *gen) appendPartSupp(b []byte, p *partRec, k int64) []byte {
 		b = appendSep(b)
 		b = appendMoney(b, p.psCost[s])
 		b = appendSep(b)
-		b = append(b, p.psCmnt[s]...)
+		b = g.appendText(b, p.psCmnt[s])
 		b = append(b, '|', '\n')
 	}
 	return b

@@ -133,9 +133,22 @@ func newRowSeeds(streams []int, rowsBefore func(stream int) int64) *rowSeeds {
 // nextRow moves every stream to the start of the next row.
 func (r *rowSeeds) nextRow() {
 	for _, s := range r.used {
-		r.start[s] = r.start[s] * r.step[s] % rngModulus
+		r.start[s] = mulMod(r.start[s], r.step[s])
 		r.cur[s] = r.start[s]
 	}
+}
+
+// mulMod is a*b mod (2^31-1) for a, b below the modulus, folded twice
+// instead of divided (a 64-bit division is ~40 cycles; this runs for every
+// stream of every row).
+func mulMod(a, b int64) int64 {
+	p := a * b
+	v := (p & rngModulus) + (p >> 31)
+	v = (v & rngModulus) + (v >> 31)
+	if v >= rngModulus {
+		v -= rngModulus
+	}
+	return v
 }
 
 // random is dbgen's UnifInt on stream s: a value uniform in [lo, hi].
@@ -164,4 +177,69 @@ func nextRand(x int64) int64 {
 		v -= rngModulus
 	}
 	return v
+}
+
+// From SF 30000 on, dbgen draws O_CUSTKEY and L_PARTKEY from a 64-bit linear
+// congruential generator (rng64.c, NextRand64: x' = x*A + 1 mod 2^64) and
+// reduces it with |x| % range (dss_random64). The streams keep their
+// Park-Miller seeds and skip-ahead (speed_seed.c's 64-bit advance is commented
+// out there), so a chunk or update set starts from a Park-Miller state, and
+// row_stop's NthElement still moves L_PARTKEY by the draws a row did not use,
+// multiplying the 64-bit state modulo 2^31-1 with wrapping products.
+const rngA64 = 6364136223846793005
+
+func nextRand64(x int64) int64 { return int64(uint64(x)*rngA64 + 1) }
+
+// random64 is dss_random64 on a state already advanced by nextRand64: a value in [lo, hi].
+func random64(x, lo, hi int64) int64 {
+	if x < 0 {
+		x = -x // MinInt64 stays negative, as in C
+	}
+	return lo + x%(hi-lo+1)
+}
+
+// nthFold[n] turns NthElement(n) for n < 8 into two multiplications: the
+// product with the lowest set bit's multiplier may wrap and is reduced with
+// C's truncating %, after which |z| < 2^31-1 and the remaining steps are one
+// exact multiplication by their combined multiplier (truncation keeps the
+// sign, so the residue is the same as step by step).
+var nthFold = func() (t [8][2]int64) {
+	for n := int64(1); n < 8; n++ {
+		low, rest := int64(0), int64(1)
+		mult := int64(rngMult)
+		for k := n; k > 0; k /= 2 {
+			if k%2 != 0 {
+				if low == 0 {
+					low = mult
+				} else {
+					rest = rest * mult % rngModulus
+				}
+			}
+			mult = mult * mult % rngModulus
+		}
+		t[n] = [2]int64{low, rest}
+	}
+	return t
+}()
+
+// nthElement is dbgen's NthElement applied to any 64-bit state: n steps of
+// 16807*z mod (2^31-1), where the first product may overflow and wraps as the
+// C code does; a negative state gives a negative result (C's % truncates).
+func nthElement(z, n int64) int64 {
+	if n >= 0 && n < 8 {
+		if n == 0 {
+			return z
+		}
+		f := &nthFold[n]
+		return (f[0] * z) % rngModulus * f[1] % rngModulus
+	}
+	mult := int64(rngMult)
+	for n > 0 {
+		if n%2 != 0 {
+			z = (mult * z) % rngModulus
+		}
+		n /= 2
+		mult = (mult * mult) % rngModulus
+	}
+	return z
 }

@@ -19,7 +19,10 @@ const (
 	startDate      = 92001 // dbgen's STARTDATE, 1992-01-01
 	currentDate    = 95168 // CURRENTDATE, 1995-06-17 (Clause 4.2.3)
 	totalDates     = 2557
-	maxScale       = 30000 // from here dbgen switches o_custkey/l_partkey to a 64-bit RNG, not ported
+	// MaxSF is the largest scale factor TPC-H defines (Clause 4.1.3.1).
+	MaxSF = 100000
+	// wideScale is where dbgen switches O_CUSTKEY and L_PARTKEY to its 64-bit generator.
+	wideScale = 30000
 )
 
 // scaling holds the table sizes and the integer scale dbgen uses in its
@@ -35,8 +38,8 @@ func newScaling(sf float64) (scaling, error) {
 	if math.IsNaN(sf) || sf <= 0 {
 		return scaling{}, fmt.Errorf("dbgen: scale factor %v: must be positive (e.g. 0.01, 1, 10)", sf)
 	}
-	if sf >= maxScale {
-		return scaling{}, fmt.Errorf("dbgen: scale factor %v: scale factors of %d and above are not supported", sf, maxScale)
+	if sf > MaxSF {
+		return scaling{}, fmt.Errorf("dbgen: scale factor %v: TPC-H defines scale factors up to %d", sf, MaxSF)
 	}
 	s := scaling{scale: 1, part: basePart, supplier: baseSupplier, customer: baseCustomer, order: baseOrderCount}
 	if sf < 1 {
@@ -54,6 +57,9 @@ func newScaling(sf float64) (scaling, error) {
 	}
 	return s, nil
 }
+
+// wide tells whether dbgen draws O_CUSTKEY and L_PARTKEY from its 64-bit generator.
+func (s scaling) wide() bool { return s.scale >= wideScale }
 
 func (s scaling) parts() int64     { return s.part * s.scale }
 func (s scaling) suppliers() int64 { return s.supplier * s.scale }

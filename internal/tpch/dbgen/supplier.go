@@ -23,7 +23,7 @@ func (g *gen) suppliers(b []byte, first, count int64) []byte {
 		b = appendSep(b)
 		b = appendMoney(b, r.random(-99999, 999999, sSAbal))
 		b = appendSep(b)
-		c := cmnt[:copy(cmnt[:], g.text(r, 63, sSCmnt))]
+		c := g.appendText(cmnt[:0], g.text(r, 63, sSCmnt))
 		clen := int64(len(c))
 		badPress := r.random(1, 10000, sBBBCmnt)
 		typ := r.random(0, 100, sBBBType)

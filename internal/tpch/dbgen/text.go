@@ -17,8 +17,8 @@ var (
 )
 
 // textPool returns the shared text pool, building it on first use. Building
-// is sequential (one RNG stream feeds the whole grammar) and is the largest
-// fixed cost of a run, so it happens once per process.
+// is one walk of the text stream (done in parallel pieces, see textpar.go) and
+// is the largest fixed cost of a run, so it happens once per process.
 func textPool() (*textPoolT, error) {
 	poolOnce.Do(func() {
 		ds, err := loadDists()
@@ -36,65 +36,127 @@ func textPool() (*textPoolT, error) {
 	return pool, poolErr
 }
 
-type posToken struct {
-	src   *distribution
-	words []word
-	kind  byte
-	punct byte
-}
+// The pool is not kept as 300 MiB of bytes. dbgen's text is a sequence of
+// words, each followed by a space, a comma and a space, " the " (after a
+// preposition) or a terminator and a space (at a sentence's end); there are
+// about 1,200 such pieces. The pool is held as one 16-bit piece number per
+// word (about 100 MiB) plus an index from every 256th byte to the piece that
+// covers it (5 MiB), and a comment is decoded from there: the pieces before
+// it are skipped by their lengths, its own written with fixed 32-byte stores.
+// That keeps the process well under the size of the pool itself, and
+// building the pool writes a third of the bytes.
 
-// word is a distribution member padded to 32 bytes for fixed-size stores.
-type word struct {
+// piece is one entry of the vocabulary: at most 32 bytes of text, padded.
+type piece struct {
 	q [4]uint64
 	n uint8
 }
 
-func makeWords(d *distribution) ([]word, error) {
-	ws := make([]word, len(d.words))
-	for i, s := range d.words {
-		if len(s) > 32 {
-			return nil, fmt.Errorf("dbgen: dists.dss %s: word %q longer than 32 bytes", d.name, s)
-		}
-		var buf [32]byte
-		copy(buf[:], s)
-		for k := range ws[i].q {
-			ws[i].q[k] = binary.LittleEndian.Uint64(buf[k*8:])
-		}
-		ws[i].n = uint8(len(s))
+func makePiece(s string) (piece, error) {
+	if len(s) > 32 {
+		return piece{}, fmt.Errorf("dbgen: dists.dss: text piece %q longer than 32 bytes", s)
 	}
-	return ws, nil
+	var buf [32]byte
+	copy(buf[:], s)
+	var p piece
+	for k := range p.q {
+		p.q[k] = binary.LittleEndian.Uint64(buf[k*8:])
+	}
+	p.n = uint8(len(s))
+	return p, nil
+}
+
+func (p *piece) String() string {
+	var buf [32]byte
+	for k := range p.q {
+		binary.LittleEndian.PutUint64(buf[k*8:], p.q[k])
+	}
+	return string(buf[:p.n])
+}
+
+// vocabulary numbers the pieces. term[id*nTerm+t] is the piece id ends with
+// when terminator t follows it.
+type vocabulary struct {
+	pieces []piece
+	lens   []uint8 // pieces[i].n, compact for skipping
+	ids    map[string]uint16
+	term   []uint16
+	nTerm  int
+}
+
+func (v *vocabulary) id(s string) (uint16, error) {
+	if id, ok := v.ids[s]; ok {
+		return id, nil
+	}
+	p, err := makePiece(s)
+	if err != nil {
+		return 0, err
+	}
+	if len(v.pieces) >= 1<<16 {
+		return 0, fmt.Errorf("dbgen: dists.dss: more than 65536 text pieces")
+	}
+	id := uint16(len(v.pieces))
+	v.pieces = append(v.pieces, p)
+	v.lens = append(v.lens, p.n)
+	v.ids[s] = id
+	return id, nil
+}
+
+type posToken struct {
+	src  *distribution
+	ids  []uint16 // piece of each member of src, with what follows it
+	kind byte
 }
 
 // sentenceGen is dbgen's text.c grammar walker (txt_sentence, txt_np, txt_vp)
-// on the text stream.
+// on the text stream, emitting piece numbers.
 type sentenceGen struct {
 	seed             int64
 	draws            int64
 	ds               *distSet
+	voc              *vocabulary
 	sentForms        [][]posToken
 	npForms, vpForms [][]posToken
 }
 
 func newSentenceGen(ds *distSet) (*sentenceGen, error) {
-	g := &sentenceGen{seed: streamSeed[sText], ds: ds}
+	voc := &vocabulary{ids: map[string]uint16{}}
+	g := &sentenceGen{seed: streamSeed[sText], ds: ds, voc: voc}
 	var err error
-	if g.sentForms, err = parseForms(ds.grammar, map[byte]*distribution{'V': nil, 'N': nil, 'P': ds.prepositions, 'T': ds.terminators}, false); err != nil {
+	if g.sentForms, err = parseForms(voc, ds.grammar, map[byte]*distribution{'V': nil, 'N': nil, 'P': ds.prepositions, 'T': ds.terminators}, false); err != nil {
 		return nil, err
 	}
-	if g.npForms, err = parseForms(ds.nounPhrases, map[byte]*distribution{'A': ds.articles, 'J': ds.adjectives, 'D': ds.adverbs, 'N': ds.nouns}, true); err != nil {
+	if g.npForms, err = parseForms(voc, ds.nounPhrases, map[byte]*distribution{'A': ds.articles, 'J': ds.adjectives, 'D': ds.adverbs, 'N': ds.nouns}, true); err != nil {
 		return nil, err
 	}
-	if g.vpForms, err = parseForms(ds.verbPhrases, map[byte]*distribution{'D': ds.adverbs, 'V': ds.verbs, 'X': ds.auxiliaries}, false); err != nil {
+	if g.vpForms, err = parseForms(voc, ds.verbPhrases, map[byte]*distribution{'D': ds.adverbs, 'V': ds.verbs, 'X': ds.auxiliaries}, false); err != nil {
 		return nil, err
+	}
+	// A terminator replaces the space after the sentence's last word, and the
+	// pool's fill loop adds a space after the sentence.
+	terms := ds.terminators.words
+	voc.nTerm = len(terms)
+	base := len(voc.pieces)
+	voc.term = make([]uint16, base*len(terms))
+	for id := 0; id < base; id++ {
+		s := voc.pieces[id].String()
+		for t, w := range terms {
+			tid, err := voc.id(s[:len(s)-1] + w + " ")
+			if err != nil {
+				return nil, err
+			}
+			voc.term[id*len(terms)+t] = tid
+		}
 	}
 	return g, nil
 }
 
-// parseForms splits each syntax string of d into part-of-speech tokens. dbgen
-// only handles trailing punctuation correctly in noun phrases; the shipped
-// grammar uses it nowhere else, and a grammar that did is rejected here
-// rather than reproduced.
-func parseForms(d *distribution, kinds map[byte]*distribution, punctOK bool) ([][]posToken, error) {
+// parseForms splits each syntax string of d into part-of-speech tokens and
+// numbers the pieces they can produce. dbgen only handles trailing
+// punctuation correctly in noun phrases; the shipped grammar uses it nowhere
+// else, and a grammar that did, or a sentence form that does not end with a
+// terminator, is rejected here rather than reproduced.
+func parseForms(voc *vocabulary, d *distribution, kinds map[byte]*distribution, punctOK bool) ([][]posToken, error) {
 	forms := make([][]posToken, len(d.words))
 	for i, w := range d.words {
 		start := 0
@@ -110,19 +172,28 @@ func parseForms(d *distribution, kinds map[byte]*distribution, punctOK bool) ([]
 					return nil, fmt.Errorf("dbgen: dists.dss %s: unsupported syntax token %q", d.name, tok)
 				}
 				pt := posToken{src: src, kind: tok[0]}
-				if src != nil {
-					ws, err := makeWords(src)
-					if err != nil {
-						return nil, err
+				if src != nil && tok[0] != 'T' {
+					suffix := " "
+					switch {
+					case tok[0] == 'P':
+						suffix = " the "
+					case len(tok) == 2:
+						suffix = tok[1:] + " "
 					}
-					pt.words = ws
-				}
-				if len(tok) == 2 {
-					pt.punct = tok[1]
+					for _, m := range src.words {
+						id, err := voc.id(m + suffix)
+						if err != nil {
+							return nil, err
+						}
+						pt.ids = append(pt.ids, id)
+					}
 				}
 				forms[i] = append(forms[i], pt)
 			}
 			start = end + 1
+		}
+		if kinds['T'] != nil && (len(forms[i]) == 0 || forms[i][len(forms[i])-1].kind != 'T') {
+			return nil, fmt.Errorf("dbgen: dists.dss %s: sentence form %q does not end with a terminator", d.name, w)
 		}
 	}
 	return forms, nil
@@ -135,75 +206,43 @@ func (g *sentenceGen) pick(d *distribution) int {
 	return int(d.pick[j])
 }
 
-// The phrase writers below store each word with fixed 32-byte writes into a
-// buffer that always has at least sentenceSlack spare bytes, avoiding a
-// memmove call per word; only the first len(word) bytes count.
+// The phrase writers append piece numbers to tok at pos and return the new
+// end; tok must have room for a sentence (sentenceSlack).
+const sentenceSlack = 64
 
-const sentenceSlack = 1024
-
-func putWord(b []byte, pos int, w *word) int {
-	_ = b[pos+31]
-	binary.LittleEndian.PutUint64(b[pos:], w.q[0])
-	binary.LittleEndian.PutUint64(b[pos+8:], w.q[1])
-	binary.LittleEndian.PutUint64(b[pos+16:], w.q[2])
-	binary.LittleEndian.PutUint64(b[pos+24:], w.q[3])
-	return pos + int(w.n)
-}
-
-func (g *sentenceGen) nounPhrase(b []byte, pos int) int {
+func (g *sentenceGen) nounPhrase(tok []uint16, pos int) int {
 	for _, t := range g.npForms[g.pick(g.ds.nounPhrases)] {
-		pos = putWord(b, pos, &t.words[g.pick(t.src)])
-		if t.punct != 0 {
-			b[pos] = t.punct
-			pos++
-		}
-		b[pos] = ' '
+		tok[pos] = t.ids[g.pick(t.src)]
 		pos++
 	}
 	return pos
 }
 
-func (g *sentenceGen) verbPhrase(b []byte, pos int) int {
+func (g *sentenceGen) verbPhrase(tok []uint16, pos int) int {
 	for _, t := range g.vpForms[g.pick(g.ds.verbPhrases)] {
-		pos = putWord(b, pos, &t.words[g.pick(t.src)])
-		b[pos] = ' '
+		tok[pos] = t.ids[g.pick(t.src)]
 		pos++
 	}
 	return pos
 }
 
-// sentence writes one sentence (without a trailing space) at b[pos:] and
-// returns the new end; b must have sentenceSlack bytes free after pos.
-func (g *sentenceGen) sentence(b []byte, pos int) int {
+// sentence writes one sentence's pieces, the last one carrying the
+// terminator and the space that follows the sentence in the pool.
+func (g *sentenceGen) sentence(tok []uint16, pos int) int {
 	for _, t := range g.sentForms[g.pick(g.ds.grammar)] {
 		switch t.kind {
 		case 'V':
-			pos = g.verbPhrase(b, pos)
+			pos = g.verbPhrase(tok, pos)
 		case 'N':
-			pos = g.nounPhrase(b, pos)
+			pos = g.nounPhrase(tok, pos)
 		case 'P':
-			pos = putWord(b, pos, &t.words[g.pick(t.src)])
-			pos += copy(b[pos:], " the ")
-			pos = g.nounPhrase(b, pos)
+			tok[pos] = t.ids[g.pick(t.src)]
+			pos++
+			pos = g.nounPhrase(tok, pos)
 		case 'T':
-			// terminators replace the space after the previous word
-			pos = putWord(b, pos-1, &t.words[g.pick(t.src)])
+			w := g.pick(t.src)
+			tok[pos-1] = g.voc.term[int(tok[pos-1])*g.voc.nTerm+w]
 		}
 	}
 	return pos
-}
-
-// The pool is the endless stream "S1 S2 S3 ..." of sentences, each followed by
-// one space, cut at textPoolSize bytes (dbg_text's fill loop).
-
-// fillPool builds the pool sequentially.
-func (g *sentenceGen) fillPool(size int) []byte {
-	p := allocPoolMem(size + sentenceSlack)
-	pos := 0
-	for pos < size {
-		pos = g.sentence(p, pos)
-		p[pos] = ' '
-		pos++
-	}
-	return p[:size]
 }

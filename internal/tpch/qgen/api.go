@@ -2,6 +2,8 @@ package qgen
 
 import (
 	"fmt"
+
+	"tierbench/internal/engine"
 )
 
 // Query is one executable TPC-H query of a stream, for one SQL dialect.
@@ -17,12 +19,12 @@ type Query struct {
 
 // queryTexts renders each query (index = query number) for a dialect. Q15 is
 // the only one with setup and teardown statements and so has its own shape.
-var queryTexts = [QueryCount + 1]func(d *dialect, p []string) string{
+var queryTexts = [QueryCount + 1]func(d *engine.Dialect, p []string) string{
 	1: q1, 2: q2, 3: q3, 4: q4, 5: q5, 6: q6, 7: q7, 8: q8, 9: q9, 10: q10, 11: q11,
 	12: q12, 13: q13, 14: q14, 16: q16, 17: q17, 18: q18, 19: q19, 20: q20, 21: q21, 22: q22,
 }
 
-func render(d *dialect, q int, p []string, stream int) Query {
+func render(d *engine.Dialect, q int, p []string, stream int) Query {
 	if q == 15 {
 		return q15(d, p, stream)
 	}
@@ -50,7 +52,12 @@ func Stream(dialect string, sf float64, seed int64, stream int, useDefault bool)
 	if err != nil {
 		return nil, err
 	}
-	s := newStreams(seed)
+	var s *streams
+	if !useDefault {
+		if s, err = newStreams(seed); err != nil {
+			return nil, err
+		}
+	}
 	var queries []Query
 	for _, q := range Order(stream) {
 		queries = append(queries, render(d, q, queryParams(ds, s, sf, q, useDefault), stream))

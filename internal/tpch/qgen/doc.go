@@ -16,6 +16,11 @@
 // query number, never on the order the queries are generated in. The word
 // lists are the distributions of dists.dss, embedded in the package.
 //
+// A seed that leaves the generator's state at 0 (0 itself, a multiple of 2^31-1,
+// or a seed at or below -(2^31-1)) is refused with a *SeedError: 0 is the
+// Park-Miller generator's fixed point, on which qgen's own "draw again until the
+// two differ" (Q7, Q12) never ends. qgen without -r seeds from the clock instead.
+//
 // # Seeds and streams
 //
 // qgen's -p s option only selects the order of the queries (row s mod 41 of the
@@ -32,7 +37,9 @@
 // The query texts are the spec's functional query definitions (Clause
 // 2.4.1..2.4.22; no approved variant is used). What differs between dialects
 // is limited to the vendor-specific syntax Clause 2.2.3.3 permits, applied the
-// same way in every query (2.2.3.4): date arithmetic (postgres keeps the
+// same way in every query (2.2.3.4), and each engine's rules are facts of its
+// engine.Dialect (DateLiteral, AddDate, Year, Substring, DerivedColumnList,
+// RealDecimals), looked up by name among the registered engines: date arithmetic (postgres keeps the
 // spec's "date 'x' + interval 'n' unit" but without Q1's "(3)" leading
 // precision, which PostgreSQL rejects; mysql uses date_add/date_sub; sqlite
 // date()), year extraction, substring, and LIMIT for the row counts of Q2,

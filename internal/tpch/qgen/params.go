@@ -67,11 +67,15 @@ func Params(sf float64, seed int64, q int) ([]string, error) {
 	if err := checkScale(sf); err != nil {
 		return nil, err
 	}
+	s, err := newStreams(seed)
+	if err != nil {
+		return nil, err
+	}
 	d, err := loadDists()
 	if err != nil {
 		return nil, err
 	}
-	return draw(d, newStreams(seed), sf, q), nil
+	return draw(d, s, sf, q), nil
 }
 
 // DefaultParams returns the qualification parameters of query q (qgen -d), spelled
@@ -90,11 +94,14 @@ func FormatParams(sf float64, seed int64) (string, error) {
 	if err := checkScale(sf); err != nil {
 		return "", err
 	}
+	s, err := newStreams(seed)
+	if err != nil {
+		return "", err
+	}
 	d, err := loadDists()
 	if err != nil {
 		return "", err
 	}
-	s := newStreams(seed)
 	var b strings.Builder
 	for q := 1; q <= QueryCount; q++ {
 		writeLogLine(&b, q, draw(d, s, sf, q))

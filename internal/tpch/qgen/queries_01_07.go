@@ -4,13 +4,15 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"tierbench/internal/engine"
 )
 
 // The query texts of Clause 2.4.1..2.4.7 (functional query definitions). p holds
 // the substitution parameters in the order of Params: p[0] is the template's :1.
 
 // q1 is the Pricing Summary Report Query (Clause 2.4.1).
-func q1(d *dialect, p []string) string {
+func q1(d *engine.Dialect, p []string) string {
 	return `select
 	l_returnflag,
 	l_linestatus,
@@ -25,7 +27,7 @@ func q1(d *dialect, p []string) string {
 from
 	lineitem
 where
-	l_shipdate <= ` + d.addDate("1998-12-01", "-"+p[0], "day") + `
+	l_shipdate <= ` + d.AddDate("1998-12-01", "-"+p[0], "day") + `
 group by
 	l_returnflag,
 	l_linestatus
@@ -35,7 +37,7 @@ order by
 }
 
 // q2 is the Minimum Cost Supplier Query (Clause 2.4.2); 100 rows.
-func q2(d *dialect, p []string) string {
+func q2(d *engine.Dialect, p []string) string {
 	return `select
 	s_acctbal,
 	s_name,
@@ -83,7 +85,7 @@ limit 100`
 }
 
 // q3 is the Shipping Priority Query (Clause 2.4.3); 10 rows.
-func q3(d *dialect, p []string) string {
+func q3(d *engine.Dialect, p []string) string {
 	return `select
 	l_orderkey,
 	sum(l_extendedprice * (1 - l_discount)) as revenue,
@@ -97,8 +99,8 @@ where
 	c_mktsegment = '` + p[0] + `'
 	and c_custkey = o_custkey
 	and l_orderkey = o_orderkey
-	and o_orderdate < ` + d.date(p[1]) + `
-	and l_shipdate > ` + d.date(p[1]) + `
+	and o_orderdate < ` + d.DateLiteral(p[1]) + `
+	and l_shipdate > ` + d.DateLiteral(p[1]) + `
 group by
 	l_orderkey,
 	o_orderdate,
@@ -110,15 +112,15 @@ limit 10`
 }
 
 // q4 is the Order Priority Checking Query (Clause 2.4.4).
-func q4(d *dialect, p []string) string {
+func q4(d *engine.Dialect, p []string) string {
 	return `select
 	o_orderpriority,
 	count(*) as order_count
 from
 	orders
 where
-	o_orderdate >= ` + d.date(p[0]) + `
-	and o_orderdate < ` + d.addDate(p[0], "3", "month") + `
+	o_orderdate >= ` + d.DateLiteral(p[0]) + `
+	and o_orderdate < ` + d.AddDate(p[0], "3", "month") + `
 	and exists (
 		select
 			*
@@ -135,7 +137,7 @@ order by
 }
 
 // q5 is the Local Supplier Volume Query (Clause 2.4.5).
-func q5(d *dialect, p []string) string {
+func q5(d *engine.Dialect, p []string) string {
 	return `select
 	n_name,
 	sum(l_extendedprice * (1 - l_discount)) as revenue
@@ -154,8 +156,8 @@ where
 	and s_nationkey = n_nationkey
 	and n_regionkey = r_regionkey
 	and r_name = '` + p[0] + `'
-	and o_orderdate >= ` + d.date(p[1]) + `
-	and o_orderdate < ` + d.addDate(p[1], "1", "year") + `
+	and o_orderdate >= ` + d.DateLiteral(p[1]) + `
+	and o_orderdate < ` + d.AddDate(p[1], "1", "year") + `
 group by
 	n_name
 order by
@@ -163,9 +165,9 @@ order by
 }
 
 // q6 is the Forecasting Revenue Change Query (Clause 2.4.6).
-func q6(d *dialect, p []string) string {
+func q6(d *engine.Dialect, p []string) string {
 	lo, hi := p[1]+" - 0.01", p[1]+" + 0.01"
-	if d.realDecimals {
+	if d.RealDecimals {
 		lo, hi = shiftHundredths(p[1], -1), shiftHundredths(p[1], 1)
 	}
 	return `select
@@ -173,8 +175,8 @@ func q6(d *dialect, p []string) string {
 from
 	lineitem
 where
-	l_shipdate >= ` + d.date(p[0]) + `
-	and l_shipdate < ` + d.addDate(p[0], "1", "year") + `
+	l_shipdate >= ` + d.DateLiteral(p[0]) + `
+	and l_shipdate < ` + d.AddDate(p[0], "1", "year") + `
 	and l_discount between ` + lo + ` and ` + hi + `
 	and l_quantity < ` + p[2]
 }
@@ -192,7 +194,7 @@ func shiftHundredths(v string, k int) string {
 }
 
 // q7 is the Volume Shipping Query (Clause 2.4.7).
-func q7(d *dialect, p []string) string {
+func q7(d *engine.Dialect, p []string) string {
 	return `select
 	supp_nation,
 	cust_nation,
@@ -203,7 +205,7 @@ from
 		select
 			n1.n_name as supp_nation,
 			n2.n_name as cust_nation,
-			` + d.year("l_shipdate") + ` as l_year,
+			` + d.Year("l_shipdate") + ` as l_year,
 			l_extendedprice * (1 - l_discount) as volume
 		from
 			supplier,
@@ -222,7 +224,7 @@ from
 				(n1.n_name = '` + p[0] + `' and n2.n_name = '` + p[1] + `')
 				or (n1.n_name = '` + p[1] + `' and n2.n_name = '` + p[0] + `')
 			)
-			and l_shipdate between ` + d.date("1995-01-01") + ` and ` + d.date("1996-12-31") + `
+			and l_shipdate between ` + d.DateLiteral("1995-01-01") + ` and ` + d.DateLiteral("1996-12-31") + `
 	) as shipping
 group by
 	supp_nation,

@@ -1,11 +1,15 @@
 package qgen
 
-import "strconv"
+import (
+	"strconv"
+
+	"tierbench/internal/engine"
+)
 
 // The query texts of Clause 2.4.8..2.4.15.
 
 // q8 is the National Market Share Query (Clause 2.4.8).
-func q8(d *dialect, p []string) string {
+func q8(d *engine.Dialect, p []string) string {
 	return `select
 	o_year,
 	sum(case
@@ -15,7 +19,7 @@ func q8(d *dialect, p []string) string {
 from
 	(
 		select
-			` + d.year("o_orderdate") + ` as o_year,
+			` + d.Year("o_orderdate") + ` as o_year,
 			l_extendedprice * (1 - l_discount) as volume,
 			n2.n_name as nation
 		from
@@ -36,7 +40,7 @@ from
 			and n1.n_regionkey = r_regionkey
 			and r_name = '` + p[1] + `'
 			and s_nationkey = n2.n_nationkey
-			and o_orderdate between ` + d.date("1995-01-01") + ` and ` + d.date("1996-12-31") + `
+			and o_orderdate between ` + d.DateLiteral("1995-01-01") + ` and ` + d.DateLiteral("1996-12-31") + `
 			and p_type = '` + p[2] + `'
 	) as all_nations
 group by
@@ -46,7 +50,7 @@ order by
 }
 
 // q9 is the Product Type Profit Measure Query (Clause 2.4.9).
-func q9(d *dialect, p []string) string {
+func q9(d *engine.Dialect, p []string) string {
 	return `select
 	nation,
 	o_year,
@@ -55,7 +59,7 @@ from
 	(
 		select
 			n_name as nation,
-			` + d.year("o_orderdate") + ` as o_year,
+			` + d.Year("o_orderdate") + ` as o_year,
 			l_extendedprice * (1 - l_discount) - ps_supplycost * l_quantity as amount
 		from
 			part,
@@ -82,7 +86,7 @@ order by
 }
 
 // q10 is the Returned Item Reporting Query (Clause 2.4.10); 20 rows.
-func q10(d *dialect, p []string) string {
+func q10(d *engine.Dialect, p []string) string {
 	return `select
 	c_custkey,
 	c_name,
@@ -100,8 +104,8 @@ from
 where
 	c_custkey = o_custkey
 	and l_orderkey = o_orderkey
-	and o_orderdate >= ` + d.date(p[0]) + `
-	and o_orderdate < ` + d.addDate(p[0], "3", "month") + `
+	and o_orderdate >= ` + d.DateLiteral(p[0]) + `
+	and o_orderdate < ` + d.AddDate(p[0], "3", "month") + `
 	and l_returnflag = 'R'
 	and c_nationkey = n_nationkey
 group by
@@ -119,7 +123,7 @@ limit 20`
 
 // q11 is the Important Stock Identification Query (Clause 2.4.11); p[1] is
 // FRACTION, already divided by SF.
-func q11(_ *dialect, p []string) string {
+func q11(_ *engine.Dialect, p []string) string {
 	return `select
 	ps_partkey,
 	sum(ps_supplycost * ps_availqty) as value
@@ -150,7 +154,7 @@ order by
 }
 
 // q12 is the Shipping Modes and Order Priority Query (Clause 2.4.12).
-func q12(d *dialect, p []string) string {
+func q12(d *engine.Dialect, p []string) string {
 	return `select
 	l_shipmode,
 	sum(case
@@ -173,8 +177,8 @@ where
 	and l_shipmode in ('` + p[0] + `', '` + p[1] + `')
 	and l_commitdate < l_receiptdate
 	and l_shipdate < l_commitdate
-	and l_receiptdate >= ` + d.date(p[2]) + `
-	and l_receiptdate < ` + d.addDate(p[2], "1", "year") + `
+	and l_receiptdate >= ` + d.DateLiteral(p[2]) + `
+	and l_receiptdate < ` + d.AddDate(p[2], "1", "year") + `
 group by
 	l_shipmode
 order by
@@ -183,9 +187,9 @@ order by
 
 // q13 is the Customer Distribution Query (Clause 2.4.13). Engines without
 // derived column lists name the count with a column alias instead.
-func q13(d *dialect, p []string) string {
+func q13(d *engine.Dialect, p []string) string {
 	count, alias := "count(o_orderkey) as c_count", "c_orders"
-	if d.derivedColumnList {
+	if d.DerivedColumnList {
 		count, alias = "count(o_orderkey)", "c_orders (c_custkey, c_count)"
 	}
 	return `select
@@ -211,7 +215,7 @@ order by
 }
 
 // q14 is the Promotion Effect Query (Clause 2.4.14).
-func q14(d *dialect, p []string) string {
+func q14(d *engine.Dialect, p []string) string {
 	return `select
 	100.00 * sum(case
 		when p_type like 'PROMO%'
@@ -223,14 +227,14 @@ from
 	part
 where
 	l_partkey = p_partkey
-	and l_shipdate >= ` + d.date(p[0]) + `
-	and l_shipdate < ` + d.addDate(p[0], "1", "month")
+	and l_shipdate >= ` + d.DateLiteral(p[0]) + `
+	and l_shipdate < ` + d.AddDate(p[0], "1", "month")
 }
 
 // q15 is the Top Supplier Query (Clause 2.4.15). Its view is named for the
 // stream so that concurrent streams do not collide; creating and dropping it
 // belongs to the query (Clause 5.3.2 timing includes it).
-func q15(d *dialect, p []string, stream int) Query {
+func q15(d *engine.Dialect, p []string, stream int) Query {
 	view := "revenue" + strconv.Itoa(stream)
 	create := `create view ` + view + ` (supplier_no, total_revenue) as
 	select
@@ -239,8 +243,8 @@ func q15(d *dialect, p []string, stream int) Query {
 	from
 		lineitem
 	where
-		l_shipdate >= ` + d.date(p[0]) + `
-		and l_shipdate < ` + d.addDate(p[0], "3", "month") + `
+		l_shipdate >= ` + d.DateLiteral(p[0]) + `
+		and l_shipdate < ` + d.AddDate(p[0], "3", "month") + `
 	group by
 		l_suppkey`
 	sql := `select

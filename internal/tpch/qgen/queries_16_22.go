@@ -1,11 +1,15 @@
 package qgen
 
-import "strings"
+import (
+	"strings"
+
+	"tierbench/internal/engine"
+)
 
 // The query texts of Clause 2.4.16..2.4.22.
 
 // q16 is the Parts/Supplier Relationship Query (Clause 2.4.16).
-func q16(_ *dialect, p []string) string {
+func q16(_ *engine.Dialect, p []string) string {
 	return `select
 	p_brand,
 	p_type,
@@ -39,7 +43,7 @@ order by
 }
 
 // q17 is the Small-Quantity-Order Revenue Query (Clause 2.4.17).
-func q17(_ *dialect, p []string) string {
+func q17(_ *engine.Dialect, p []string) string {
 	return `select
 	sum(l_extendedprice) / 7.0 as avg_yearly
 from
@@ -60,7 +64,7 @@ where
 }
 
 // q18 is the Large Volume Customer Query (Clause 2.4.18); 100 rows.
-func q18(_ *dialect, p []string) string {
+func q18(_ *engine.Dialect, p []string) string {
 	return `select
 	c_name,
 	c_custkey,
@@ -98,7 +102,7 @@ limit 100`
 
 // q19 is the Discounted Revenue Query (Clause 2.4.19). The shipmode list
 // 'AIR', 'AIR REG' is the spec's text.
-func q19(_ *dialect, p []string) string {
+func q19(_ *engine.Dialect, p []string) string {
 	branch := func(brand, containers, quantity, maxSize string) string {
 		return `(
 		p_partkey = l_partkey
@@ -124,7 +128,7 @@ where
 }
 
 // q20 is the Potential Part Promotion Query (Clause 2.4.20).
-func q20(d *dialect, p []string) string {
+func q20(d *engine.Dialect, p []string) string {
 	return `select
 	s_name,
 	s_address
@@ -154,8 +158,8 @@ where
 				where
 					l_partkey = ps_partkey
 					and l_suppkey = ps_suppkey
-					and l_shipdate >= ` + d.date(p[1]) + `
-					and l_shipdate < ` + d.addDate(p[1], "1", "year") + `
+					and l_shipdate >= ` + d.DateLiteral(p[1]) + `
+					and l_shipdate < ` + d.AddDate(p[1], "1", "year") + `
 			)
 	)
 	and s_nationkey = n_nationkey
@@ -165,7 +169,7 @@ order by
 }
 
 // q21 is the Suppliers Who Kept Orders Waiting Query (Clause 2.4.21); 100 rows.
-func q21(_ *dialect, p []string) string {
+func q21(_ *engine.Dialect, p []string) string {
 	return `select
 	s_name,
 	count(*) as numwait
@@ -209,9 +213,9 @@ limit 100`
 }
 
 // q22 is the Global Sales Opportunity Query (Clause 2.4.22).
-func q22(d *dialect, p []string) string {
+func q22(d *engine.Dialect, p []string) string {
 	codes := "'" + strings.Join(p[:7], "', '") + "'"
-	code := d.substr("c_phone", 1, 2)
+	code := d.Substring("c_phone", 1, 2)
 	return `select
 	cntrycode,
 	count(*) as numcust,

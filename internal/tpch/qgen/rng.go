@@ -18,18 +18,20 @@ type streams [queryStreams]int64
 
 // newStreams seeds stream 0 with seed (a negative seed is first moved up by
 // 2^31-1, as qgen does) and stream q with the q-th successor of the seed, so
-// that each query draws from its own stream.
-func newStreams(seed int64) *streams {
-	var s streams
-	if seed < 0 {
-		seed += pmModulus
+// that each query draws from its own stream. A seed that would hold the
+// generator at 0 is refused (seedState).
+func newStreams(seed int64) (*streams, error) {
+	state, err := seedState(seed)
+	if err != nil {
+		return nil, err
 	}
-	s[0] = seed
+	var s streams
+	s[0] = state
 	for q := 1; q < queryStreams; q++ {
 		s[0] = nextRand(s[0])
 		s[q] = s[0]
 	}
-	return &s
+	return &s, nil
 }
 
 // unifInt draws an integer uniformly from [lo, hi] from stream q: the next state

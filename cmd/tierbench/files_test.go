@@ -1,0 +1,116 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tierbench/internal/files"
+	"tierbench/internal/metrics"
+)
+
+func TestFilesRun(t *testing.T) {
+	dir, out := t.TempDir(), filepath.Join(t.TempDir(), "out")
+	// The preset's parameters, with the flags given on top of them.
+	stdout, err := runCLI(t, "files", "run", "--dir", dir, "--preset", "low", "--files", "30", "--transactions", "120",
+		"--size-max", "8KiB", "--buffered=false", "--seed", "5", "--out", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := metrics.ReadJSONFile[files.Result](filepath.Join(out, "result.json"))
+	if err != nil || res == nil {
+		t.Fatalf("result.json: %v", err)
+	}
+	low, _ := files.LookupPreset("low")
+	want := low
+	want.Files, want.Transactions, want.SizeMax, want.Buffered, want.Seed = 30, 120, 8192, false, 5
+	if res.Config != want || res.Preset != "low" || res.Status != "ok" {
+		t.Fatalf("config %+v preset %q status %s, want %+v", res.Config, res.Preset, res.Status, want)
+	}
+	if res.Counts != files.Simulate(want).Counts {
+		t.Fatalf("counts %+v, want %+v", res.Counts, files.Simulate(want).Counts)
+	}
+	for _, s := range []string{"preset low: 30 files of 512 B to 8 KiB in 10 subdirectories, 120 transactions", "unbuffered I/O, seed 5", "transactions: 120 (",
+		"\nmonitoring, transactions: ", "\nverdict, transactions: ", "  by window: create ", "result: " + filepath.Join(out, "result.json")} {
+		if !strings.Contains(stdout, s) {
+			t.Errorf("summary lacks %q:\n%s", s, stdout)
+		}
+	}
+	// Each phase is a window of the monitor, judged; the headline is the transactions'.
+	var labels []string
+	for _, w := range res.Monitoring.Windows {
+		labels = append(labels, w.Label)
+	}
+	if strings.Join(labels, ",") != "create,transactions,delete" || res.Verdict == nil || len(res.Verdict.Levels) != 3 || res.Verdict.Window != "transactions" {
+		t.Errorf("monitoring windows %v, verdict %+v: want the three phases, the transactions' the headline", labels, res.Verdict)
+	}
+}
+
+func TestFilesBadInput(t *testing.T) {
+	dir, out := t.TempDir(), t.TempDir()
+	busy := busyAddr(t)
+	run := func(args ...string) []string {
+		return append(append([]string{"files", "run"}, args...), "--out", out)
+	}
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		wantErr string
+	}{
+		{"no dir", run(), "--data or --dir is required: the device (a profile such as sata-ssd) or directory to run in"},
+		{"dir and data", run("--dir", dir, "--data", dir), "--dir " + dir + " and --data " + dir + " both say where to run: give one"},
+		{"missing dir", run("--dir", filepath.Join(dir, "nope")), "--dir " + filepath.Join(dir, "nope") + ": not an existing directory"},
+		{"zero files", run("--dir", dir, "--files", "0"), "--files 0: give the number of files in the pool, 1 to"},
+		{"size not a size", run("--dir", dir, "--size-max", "big"), `--size-max "big" is not a size`},
+		{"sizes crossed", run("--dir", dir, "--size-min", "2KiB", "--size-max", "1KiB"), "--size-max 1024: give the largest file size in bytes, at least --size-min (2048)"},
+		{"size too large", run("--dir", dir, "--size-max", "2GiB"), "--size-max 2147483648:"},
+		{"bias out of range", run("--dir", dir, "--read-bias", "11"), "--read-bias 11: give the chance of a read rather than an append in tenths, 0 to 10, or -1 for neither"},
+		{"zero seed", run("--dir", dir, "--seed", "0"), "--seed 0: give a seed from 1 to 2147483647, as Postmark takes"},
+		{"unknown preset", run("--dir", dir, "--preset", "extreme"), `--preset "extreme": give one of non-load, low, medium, high`},
+		{"idle with files", run("--dir", dir, "--preset", "non-load", "--files", "10"), "--idle 1m0s: an idle run (preset non-load) makes no files"},
+		{"out of files", run("--dir", dir, "--files", "40", "--transactions", "1000", "--create-bias", "2"), "--transactions 1000: the pool of 40 files is empty after transaction"},
+		{"sample 0", run("--dir", dir, "--sample", "0"), "--sample 0: give how often to sample, above 0"},
+		{"metrics addr in use", run("--dir", dir, "--metrics-addr", busy), "--metrics-addr " + busy + ": the address is already in use: stop what listens there or choose another port"},
+		{"larger than the disk", run("--dir", dir, "--files", "40000000", "--size-min", "1GiB", "--size-max", "1GiB"), "files run --files 40000000 --size-max 1073741824 --transactions 500 needs about"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := runCLI(t, tc.args...)
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("error = %v, want one containing %q", err, tc.wantErr)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error spans lines: %q", err)
+			}
+		})
+	}
+}
+
+// TestFilesRunOnTier: files run takes the placement flags: on an emulated device its
+// result has the storage section, with the device's counters, and an energy section;
+// nothing is left mounted.
+func TestFilesRunOnTier(t *testing.T) {
+	needFUSE(t)
+	out := t.TempDir()
+	stdout, err := runCLI(t, "files", "run", "--data", slowSSD, "--files", "20", "--transactions", "60", "--subdirs", "2", "--out", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := metrics.ReadJSONFile[files.Result](filepath.Join(out, "result.json"))
+	if err != nil || res == nil {
+		t.Fatalf("result.json: %v", err)
+	}
+	st := res.Storage
+	if st == nil || len(st.Tiers) != 1 || st.Tiers[0].Device == nil || st.Placement["data"] != "data" {
+		t.Fatalf("storage %+v", st)
+	}
+	if d := st.Tiers[0].Device; d.Writes == 0 || d.EnergyJ <= 0 || !strings.HasSuffix(res.Dir, filepath.Join("tiers", "data", "mnt")) {
+		t.Errorf("device %+v in %s: want writes and energy on the tier's mount", d, res.Dir)
+	}
+	if res.Energy == nil || res.Energy.Window("run") == nil || res.Status != "ok" || res.Created != 20+res.CreatedMixed {
+		t.Errorf("energy %v, status %s, created %d", res.Energy != nil, res.Status, res.Created)
+	}
+	if !strings.Contains(stdout, "Storage") || !strings.Contains(stdout, slowSSD) {
+		t.Errorf("the summary has no storage section:\n%s", stdout)
+	}
+	noMountsUnder(t, out)
+}

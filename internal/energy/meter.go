@@ -1,0 +1,230 @@
+package energy
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Scope says what an external meter measures, and so how it enters the total.
+type Scope string
+
+const (
+	// ScopeHost is the whole host at the wall (a lab meter on its plug, IPMI's DCMI
+	// reading of its power supplies): where it covers a window, it replaces the CPU,
+	// DRAM and base components in the total, which it contains.
+	ScopeHost Scope = "host"
+	// ScopeExtra is equipment outside the host (an external storage array, as the
+	// SAN study metered each system): it adds to the total.
+	ScopeExtra Scope = "extra"
+)
+
+// ParseScope reads a meter's scope; "" is host.
+func ParseScope(text string) (Scope, error) {
+	switch Scope(text) {
+	case "", ScopeHost:
+		return ScopeHost, nil
+	case ScopeExtra:
+		return ScopeExtra, nil
+	}
+	return "", fmt.Errorf("power meter scope %q: give %s (the whole host at the wall) or %s (equipment outside the host)", text, ScopeHost, ScopeExtra)
+}
+
+// MeterConfig is one external meter: a file of readings (--power-meter FILE) or a
+// command polled at each sample (--power-meter-cmd).
+type MeterConfig struct {
+	// Name names the component ("meter" when empty).
+	Name    string
+	File    string
+	Command string
+	Scope   Scope
+	// Offset is added to the file's times: how far the meter's clock is behind this
+	// host's.
+	Offset time.Duration
+	// Timeout bounds one run of Command (DefaultMeterTimeout when 0).
+	Timeout time.Duration
+}
+
+// DefaultMeterTimeout bounds one poll of a meter command: ipmitool answers within a
+// second on a healthy BMC.
+const DefaultMeterTimeout = 5 * time.Second
+
+func (c MeterConfig) name() string {
+	if c.Name == "" {
+		return "meter"
+	}
+	return c.Name
+}
+
+// MeterFileError is a meter file that cannot be read: Line is 0 for the file as a
+// whole.
+type MeterFileError struct {
+	File string
+	Line int
+	Why  string
+}
+
+func (e *MeterFileError) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("--power-meter %s: %s", e.File, e.Why)
+	}
+	return fmt.Sprintf("--power-meter %s:%d: %s", e.File, e.Line, e.Why)
+}
+
+// ReadMeterFile reads a meter's readings: one a line, a time and watts, in columns
+// separated by commas, semicolons, tabs or spaces. The first line may be a header
+// naming the columns (a time column: time, timestamp, date; a watts column: watts,
+// power, w), which picks them out of others (volts, amps); without one the first two
+// columns are time and watts. Times are RFC 3339 (2024-05-01T12:00:00.5Z) or Unix
+// seconds (1714564800.5), and must not go back; lines that are empty or start with
+// # are skipped.
+func ReadMeterFile(path string) ([]Reading, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &MeterFileError{File: path, Why: err.Error()}
+	}
+	defer f.Close()
+	return parseMeter(path, f)
+}
+
+func parseMeter(path string, r io.Reader) ([]Reading, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	var out []Reading
+	delim := rune(0)
+	timeCol, wattsCol := 0, 1
+	first := true
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		lineErr := func(format string, a ...any) error {
+			return &MeterFileError{File: path, Line: line, Why: fmt.Sprintf(format, a...)}
+		}
+		if first {
+			delim = delimiter(text)
+		}
+		fields, err := split(text, delim)
+		if err != nil {
+			return nil, lineErr("%v", err)
+		}
+		if first {
+			first = false
+			if _, terr := parseMeterTime(field(fields, 0)); terr != nil {
+				if _, werr := strconv.ParseFloat(field(fields, 1), 64); werr == nil {
+					return nil, lineErr("%v", terr) // a reading with a bad time, not a header
+				}
+				var ok bool
+				if timeCol, wattsCol, ok = headerColumns(fields); !ok {
+					return nil, lineErr("neither a reading (time, watts) nor a header naming a time column (time, timestamp) and a watts column (watts, power): %q", text)
+				}
+				continue
+			}
+		}
+		if len(fields) <= max(timeCol, wattsCol) {
+			return nil, lineErr("%d column(s), want a time in column %d and watts in column %d", len(fields), timeCol+1, wattsCol+1)
+		}
+		t, err := parseMeterTime(fields[timeCol])
+		if err != nil {
+			return nil, lineErr("%v", err)
+		}
+		w, err := strconv.ParseFloat(fields[wattsCol], 64)
+		if err != nil || !finite(w) || w < 0 {
+			return nil, lineErr("watts %q: give a number of watts, 0 or more", fields[wattsCol])
+		}
+		if n := len(out); n > 0 && t.Before(out[n-1].Time) {
+			return nil, lineErr("time %s is before the previous reading's %s: readings must be in time order",
+				t.Format(time.RFC3339Nano), out[n-1].Time.Format(time.RFC3339Nano))
+		}
+		out = append(out, Reading{Time: t, Watts: w})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, &MeterFileError{File: path, Line: line + 1, Why: err.Error()}
+	}
+	if len(out) == 0 {
+		return nil, &MeterFileError{File: path, Why: "no readings (want lines of a time and watts)"}
+	}
+	return out, nil
+}
+
+// delimiter picks the column separator from a file's first line: comma, semicolon,
+// tab, or (0) runs of spaces.
+func delimiter(line string) rune {
+	for _, d := range []rune{',', ';', '\t'} {
+		if strings.ContainsRune(line, d) {
+			return d
+		}
+	}
+	return 0
+}
+
+func split(line string, delim rune) ([]string, error) {
+	if delim == 0 {
+		return strings.Fields(line), nil
+	}
+	cr := csv.NewReader(strings.NewReader(line))
+	cr.Comma, cr.FieldsPerRecord = delim, -1
+	fields, err := cr.Read()
+	if err != nil {
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, err
+	}
+	for i := range fields {
+		fields[i] = strings.TrimSpace(fields[i])
+	}
+	return fields, nil
+}
+
+func field(fields []string, i int) string {
+	if i < len(fields) {
+		return fields[i]
+	}
+	return ""
+}
+
+// headerColumns finds the time and watts columns of a header line.
+func headerColumns(fields []string) (timeCol, wattsCol int, ok bool) {
+	timeCol, wattsCol = -1, -1
+	for i, f := range fields {
+		name := strings.ToLower(f)
+		switch {
+		case timeCol < 0 && (strings.Contains(name, "time") || strings.Contains(name, "date") || name == "ts" || name == "t"):
+			timeCol = i
+		case wattsCol < 0 && (strings.Contains(name, "watt") || strings.Contains(name, "power") || name == "w" || strings.HasPrefix(name, "w ")):
+			wattsCol = i
+		}
+	}
+	return timeCol, wattsCol, timeCol >= 0 && wattsCol >= 0
+}
+
+// latestUnix bounds Unix seconds (2200-01-01): a larger value is milliseconds or
+// nanoseconds, not seconds.
+const latestUnix = 7258118400
+
+func parseMeterTime(s string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || !finite(v) {
+		return time.Time{}, fmt.Errorf("time %q: give RFC 3339 (2024-05-01T12:00:00Z) or Unix seconds (1714564800.5)", s)
+	}
+	if v < 0 || v > latestUnix {
+		return time.Time{}, fmt.Errorf("time %s: Unix seconds should fall between 1970 and 2200 (milliseconds? divide by 1000)", s)
+	}
+	sec, frac := math.Modf(v)
+	return time.Unix(int64(sec), int64(math.Round(frac*1e9))).UTC(), nil
+}

@@ -1,0 +1,189 @@
+package energy
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// MeterCommandError is a meter command that failed or printed no reading.
+type MeterCommandError struct {
+	Command string
+	Why     string
+}
+
+func (e *MeterCommandError) Error() string {
+	return fmt.Sprintf("--power-meter-cmd %q: %s", e.Command, e.Why)
+}
+
+var (
+	dcmiReading     = regexp.MustCompile(`(?im)^\s*Instantaneous power reading\s*:\s*([0-9]+(?:\.[0-9]+)?)\s*Watts`)
+	dcmiDeactivated = regexp.MustCompile(`(?im)^\s*Power reading state is\s*:\s*deactivated`)
+)
+
+// ParsePowerReading reads watts from a meter command's output: ipmitool dcmi power
+// reading's "Instantaneous power reading: N Watts" line, or output that is a number
+// alone (a script of the user's that prints watts).
+func ParsePowerReading(out string) (float64, error) {
+	if dcmiDeactivated.MatchString(out) {
+		return 0, errors.New("the BMC's DCMI power reading is deactivated (\"Power reading state is: deactivated\"): ipmitool dcmi power activate")
+	}
+	if m := dcmiReading.FindStringSubmatch(out); m != nil {
+		return strconv.ParseFloat(m[1], 64)
+	}
+	if w, err := strconv.ParseFloat(strings.TrimSpace(out), 64); err == nil && finite(w) && w >= 0 {
+		return w, nil
+	}
+	first, _, _ := strings.Cut(strings.TrimSpace(out), "\n")
+	if len(first) > 80 {
+		first = first[:80] + "..."
+	}
+	return 0, fmt.Errorf("no \"Instantaneous power reading: N Watts\" line, nor a number of watts alone, in its output (%q)", first)
+}
+
+// pollCommand runs command through sh, at most timeout, and reads its watts.
+func pollCommand(ctx context.Context, command string, timeout time.Duration) (float64, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", command)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	// Its own process group, so that a timeout ends what sh started too.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = time.Second
+	err := cmd.Run()
+	if ctx.Err() == context.DeadlineExceeded {
+		return 0, &MeterCommandError{command, fmt.Sprintf("gave no answer within %s", timeout)}
+	}
+	if err != nil {
+		why := err.Error()
+		if last := lastLine(stderr.String()); last != "" {
+			why += ": " + last
+		}
+		return 0, &MeterCommandError{command, why}
+	}
+	w, err := ParsePowerReading(stdout.String())
+	if err != nil {
+		return 0, &MeterCommandError{command, err.Error()}
+	}
+	return w, nil
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// commandMeter polls a meter command in the background, one poll at a time: a poll
+// is started at each sample unless the previous one is still running, and its
+// reading is stamped with the middle of its run.
+type commandMeter struct {
+	command string
+	timeout time.Duration
+	ctx     context.Context
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+
+	mu       sync.Mutex // guards what follows
+	readings []Reading
+	polls    int
+	failures int
+	firstErr string
+	busy     bool
+	skipped  int // samples that found the previous poll still running
+}
+
+func newCommandMeter(command string, timeout time.Duration) *commandMeter {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &commandMeter{command: command, timeout: timeout, ctx: ctx, cancel: cancel}
+}
+
+// check polls once and waits: a command that fails before the run fails the run.
+func (m *commandMeter) check() error {
+	t0 := time.Now()
+	w, err := pollCommand(m.ctx, m.command, m.timeout)
+	if err != nil {
+		return err
+	}
+	m.mu.Lock()
+	m.readings = append(m.readings, Reading{Time: t0.Add(time.Since(t0) / 2), Watts: w})
+	m.polls++
+	m.mu.Unlock()
+	return nil
+}
+
+// poll starts a poll unless one is running.
+func (m *commandMeter) poll() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.ctx.Err() != nil {
+		return
+	}
+	if m.busy {
+		m.skipped++
+		return
+	}
+	m.busy = true
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		t0 := time.Now()
+		w, err := pollCommand(m.ctx, m.command, m.timeout)
+		mid := t0.Add(time.Since(t0) / 2)
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		m.busy = false
+		if m.ctx.Err() != nil {
+			return // stopped: a poll cut short is neither a reading nor a failure
+		}
+		m.polls++
+		if err != nil {
+			m.failures++
+			if m.firstErr == "" {
+				m.firstErr = err.Error()
+			}
+			return
+		}
+		m.readings = append(m.readings, Reading{Time: mid, Watts: w})
+	}()
+}
+
+// stop ends a running poll and waits for it.
+func (m *commandMeter) stop() {
+	m.cancel()
+	m.wg.Wait()
+}
+
+// latest is the last reading's watts; ok is false before any.
+func (m *commandMeter) latest() (watts float64, ok bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if n := len(m.readings); n > 0 {
+		return m.readings[n-1].Watts, true
+	}
+	return 0, false
+}
+
+// result returns the readings and a note on failed polls.
+func (m *commandMeter) result() ([]Reading, string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	rs := append([]Reading(nil), m.readings...) // in time order: one poll runs at a time
+	note := ""
+	if m.failures > 0 {
+		note = fmt.Sprintf("%d of %d polls failed, the first: %s", m.failures, m.polls, m.firstErr)
+	}
+	if m.skipped > 0 {
+		note = strings.TrimPrefix(note+fmt.Sprintf("; %d samples found the previous poll still running", m.skipped), "; ")
+	}
+	return rs, note
+}

@@ -1,0 +1,83 @@
+package energy
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+)
+
+// WriteSummary prints one window of the section for people ("run" when label is ""):
+// a line per component with how it was obtained, the total with its Wh, CO2 and
+// per-query joules, and what this host could not measure. Sources are in the JSON.
+func WriteSummary(w io.Writer, s *Section, label string) {
+	if s == nil {
+		return
+	}
+	if label == "" {
+		label = "run"
+	}
+	win := s.Window(label)
+	if win == nil {
+		fmt.Fprintf(w, "\nEnergy: no window %q\n", label)
+		return
+	}
+	fmt.Fprintf(w, "\nEnergy, %s (%.1f s; CO2 at %g g/kWh, %s)\n", win.Label, win.Seconds, s.GridIntensity, s.GridIntensitySource)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  component\thow\tenergy J [low-high]\tavg W\tpeak W")
+	var notes []string
+	row := func(f Figures, how string) {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%.3g\t%.3g\n", f.Name, how, joulesText(f), f.AvgW, f.PeakW)
+		if f.Note != "" {
+			notes = append(notes, fmt.Sprintf("  %s: %s", f.Name, f.Note))
+		}
+	}
+	for _, f := range win.Components {
+		row(f, how(f.Measured, string(f.Method)))
+	}
+	row(win.Total, how(win.Total.Measured, ""))
+	tw.Flush()
+	for _, n := range notes {
+		fmt.Fprintln(w, n)
+	}
+	t := win.Total
+	line := fmt.Sprintf("  total %.4g Wh, %.4g g CO2", t.Wh, t.CO2g)
+	if t.JPerQuery > 0 {
+		line += fmt.Sprintf(", %.4g J per query", t.JPerQuery)
+	}
+	if t.JPerTransaction > 0 {
+		line += fmt.Sprintf(", %.4g J per transaction", t.JPerTransaction)
+	}
+	if win.WattsPerKQphH > 0 {
+		line += fmt.Sprintf(", %.4g Watts/KQphH@Size", win.WattsPerKQphH)
+	}
+	fmt.Fprintln(w, line)
+	for _, c := range s.Components {
+		if c.CPU != nil {
+			fmt.Fprintf(w, "  cpu model (%s): %s; %s\n", c.CPU.Profile, c.CPU.Equation(), c.CPU.Basis)
+		}
+	}
+	for _, u := range s.Unavailable {
+		fmt.Fprintf(w, "  not available on this host: %s: %s\n", u.What, u.Why)
+	}
+	for _, u := range s.NotCounted {
+		fmt.Fprintf(w, "  not counted: %s: %s\n", u.What, u.Why)
+	}
+}
+
+func how(measured bool, method string) string {
+	h := "modelled"
+	if measured {
+		h = "measured"
+	}
+	if method != "" {
+		h += " (" + method + ")"
+	}
+	return h
+}
+
+func joulesText(f Figures) string {
+	if f.JoulesLow == f.Joules && f.JoulesHigh == f.Joules {
+		return fmt.Sprintf("%.4g", f.Joules)
+	}
+	return fmt.Sprintf("%.4g [%.4g-%.4g]", f.Joules, f.JoulesLow, f.JoulesHigh)
+}

@@ -1,0 +1,312 @@
+package lifecycle
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"tierbench/internal/params"
+	"tierbench/internal/result"
+	"tierbench/internal/workload"
+	_ "tierbench/internal/workload/all"
+)
+
+// TestRegistry: the four workloads are registered with their phases, each phase has
+// its implementation, and no parameter of a phase shares its name with a run setting.
+func TestRegistry(t *testing.T) {
+	want := map[string][]workload.Phase{"files": {"run"}, "oltp": {"load", "run"}, "tpcc": {"load", "run", "check"}, "tpch": {"run"}}
+	if got := workload.Names(); !slices.Equal(got, []string{"files", "oltp", "tpcc", "tpch"}) {
+		t.Fatalf("workloads %v", got)
+	}
+	for name, phases := range want {
+		m, err := workload.Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []workload.Phase
+		for _, pm := range m.Phases {
+			got = append(got, pm.Phase)
+			own, settings, err := ParamSets(name, pm.Phase)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range own.Params() {
+				if settings.Lookup(p.Name) != nil {
+					t.Errorf("%s %s: --%s is both a parameter and a run setting", name, pm.Phase, p.Name)
+				}
+			}
+			var implemented bool
+			switch w := m.New(); pm.Phase {
+			case workload.Load:
+				_, implemented = w.(workload.Loader)
+			case workload.Run:
+				_, implemented = w.(workload.Runner)
+			case workload.Check:
+				_, implemented = w.(workload.Checker)
+			}
+			if !implemented {
+				t.Errorf("%s has no %s", name, pm.Phase)
+			}
+		}
+		if !slices.Equal(got, phases) {
+			t.Errorf("%s phases %v, want %v", name, got, phases)
+		}
+	}
+	if _, err := workload.Get("tpce"); err == nil || err.Error() != `unknown workload "tpce": valid workloads are files, oltp, tpcc, tpch` {
+		t.Errorf("unknown workload: %v", err)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("registering tpch twice did not panic")
+		}
+	}()
+	m, _ := workload.Get("tpch")
+	workload.Register(m)
+}
+
+// TestParamSets: the parameters a study may set, with their kinds and defaults.
+func TestParamSets(t *testing.T) {
+	own, settings, err := ParamSets("tpcc", workload.Run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		set  *params.Set
+		name string
+		kind params.Kind
+		def  string
+	}{
+		{own, "users", params.Users, "1"},
+		{own, "duration", params.Duration, "1m0s"},
+		{own, "mix", params.Enum, "default"},
+		{own, "seed", params.Seed, "1"},
+		{settings, "engine", params.Enum, "sqlite"},
+		{settings, "buffer", params.Size, ""},
+		{settings, "tier", params.Array, "[]"},
+		{settings, "grid-intensity", params.Float, "475"},
+		{settings, "ignore-limits", params.Bool, "false"},
+	} {
+		p := tc.set.Lookup(tc.name)
+		if p == nil || p.Kind != tc.kind || p.Default != tc.def || p.Help == "" {
+			t.Errorf("--%s: %+v, want kind %s default %q", tc.name, p, tc.kind, tc.def)
+		}
+	}
+	if own, settings, _ := ParamSets("tpcc", workload.Check); len(own.Params()) != 0 || settings.Lookup("ignore-limits") != nil || settings.Lookup("cpu-watts") != nil {
+		t.Error("tpcc check has parameters, --ignore-limits or energy flags")
+	}
+	if _, settings, _ := ParamSets("files", workload.Run); settings.Lookup("engine") != nil || settings.Lookup("dir") == nil || settings.Lookup("wal") != nil {
+		t.Error("files run has engine settings, or no --dir")
+	}
+}
+
+// sample is a value of kind p.Kind other than its default.
+func sample(p *params.Param) []string {
+	switch p.Kind {
+	case params.Int:
+		return []string{"3"}
+	case params.Seed:
+		return []string{"0101"}
+	case params.Float:
+		return []string{"0.25"}
+	case params.Duration:
+		return []string{"90s"}
+	case params.Size:
+		return []string{"2MiB"}
+	case params.Enum:
+		for _, c := range p.Choices {
+			if c != p.Default {
+				return []string{c}
+			}
+		}
+	case params.Bool:
+		return []string{"true"}
+	case params.List:
+		return []string{"a.yaml", "b,c.yaml"}
+	case params.Array:
+		return []string{"a=1", "b=x,y"}
+	case params.Users:
+		return []string{"1", "8"}
+	}
+	return []string{"x y"}
+}
+
+// TestCommandArgsRoundTrip: a study that runs a cell as a child process gives it
+// CommandArgs; parsed as the command line parses them, they set every parameter of
+// every workload's every phase, and every run setting, to what the spec said.
+func TestCommandArgsRoundTrip(t *testing.T) {
+	for _, name := range workload.Names() {
+		m, _ := workload.Get(name)
+		for _, pm := range m.Phases {
+			own, settings, err := ParamSets(name, pm.Phase)
+			if err != nil {
+				t.Fatal(err)
+			}
+			values := map[string][]string{}
+			for _, set := range []*params.Set{own, settings} {
+				for _, p := range set.Params() {
+					values[p.Name] = sample(p)
+				}
+			}
+			spec := Spec{Workload: name, Phases: []workload.Phase{pm.Phase}, Values: values}
+			args, err := CommandArgs(spec)
+			if err != nil {
+				t.Fatalf("%s %s: %v", name, pm.Phase, err)
+			}
+			if len(args) != 1 || args[0][0] != name || args[0][1] != string(pm.Phase) {
+				t.Fatalf("%s %s: args %q", name, pm.Phase, args)
+			}
+			j, err := newJob(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fresh := newTemplate(t, name, pm.Phase)
+			if err := fresh.fs.Parse(args[0][2:]); err != nil {
+				t.Fatalf("%s %s: %q: %v", name, pm.Phase, args[0], err)
+			}
+			for _, set := range []*params.Set{j.phases[0].own, j.phases[0].settings.Params()} {
+				for _, p := range set.Params() {
+					back := fresh.lookup(p.Name)
+					if !p.Changed() || !back.Changed() || !slices.Equal(back.Values(), p.Values()) {
+						t.Errorf("%s %s --%s: %q came back as %q", name, pm.Phase, p.Name, p.Values(), back.Values())
+					}
+				}
+			}
+		}
+	}
+}
+
+// template is a phase's parameters and settings in one flag set, as a command has
+// them.
+type template struct {
+	fs   *pflag.FlagSet
+	sets []*params.Set
+}
+
+func newTemplate(t *testing.T, name string, p workload.Phase) *template {
+	own, settings, err := ParamSets(name, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp := &template{fs: pflag.NewFlagSet(name, pflag.ContinueOnError), sets: []*params.Set{own, settings}}
+	for _, s := range tp.sets {
+		tp.fs.AddFlagSet(s.FlagSet())
+	}
+	return tp
+}
+
+func (tp *template) lookup(name string) *params.Param {
+	for _, s := range tp.sets {
+		if p := s.Lookup(name); p != nil {
+			return p
+		}
+	}
+	return nil
+}
+
+// TestValidate: a spec is checked whole without running anything, every error naming
+// the flag (or the workload, phase or parameter that does not exist).
+func TestValidate(t *testing.T) {
+	out := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		spec Spec
+		want string
+	}{
+		{"ok", Spec{Workload: "tpcc", Phases: []workload.Phase{"load", "run", "check"}, Values: map[string][]string{"out": {out}, "warehouses": {"2"}, "users": {"1", "4"}}}, ""},
+		{"ok without an engine", Spec{Workload: "files", Phases: []workload.Phase{"run"}, Values: map[string][]string{"out": {out}, "dir": {out}, "preset": {"low"}}}, ""},
+		{"unknown workload", Spec{Workload: "tpce", Phases: []workload.Phase{"run"}}, `unknown workload "tpce"`},
+		{"no phase", Spec{Workload: "tpch"}, "tpch: no phase given: tpch has run"},
+		{"unknown phase", Spec{Workload: "tpch", Phases: []workload.Phase{"load"}}, `tpch has no phase "load": it has run`},
+		{"unknown parameter", Spec{Workload: "tpch", Phases: []workload.Phase{"run"}, Values: map[string][]string{"warehouses": {"2"}}}, "--warehouses: tpch run has no such parameter"},
+		{"a value that does not parse", Spec{Workload: "tpcc", Phases: []workload.Phase{"run"}, Values: map[string][]string{"duration": {"5 minutes"}}}, `invalid argument "5 minutes" for "--duration" flag`},
+		{"a value out of range", Spec{Workload: "tpcc", Phases: []workload.Phase{"load"}, Values: map[string][]string{"out": {out}, "warehouses": {"0"}}}, "--warehouses 0: give 1 to"},
+		{"a setting the engine cannot have", Spec{Workload: "tpcc", Phases: []workload.Phase{"run"}, Values: map[string][]string{"out": {out}, "wal": {"hdd-7200"}}}, "--wal hdd-7200: SQLite keeps its WAL"},
+		{"required", Spec{Workload: "oltp", Phases: []workload.Phase{"run"}, Values: map[string][]string{"out": {out}}}, `required flag(s) "mix" not set`},
+		{"no out", Spec{Workload: "tpch", Phases: []workload.Phase{"run"}, Values: map[string][]string{"sf": {"0.01"}}}, "--out is required"},
+		{"one phase's value", Spec{Workload: "tpcc", Phases: []workload.Phase{"load", "run"}, Values: map[string][]string{"out": {out}, "run.seed": {"x"}}}, `invalid argument "x" for "--seed" flag`},
+		{"a phase that has not the value", Spec{Workload: "tpcc", Phases: []workload.Phase{"load", "run"}, Values: map[string][]string{"load.users": {"2"}}}, "--users: tpcc load has no such parameter"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := Validate(tc.spec)
+			if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestExecuteMix: a load and a run of a mix in one execution, as a study's cell, with
+// each phase's headline numbers and status in the outcome, and a seed for one phase.
+func TestExecuteMix(t *testing.T) {
+	out := t.TempDir()
+	o, err := Execute(context.Background(), Spec{Workload: "oltp", Phases: []workload.Phase{workload.Load, workload.Run},
+		Values: map[string][]string{"out": {out}, "mix": {"point-select"}, "scale": {"0.001"}, "load.seed": {"7"},
+			"ramp": {"0s"}, "duration": {"1s"}, "interval": {"1s"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(o.Phases) != 2 || o.Phases[0].Phase != workload.Load || o.Phases[0].File != filepath.Join(out, "oltp-load.json") || o.Phases[1].File != filepath.Join(out, "result.json") {
+		t.Fatalf("outcome %+v", o)
+	}
+	if s, why := o.Status(); s != result.StatusOK || why != "" {
+		t.Errorf("status %s %q", s, why)
+	}
+	m := o.Metrics()
+	if len(m) != 2 || m[0].Name != "tps" || m[0].Value <= 0 || m[0].Better != result.HigherIsBetter || m[1].Name != "qps" || m[1].Value < m[0].Value {
+		t.Errorf("headline %+v", m)
+	}
+	if w := o.Phases[1].Result.(result.Attached).ResultSections().Energy.Window("1 user"); w == nil || w.Seconds <= 0 {
+		t.Errorf("no energy window for the level of 1 user")
+	}
+	if lm := o.Phases[0].Metrics; len(lm) != 1 || lm[0].Name != "load_s" || lm[0].Value <= 0 {
+		t.Errorf("load headline %+v", lm)
+	}
+	// Sampled by default: the run's level is a window of the monitor, judged, and the
+	// load has monitoring files of its own.
+	sec := o.Phases[1].Result.(result.Attached).ResultSections()
+	if sec.Monitoring == nil || sec.Monitoring.Level(1) == nil || sec.Verdict == nil || sec.Verdict.Level(1) == nil || sec.Verdict.Window != "1 user" {
+		t.Errorf("monitoring %+v, verdict %+v: want the level of 1 user sampled and judged", sec.Monitoring, sec.Verdict)
+	}
+	if lsec := o.Phases[0].Result.(result.Attached).ResultSections(); lsec.Monitoring == nil || lsec.Monitoring.File != "load-metrics.jsonl" {
+		t.Errorf("the load's monitoring %+v: want it in load-metrics.jsonl", lsec.Monitoring)
+	}
+	for _, f := range []string{"metrics.jsonl", "metrics.csv", "load-metrics.jsonl", "load-metrics.csv"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	// The CPU's energy (where it is modelled) covers the whole run, at each sample's
+	// utilisation.
+	en := sec.Energy
+	if en == nil || en.Window("run") == nil {
+		t.Fatalf("no energy section")
+	}
+	for _, f := range en.Window("run").Components {
+		if f.Name == "cpu" && (f.CoveredS <= 0 || f.Joules <= 0) {
+			t.Errorf("the CPU's energy covers none of the run: %+v", f)
+		}
+	}
+}
+
+// TestExecuteInterrupted: a phase cut short by its context ends interrupted, with
+// what it measured kept.
+func TestExecuteInterrupted(t *testing.T) {
+	out := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	o, err := Execute(ctx, Spec{Workload: "files", Phases: []workload.Phase{workload.Run},
+		Values: map[string][]string{"out": {out}, "dir": {t.TempDir()}, "preset": {"non-load"}, "idle": {"1m"}}})
+	if !errors.Is(err, context.Canceled) || o == nil || len(o.Phases) != 1 {
+		t.Fatalf("err %v, outcome %+v", err, o)
+	}
+	if s, why := o.Status(); s != result.StatusInterrupted || !strings.Contains(why, "kept in "+filepath.Join(out, "result.json")) {
+		t.Errorf("status %s %q", s, why)
+	}
+}

@@ -1,0 +1,249 @@
+package monitor
+
+import (
+	"context"
+	"errors"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"tierbench/internal/engine"
+)
+
+func sample(at time.Time, v float64, counters map[string]float64) *Sample {
+	return &Sample{Time: at, Values: map[string]float64{"v": v}, Counters: counters}
+}
+
+// TestWindow: a window's first sample is its base; the values of the samples after it
+// are summarised (nearest-rank percentiles), counters rise by their increments (a
+// restart from zero counted from zero) over the time they were read; samples outside
+// the window are left out, and a sample taken for the window's end mark counts as
+// taken at the mark.
+func TestWindow(t *testing.T) {
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	w := &window{label: "4 users", users: 4, start: at(1), end: at(4), ended: true}
+	end := at(4)
+	for _, s := range []*Sample{
+		sample(at(0), 10, map[string]float64{"c": 0}),     // before the window
+		sample(at(1), 20, map[string]float64{"c": 100}),   // the base
+		sample(at(2), 30, map[string]float64{"c": 150}),   // +50
+		sample(at(3), 40, map[string]float64{"c": 20}),    // restarted: +20
+		sample(at(4.2), 99, map[string]float64{"c": 999}), // a tick after the end
+		{Time: at(4.3), Mark: "end 4 users", MarkTime: &end, Values: map[string]float64{"v": 50}, Counters: map[string]float64{"c": 80}}, // +60
+		sample(at(5), 60, map[string]float64{"c": 90}), // after the end
+	} {
+		w.add(s)
+	}
+	ws := w.finish()
+	want := Stats{Mean: 40, Min: 30, Max: 50, P50: 40, P95: 50, P99: 50, N: 3}
+	if got := ws.Series["v"]; got != want {
+		t.Errorf("v: %+v, want %+v", got, want)
+	}
+	// 130 over the 3.3 s from the base to the end's sample.
+	if c := ws.Counters["c"]; c.Delta != 130 || math.Abs(c.PerS-130/3.3) > 0.001 {
+		t.Errorf("c: %+v, want a rise of 130 at %.3f/s", c, 130/3.3)
+	}
+	if ws.Samples != 3 || ws.CoveredS != 3.3 || ws.Users != 4 || !ws.Start.Equal(at(1)) {
+		t.Errorf("window %+v", ws)
+	}
+}
+
+func TestPercentiles(t *testing.T) {
+	vs := make([]float64, 100)
+	for i := range vs {
+		vs[i] = float64(100 - i) // 100 down to 1
+	}
+	if st := newStats(vs); st.P50 != 50 || st.P95 != 95 || st.P99 != 99 || st.Mean != 50.5 || st.Min != 1 || st.Max != 100 {
+		t.Errorf("1..100: %+v", st)
+	}
+	if st := newStats([]float64{7}); st.P50 != 7 || st.P99 != 7 || st.N != 1 {
+		t.Errorf("one value: %+v", st)
+	}
+}
+
+// countingSource adds 10 to its counter at every reading and reports the readings so
+// far as its value: a window's counter rise is then 10 times its samples, however the
+// samples fell in time.
+type countingSource struct{ n float64 }
+
+func (c *countingSource) Name() string { return "counting" }
+func (c *countingSource) Series() []SeriesInfo {
+	return []SeriesInfo{value("count.reads", "reads", "readings"), counter("count.total", "units", "10 a reading")}
+}
+func (c *countingSource) Read(_ context.Context, _ time.Time, r *Reading) error {
+	c.n++
+	r.Value("count.reads", c.n)
+	r.Counter("count.total", 10*c.n)
+	return nil
+}
+
+// TestMonitorWindows: windows marked while the monitor runs get their samples; the
+// run's window has every sample but the first; a bad interval is refused naming
+// --sample.
+func TestMonitorWindows(t *testing.T) {
+	for _, d := range []time.Duration{0, -time.Second} {
+		if _, err := New(Config{Interval: d}); err == nil || !strings.Contains(err.Error(), "--sample") {
+			t.Errorf("interval %s: %v", d, err)
+		}
+	}
+	src := &countingSource{}
+	dir := t.TempDir()
+	m, err := New(Config{Interval: 5 * time.Millisecond, Dir: dir, Sources: []Source{src}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Start()
+	startAt := time.Now()
+	m.Mark(LevelLabel(2), true, startAt)
+	waitFor(t, func() bool { based, _ := windowState(m, "2 users"); return based })
+	waitFor(t, func() bool { return m.Latest().Values["count.reads"] >= 8 })
+	endAt := time.Now()
+	m.Mark(LevelLabel(2), false, endAt)
+	waitFor(t, func() bool { _, done := windowState(m, "2 users"); return done })
+	sum, err := m.Stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := sum.Level(2)
+	if w == nil || w.Label != "2 users" || w.Cut {
+		t.Fatalf("windows %+v", sum.Windows)
+	}
+	if sum.Window("2 users") != w || sum.Window("power") != nil {
+		t.Errorf("Window by label: %p and %p, want the level's %p and nil", sum.Window("2 users"), sum.Window("power"), w)
+	}
+	// From the samples: the window's first sample (by the time it counts at) is its
+	// base, and the samples after it up to the end are its own.
+	samples, err := ReadSamples(filepath.Join(dir, JSONLinesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var base, last float64
+	based, inside := false, 0
+	for _, s := range samples {
+		at := s.At()
+		switch {
+		case at.Before(startAt) || at.After(endAt):
+		case !based:
+			based, base = true, s.Counters["count.total"]
+		default:
+			last, inside = s.Counters["count.total"], inside+1
+		}
+	}
+	if c := w.Counters["count.total"]; c.Delta != last-base || w.Samples != inside || inside < 2 {
+		t.Errorf("window: counter rose %v over %d samples, the samples say %v over %d", c.Delta, w.Samples, last-base, inside)
+	}
+	if sum.Run.Samples != sum.Samples-1 || sum.Run.Counters["count.total"].Delta != float64(10*(sum.Samples-1)) {
+		t.Errorf("run: %d samples of %d, counter rose %v", sum.Run.Samples, sum.Samples, sum.Run.Counters["count.total"].Delta)
+	}
+	if st := sum.Sources[0]; st.Name != "counting" || st.Reads != sum.Samples || st.Errors != 0 {
+		t.Errorf("source status %+v after %d samples", st, sum.Samples)
+	}
+	again, err := m.Stop()
+	if again != sum || err != nil {
+		t.Error("a second Stop did not return the first's summary")
+	}
+}
+
+// windowState says whether the last window labelled label has its base sample, and
+// whether it has its end's (and so its summary).
+func windowState(m *Monitor, label string) (based, done bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i := len(m.windows) - 1; i >= 0; i-- {
+		if w := m.windows[i]; w.label == label {
+			return w.based, w.summary != nil
+		}
+	}
+	return false, false
+}
+
+func waitFor(t *testing.T, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatal("waited 30 s")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// fakeStats is an engine.StatsReader whose readings the test sets.
+type fakeStats struct {
+	st  engine.Stats
+	err error
+}
+
+func (f *fakeStats) Catalogue() []engine.StatInfo {
+	return []engine.StatInfo{{Name: "commits", Kind: engine.Counter, Unit: "transactions"},
+		{Name: "buffer_hits", Kind: engine.Counter, Unit: "pages"}, {Name: "buffer_misses", Kind: engine.Counter, Unit: "pages"},
+		{Name: "wait.<class>.<event>", Kind: engine.Gauge, Unit: "sessions"}}
+}
+func (f *fakeStats) ReadStats(context.Context) (engine.Stats, error) { return f.st, f.err }
+
+type fakeEngine struct {
+	engine.Engine
+	r *fakeStats
+}
+
+func (f fakeEngine) NewStatsReader(context.Context) (engine.StatsReader, error) { return f.r, nil }
+
+// TestEngineSource: an engine's counters become rates, its buffer's hits and misses a
+// hit ratio, its gauges values, by hand.
+func TestEngineSource(t *testing.T) {
+	r := &fakeStats{st: engine.Stats{Counters: map[string]float64{"commits": 100, "buffer_hits": 900, "buffer_misses": 100},
+		Gauges: map[string]float64{"wait.Lock.tuple": 2}}}
+	src, ok, err := NewEngine(context.Background(), fakeEngine{r: r})
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	read(t, src, t0)
+	r.st = engine.Stats{Counters: map[string]float64{"commits": 300, "buffer_hits": 1880, "buffer_misses": 120},
+		Gauges: map[string]float64{"wait.IO.DataFileRead": 3}}
+	got := read(t, src, t0.Add(2*time.Second))
+	// 200 commits in 2 s; 980 hits of 1000 reads; no session waits on a tuple now.
+	expect(t, got.Values, map[string]float64{"engine.commits_per_s": 100, "engine.buffer_hit_pct": 98,
+		"engine.wait.IO.DataFileRead": 3, "engine.wait.Lock.tuple": 0})
+	// A reading that failed in part keeps what it read, and says why.
+	r.err = errors.New("lock waits: access denied")
+	part := newReading()
+	if err := src.Read(context.Background(), t0.Add(3*time.Second), part); err == nil || part.Values["engine.wait.IO.DataFileRead"] != 3 {
+		t.Errorf("a partial reading: %v, values %v", err, part.Values)
+	}
+	if _, ok, _ := NewEngine(context.Background(), struct{ engine.Engine }{}); ok {
+		t.Error("an engine without statistics gave a source")
+	}
+}
+
+// TestParseSample: --sample takes a duration of 10 ms or more, or off; 0, negative and
+// too short intervals are errors naming the flag.
+func TestParseSample(t *testing.T) {
+	for text, want := range map[string]time.Duration{"1s": time.Second, "250ms": 250 * time.Millisecond, "off": 0, " OFF ": 0} {
+		if got, err := ParseSample(text); err != nil || got != want {
+			t.Errorf("%q: %v, %v; want %v", text, got, err, want)
+		}
+	}
+	for _, text := range []string{"0", "0s", "-1s", "1ms", "often", ""} {
+		if _, err := ParseSample(text); err == nil || !strings.HasPrefix(err.Error(), "--sample ") {
+			t.Errorf("%q: %v, want an error naming --sample", text, err)
+		}
+	}
+}
+
+func TestLevelUsers(t *testing.T) {
+	for _, tc := range []struct {
+		label string
+		users int
+		ok    bool
+	}{{"1 user", 1, true}, {"4 users", 4, true}, {"1 users", 0, false}, {"4 user", 0, false}, {"power", 0, false},
+		{"0 users", 0, false}, {"-2 users", 0, false}, {"4", 0, false}, {"04 users", 0, false}} {
+		if u, ok := LevelUsers(tc.label); u != tc.users || ok != tc.ok {
+			t.Errorf("LevelUsers(%q) = %d, %v; want %d, %v", tc.label, u, ok, tc.users, tc.ok)
+		}
+	}
+	if u, ok := LevelUsers(LevelLabel(250)); u != 250 || !ok {
+		t.Errorf("LevelUsers(LevelLabel(250)) = %d, %v", u, ok)
+	}
+}

@@ -1,0 +1,224 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"tierbench/internal/report/chart"
+	"tierbench/internal/report/stats"
+)
+
+// Table is the table of one metric, named by its key: a row per cell with its varying factors, the
+// number of successful repetitions, mean, SD, min, max, the 95% CI, and the %
+// difference against the baseline with Welch's p and whether it is significant.
+func (s *Summary) Table(key string) (*Table, error) {
+	m, ok := s.Metric(key)
+	if !ok {
+		return nil, fmt.Errorf("summary: no metric %q", key)
+	}
+	factors := s.Varying()
+	var cols []Column
+	for _, f := range factors {
+		cols = append(cols, Column{Label: f})
+	}
+	if len(factors) == 0 {
+		cols = append(cols, Column{Label: "cell"})
+	}
+	cols = append(cols, Column{Label: "n"},
+		Column{Label: "mean", Unit: m.Unit}, Column{Label: "SD", Unit: m.Unit},
+		Column{Label: "min", Unit: m.Unit}, Column{Label: "max", Unit: m.Unit},
+		Column{Label: "95% CI low", Unit: m.Unit}, Column{Label: "95% CI high", Unit: m.Unit})
+	if s.Baseline != "" {
+		cols = append(cols, Column{Label: "vs baseline", Unit: "%"}, Column{Label: "p (Welch)"}, Column{Label: "significant"})
+	}
+	name := key // a metric key is usually a valid name already: keep it
+	if chart.CheckName(name) != nil {
+		name = chart.Slug(key)
+	}
+	t := NewTable(name, m.Label, cols...)
+	failed := 0
+	for _, c := range s.Cells {
+		failed += c.Failed
+		var row []Entry
+		for _, f := range factors {
+			row = append(row, Text(factorOf(c.Factors, f)))
+		}
+		if len(factors) == 0 {
+			row = append(row, Text(c.ID))
+		}
+		ms := c.Metrics[key]
+		st := ms.Stats
+		n := NumberAs(float64(st.N), strconv.Itoa(st.N))
+		if c.Failed > 0 {
+			n.Text += fmt.Sprintf(" (%d failed)", c.Failed)
+		}
+		row = append(row, n, Number(st.Mean), Number(st.SD), Number(st.Min), Number(st.Max), Number(st.CILow), Number(st.CIHigh))
+		if s.Baseline != "" {
+			row = append(row, comparisonEntries(m, c.ID == s.Baseline, ms.VsBaseline)...)
+		}
+		t.AddRow(row...)
+	}
+	notes := []string{"n: successful repetitions. 95% CI: Student's t with n-1 degrees of freedom; none for one repetition."}
+	if s.Baseline != "" {
+		notes = append(notes, fmt.Sprintf("vs baseline: %% difference of the means against %s; p: Welch's t-test, two-sided; significant when p < %g.", s.Baseline, stats.Alpha))
+	}
+	if failed > 0 {
+		notes = append(notes, fmt.Sprintf("Failed repetitions (%d) are left out.", failed))
+	}
+	t.Note = strings.Join(notes, " ")
+	return t, nil
+}
+
+func comparisonEntries(m Metric, isBase bool, cmp *stats.Comparison) []Entry {
+	if isBase {
+		b := Text("baseline")
+		b.Class = ClassBaseline
+		return []Entry{b, Text(Missing), Text(Missing)}
+	}
+	if cmp == nil {
+		return []Entry{Text(Missing), Text(Missing), Text(Missing)}
+	}
+	diff := Percent(cmp.DiffPct)
+	sig := Text("no")
+	switch {
+	case math.IsNaN(cmp.P):
+		sig = Text("untestable")
+	case cmp.Significant:
+		sig = Text("yes")
+		better := cmp.DiffPct > 0 != m.LowerIsBetter
+		diff.Class = ClassWorse
+		if better {
+			diff.Class = ClassBetter
+		}
+	}
+	return []Entry{diff, PValue(cmp.P), sig}
+}
+
+// ChartSpec says how to chart one metric of a summary.
+type ChartSpec struct {
+	// Metric is the metric's key.
+	Metric string
+	// X is the factor along x. The other varying factors make the series: one line
+	// (or one bar in each group) per combination of their values.
+	X string
+	// Name and Title default to "METRIC-vs-X" and "LABEL vs X".
+	Name, Title string
+	// XLabel and XUnit label the x axis (default: the factor's name).
+	XLabel, XUnit string
+	XLog          bool
+	// XValue reads a factor value as a number (default strconv.ParseFloat); if any
+	// value does not read, x is categorical.
+	XValue func(string) (float64, error)
+	// Kind is chart.Line over a numeric x and chart.Bar otherwise, unless set.
+	Kind chart.Kind
+}
+
+// Chart charts one metric over the factor spec.X: each cell's mean, with its 95% CI
+// as an error bar when it has two repetitions or more. A cell without a value (all
+// its runs failed) has no point.
+func (s *Summary) Chart(spec ChartSpec) (*chart.Chart, error) {
+	m, ok := s.Metric(spec.Metric)
+	if !ok {
+		return nil, fmt.Errorf("summary: no metric %q", spec.Metric)
+	}
+	if !slices.Contains(s.Factors, spec.X) {
+		return nil, fmt.Errorf("summary: no factor %q to chart %s over; factors are %q", spec.X, spec.Metric, s.Factors)
+	}
+	xValue := spec.XValue
+	if xValue == nil {
+		xValue = func(v string) (float64, error) { return strconv.ParseFloat(v, 64) }
+	}
+	var xs []string // the factor's values in the cells' order
+	numeric := true
+	xnum := map[string]float64{}
+	for _, c := range s.Cells {
+		v := factorOf(c.Factors, spec.X)
+		if !slices.Contains(xs, v) {
+			xs = append(xs, v)
+			f, err := xValue(v)
+			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+				numeric = false
+			}
+			xnum[v] = f
+		}
+	}
+	kind := spec.Kind
+	if kind == "" {
+		kind = chart.Line
+		if !numeric {
+			kind = chart.Bar
+		}
+	}
+	if kind == chart.Line && !numeric {
+		return nil, fmt.Errorf("summary: a line chart of %s needs a numeric %s; its values are %q", spec.Metric, spec.X, xs)
+	}
+	name, title := spec.Name, spec.Title
+	if name == "" {
+		name = chart.Slug(spec.Metric + "-vs-" + spec.X)
+	}
+	if title == "" {
+		title = m.Label + " vs " + spec.X
+	}
+	xl := spec.XLabel
+	if xl == "" {
+		xl = spec.X
+	}
+	c := chart.New(kind, name, title, chart.Axis{Label: xl, Unit: spec.XUnit, Log: spec.XLog}, chart.Axis{Label: m.Label, Unit: m.Unit})
+	if kind == chart.Bar || kind == chart.StackedBar {
+		c.Categories = xs
+	}
+	var others []string
+	for _, f := range s.Varying() {
+		if f != spec.X {
+			others = append(others, f)
+		}
+	}
+	index := map[string]int{}
+	anyCI := false
+	for _, cs := range s.Cells {
+		parts := make([]string, len(others))
+		for i, f := range others {
+			parts[i] = f + "=" + factorOf(cs.Factors, f)
+		}
+		key := strings.Join(parts, ", ")
+		if key == "" {
+			key = m.Label
+		}
+		si, ok := index[key]
+		if !ok {
+			si = len(c.Series)
+			index[key] = si
+			c.Add(key)
+		}
+		st := cs.Metrics[spec.Metric].Stats
+		if st.N == 0 {
+			continue
+		}
+		xv := factorOf(cs.Factors, spec.X)
+		x := xnum[xv]
+		if c.Categories != nil {
+			x = float64(slices.Index(xs, xv))
+		}
+		p := chart.XY(x, st.Mean)
+		if st.N >= 2 {
+			p = chart.XYCI(x, st.Mean, st.CILow, st.CIHigh)
+			anyCI = true
+		}
+		c.Series[si].Points = append(c.Series[si].Points, p)
+	}
+	for _, sr := range c.Series {
+		slices.SortFunc(sr.Points, func(a, b chart.Point) int { return cmp.Compare(a.X, b.X) })
+	}
+	if anyCI {
+		what := "Points"
+		if c.Categories != nil {
+			what = "Bars"
+		}
+		c.Note = what + " are the means over repetitions; error bars, their 95% confidence intervals (Student's t)."
+	}
+	return c, c.Validate()
+}

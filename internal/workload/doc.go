@@ -1,0 +1,18 @@
+// Package workload is the registry of benchmarks and their contract with the run
+// lifecycle, after CockroachDB's pkg/workload: each workload registers its Meta from
+// init() (Register panics on a duplicate, as database/sql does), package all imports
+// them all, and the command line and studies are built from the registry (Names, Get)
+// without knowing a workload's package.
+//
+// A Workload is small: its Meta, its parameters per phase (package params) and
+// Prepare, which checks them and says what a phase asks of the run (Request) without
+// running anything. Its phases are optional interfaces found by type assertion
+// (Loader, Runner, Checker), as are its results' headline numbers (Headliner) and how
+// they ended (Statuser). A phase runs in what the lifecycle opened for it (Env) and
+// hands back what it produced (Report), which the lifecycle writes with the storage
+// and energy sections once the engine has stopped and the tiers are unmounted.
+//
+// The package imports no engine implementation, emulator or placement: the workloads
+// (tpch, oltp/tpcc, oltp/mix, files) import it, and package lifecycle, which imports
+// it, puts the pieces together (lifecycle.Execute).
+package workload
