@@ -2,11 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"tierbench/internal/engine"
 )
 
 func TestOLTPBadInput(t *testing.T) {
@@ -285,4 +288,20 @@ func TestRefusesWhatCannotFit(t *testing.T) {
 			}
 		})
 	}
+	// --ignore-limits lets the same command past the estimate: it goes on to the next
+	// check, here that --db holds no database, without building one.
+	t.Run("ignore-limits", func(t *testing.T) {
+		db := filepath.Join(dir, "nodb")
+		_, err := runCLI(t, "oltp", "run", "--engine", "postgres", "--mix", "policy", "--users", "10000000", "--db", db, "--ignore-limits", "--out", filepath.Join(dir, "ignored"))
+		if err == nil || strings.Contains(err.Error(), "--ignore-limits") {
+			t.Fatalf("error %v, want one past the estimate", err)
+		}
+		var none *engine.NoDatabaseError
+		if !errors.As(err, &none) {
+			t.Errorf("error %q (%T), want the missing database", err, err)
+		}
+		if _, err := os.Stat(db); !os.IsNotExist(err) {
+			t.Errorf("%s: %v, want nothing created", db, err)
+		}
+	})
 }

@@ -82,7 +82,7 @@ func TestSecondRunInSameOut(t *testing.T) {
 	}
 	// The killed run had written intervals: they are set aside whole.
 	aside := filepath.Join(out, "earlier", "1")
-	if !strings.Contains(stderr, "note: the earlier run's intervals.jsonl is in "+aside) {
+	if !strings.Contains(stderr, "note: the earlier run's intervals.jsonl and metrics.jsonl are in "+aside) {
 		t.Errorf("stderr does not say where the killed run's files went:\n%s", stderr)
 	}
 	if _, err := os.Stat(filepath.Join(aside, "intervals.jsonl")); err != nil {
@@ -144,7 +144,7 @@ func TestFullDiskKeepsEarlierRun(t *testing.T) {
 	if !bytes.Equal(readOrEmpty(filepath.Join(aside, "result.json")), result) || !bytes.Equal(readOrEmpty(filepath.Join(aside, "intervals.jsonl")), intervals) {
 		t.Error("the earlier run's files changed")
 	}
-	if !strings.Contains(stderr, "note: the earlier run's result.json and intervals.jsonl are in "+aside) {
+	if !strings.Contains(stderr, "note: the earlier run's result.json, intervals.jsonl, metrics.jsonl and metrics.csv are in "+aside) {
 		t.Errorf("stderr does not say where the earlier run went:\n%s", stderr)
 	}
 	if _, err := os.Stat(filepath.Join(out, "result.json")); !os.IsNotExist(err) {
@@ -181,7 +181,7 @@ func TestLoadFailureLeavesNoStaleLoadInfo(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "oltp-load.json")); !os.IsNotExist(err) {
 		t.Errorf("oltp-load.json after a failed load: %v, want none", err)
 	}
-	if !bytes.Equal(readOrEmpty(filepath.Join(aside, "oltp-load.json")), before) || !strings.Contains(stderr, "note: the earlier run's oltp-load.json is in "+aside) {
+	if !bytes.Equal(readOrEmpty(filepath.Join(aside, "oltp-load.json")), before) || !strings.Contains(stderr, "note: the earlier run's oltp-load.json, load-metrics.jsonl and load-metrics.csv are in "+aside) {
 		t.Errorf("the earlier load's file is not kept whole in %s (stderr %q)", aside, stderr)
 	}
 	_, err = runCLI(t, "oltp", "run", "--mix", tiny, "--duration", "1s", "--out", out)
@@ -276,7 +276,7 @@ func TestRecordTraceSetsEarlierTracesAside(t *testing.T) {
 	if len(readOrEmpty(filepath.Join(out, "traces", "data.trace"))) == 0 {
 		t.Error("the second load recorded no trace")
 	}
-	if want := "note: the earlier run's oltp-load.json, load-storage.json and traces are in " + aside; !strings.Contains(stderr, want) {
+	if want := "note: the earlier run's oltp-load.json, load-storage.json, load-metrics.jsonl, load-metrics.csv and traces are in " + aside; !strings.Contains(stderr, want) {
 		t.Errorf("stderr %q lacks %q", stderr, want)
 	}
 }

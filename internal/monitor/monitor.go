@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -387,7 +386,14 @@ func (m *Monitor) closeFiles() error {
 	if m.file == nil {
 		return m.writeErr
 	}
-	err := errors.Join(m.writeErr, m.out.Flush(), m.file.Sync(), m.file.Close())
+	// The first failure is the cause: a failed write fails the flush and sync after it
+	// with the same message, which errors.Join would print once per line.
+	var err error
+	for _, e := range []error{m.writeErr, m.out.Flush(), m.file.Sync(), m.file.Close()} {
+		if err == nil {
+			err = e
+		}
+	}
 	m.file = nil
 	if err != nil {
 		return fmt.Errorf("monitor: %s: %w", filepath.Join(m.cfg.Dir, m.cfg.Prefix+JSONLinesFile), err)
