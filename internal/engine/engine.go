@@ -257,7 +257,9 @@ type IOCounter interface {
 // which of the engine's counters they come from.
 type IOBytes struct {
 	Read, Written int64
-	Source        string
+	// Log is the part of Written that went to the write-ahead (redo) log.
+	Log    int64
+	Source string
 }
 
 // Engine is one open database: embedded, managed or external.
