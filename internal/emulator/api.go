@@ -98,6 +98,13 @@ func fuseUnavailable(reason string) error {
 		ErrNoFUSE, reason)
 }
 
+// ErrNoPreload is wrapped by the errors of a preload path that cannot serve the
+// devices (a directory the ring cannot hold or the clients could not match, a ring
+// that cannot be made): a FUSE mount may still serve them, which --emulator auto does.
+var ErrNoPreload = errors.New("the preload path cannot serve these devices")
+
+func preloadUnavailable(err error) error { return fmt.Errorf("%w: %w", ErrNoPreload, err) }
+
 // ErrTooFast is matched (errors.Is) by the error of a device the host cannot emulate
 // in real time, a *TooFastError.
 var ErrTooFast = errors.New("device too fast for this host: use trace replay")

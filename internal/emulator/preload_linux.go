@@ -37,12 +37,12 @@ func startPreload(cfg serveConfig) ([]*mounted, error) {
 		// The clients compare the canonical path of every file they open with this.
 		dir, err := filepath.EvalSymlinks(d.BackingDir)
 		if err != nil {
-			return nil, fmt.Errorf("device %s: resolve %s: %w", d.Name, d.BackingDir, err)
+			return nil, preloadUnavailable(fmt.Errorf("device %s: resolve %s: %w", d.Name, d.BackingDir, err))
 		}
 		for _, o := range rdevs {
 			if strings.HasPrefix(dir+"/", o.Dir+"/") || strings.HasPrefix(o.Dir+"/", dir+"/") {
-				return nil, fmt.Errorf("device %s: its directory %s and another device's %s contain each other: the files could not be told apart",
-					d.Name, dir, o.Dir)
+				return nil, preloadUnavailable(fmt.Errorf("device %s: its directory %s and another device's %s contain each other: the files could not be told apart",
+					d.Name, dir, o.Dir))
 			}
 		}
 		td := newTimedDevice(d.Name, d.Spec, model)
@@ -59,7 +59,7 @@ func startPreload(cfg serveConfig) ([]*mounted, error) {
 	}
 	ring, err := preload.Create("", preload.Config{Devices: rdevs, NoSpin: cfg.NoSpin, Tuning: tune})
 	if err != nil {
-		return nil, err
+		return nil, preloadUnavailable(err)
 	}
 	rs := startRingServer(ring, devs, tune)
 	for _, m := range ms {
@@ -93,7 +93,7 @@ func startPreload(cfg serveConfig) ([]*mounted, error) {
 func (e *Emulator) preloadFloor() error {
 	c, err := preload.Attach(e.ring)
 	if err != nil {
-		return err
+		return preloadUnavailable(err)
 	}
 	c.Forget()
 	defer c.Detach()

@@ -42,15 +42,16 @@ type serverMessage struct {
 	Ready *readyInfo `json:"ready,omitempty"`
 	Error string     `json:"error,omitempty"`
 	// TooFast and NoFUSE carry what Error wraps, for Start to return as data.
-	TooFast *TooFastError `json:"too_fast,omitempty"`
-	NoFUSE  bool          `json:"no_fuse,omitempty"`
-	Final   []DeviceStats `json:"final,omitempty"`
+	TooFast   *TooFastError `json:"too_fast,omitempty"`
+	NoFUSE    bool          `json:"no_fuse,omitempty"`
+	NoPreload bool          `json:"no_preload,omitempty"`
+	Final     []DeviceStats `json:"final,omitempty"`
 }
 
 // failure is the message of a server that could not mount: the error's text and the
 // data it carries.
 func failure(err error) serverMessage {
-	msg := serverMessage{Error: err.Error(), NoFUSE: errors.Is(err, ErrNoFUSE)}
+	msg := serverMessage{Error: err.Error(), NoFUSE: errors.Is(err, ErrNoFUSE), NoPreload: errors.Is(err, ErrNoPreload)}
 	errors.As(err, &msg.TooFast)
 	return msg
 }

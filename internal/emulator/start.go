@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -62,6 +63,7 @@ func Start(ctx context.Context, devs []Device, opts Options) (*Emulator, error) 
 		return nil, fmt.Errorf("emulator: path %q: Start takes %s or %s (auto is decided by the caller)", opts.Path, PathFUSE, PathPreload)
 	}
 	seen := map[string]bool{}
+	devs = slices.Clone(devs) // made absolute here, the caller's unchanged
 	for i := range devs {
 		d := &devs[i]
 		if d.Name == "" || d.Spec == "" || d.BackingDir == "" || (d.MountPoint == "" && path == PathFUSE) {
@@ -338,18 +340,20 @@ func cleanStateDir(dir string) {
 // carried across the process boundary, so that callers can test errors.Is(err,
 // ErrNoFUSE) and errors.As(err, &tooFast) as they would in one process.
 type remoteError struct {
-	msg     string
-	tooFast *TooFastError
-	noFUSE  bool
+	msg               string
+	tooFast           *TooFastError
+	noFUSE, noPreload bool
 }
 
 func (m serverMessage) remoteError() error {
-	return &remoteError{msg: m.Error, tooFast: m.TooFast, noFUSE: m.NoFUSE}
+	return &remoteError{msg: m.Error, tooFast: m.TooFast, noFUSE: m.NoFUSE, noPreload: m.NoPreload}
 }
 
 func (e *remoteError) Error() string { return e.msg }
 
-func (e *remoteError) Is(target error) bool { return target == ErrNoFUSE && e.noFUSE }
+func (e *remoteError) Is(target error) bool {
+	return (target == ErrNoFUSE && e.noFUSE) || (target == ErrNoPreload && e.noPreload)
+}
 
 func (e *remoteError) Unwrap() error {
 	if e.tooFast == nil {

@@ -85,6 +85,7 @@ func TestRemoteErrorKeepsData(t *testing.T) {
 		{fmt.Errorf("device data: %w", tf), true, false, tf},
 		{fmt.Errorf("device data: %w", pre), true, false, pre},
 		{fuseUnavailable("/dev/fuse missing"), false, true, nil},
+		{preloadUnavailable(errors.New("preload ring: device directory too long")), false, false, nil},
 		{errors.New("mount /x: permission denied"), false, false, nil},
 	} {
 		b, err := json.Marshal(failure(tc.err))
@@ -97,7 +98,8 @@ func TestRemoteErrorKeepsData(t *testing.T) {
 		}
 		got := msg.remoteError()
 		var back *TooFastError
-		if got.Error() != tc.err.Error() || errors.Is(got, ErrTooFast) != tc.tooFast || errors.Is(got, ErrNoFUSE) != tc.noFUSE || errors.As(got, &back) != tc.tooFast {
+		if got.Error() != tc.err.Error() || errors.Is(got, ErrTooFast) != tc.tooFast || errors.Is(got, ErrNoFUSE) != tc.noFUSE ||
+			errors.Is(got, ErrNoPreload) != errors.Is(tc.err, ErrNoPreload) || errors.As(got, &back) != tc.tooFast {
 			t.Errorf("%q came back as %q: too fast %v, no FUSE %v; want %v, %v", tc.err, got, errors.Is(got, ErrTooFast), errors.Is(got, ErrNoFUSE), tc.tooFast, tc.noFUSE)
 		}
 		if tc.tooFast && *back != *tc.want {

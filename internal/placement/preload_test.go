@@ -74,6 +74,9 @@ func TestServersOnPreloadTiers(t *testing.T) {
 					eng.Close()
 				}
 			}()
+			if err := pl.WatchEngineIO(ctx, eng); err != nil {
+				t.Fatal(err)
+			}
 			db := eng.DB()
 			if _, err := db.ExecContext(ctx, "CREATE TABLE t (k INTEGER PRIMARY KEY, v VARCHAR(300))"); err != nil {
 				t.Fatal(err)
@@ -101,6 +104,9 @@ func TestServersOnPreloadTiers(t *testing.T) {
 			if io.Written > devWritten || io.Read > devRead {
 				t.Errorf("the engine counted more I/O than the devices saw: some of it went around the shim")
 			}
+			if err := pl.CheckEngineIO(ctx); err != nil {
+				t.Errorf("the run's own check: %v", err)
+			}
 			if err := eng.Close(); err != nil {
 				t.Fatal(err)
 			}
@@ -110,7 +116,10 @@ func TestServersOnPreloadTiers(t *testing.T) {
 				t.Fatal(err)
 			}
 			if st.Emulator == nil || st.Emulator.Path != emulator.PathPreload {
-				t.Errorf("storage says the emulator was %+v, want preload", st.Emulator)
+				t.Fatalf("storage says the emulator was %+v, want preload", st.Emulator)
+			}
+			if c := st.Emulator.EngineIO; c == nil || c.Bypassed || c.LogTier != "log" {
+				t.Errorf("engine I/O check %+v: want one recorded, not bypassed, with the WAL's tier log apart", c)
 			}
 			for _, tr := range st.Tiers {
 				d := tr.Device
@@ -308,5 +317,48 @@ func TestAutoFallsBackToFUSE(t *testing.T) {
 	st.WriteSummary(&out)
 	if !strings.Contains(out.String(), "emulated through FUSE, not the preload path: ") {
 		t.Errorf("summary does not say why:\n%s", out.String())
+	}
+}
+
+// TestLongTierPathFallsBack: a tier whose directory is longer than the preload ring
+// holds (1024 bytes) cannot be matched by the shim's clients. Asked for preload, the
+// run is refused with that cause; with auto the tier goes on a FUSE mount instead, and
+// the storage section says why.
+func TestLongTierPathFallsBack(t *testing.T) {
+	needFUSE(t)
+	reg, err := device.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := NewPlan(nil, Classes{Data: "sata-ssd"}, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	for range 5 {
+		out = filepath.Join(out, strings.Repeat("d", 220))
+	}
+	ctx := context.Background()
+	opts := emulatorOptions(t)
+	opts.Path = emulator.PathPreload
+	_, err = plan.Start(ctx, Options{OutDir: out, Registry: reg, Emulator: opts, Engine: "sqlite"})
+	if !errors.Is(err, emulator.ErrNoPreload) || !strings.Contains(err.Error(), "shorter than 1024 bytes") {
+		t.Fatalf("--emulator preload on a %d-byte path: %v, want the ring's refusal", len(out), err)
+	}
+	opts.Path = emulator.PathAuto
+	pl, err := plan.Start(ctx, Options{OutDir: out, Registry: reg, Emulator: opts, Engine: "sqlite"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pl.Stop()
+	if d := pl.Dir(Data); !strings.HasSuffix(d, filepath.Join("tiers", "data", "mnt", "db")) {
+		t.Errorf("data directory %s: want the FUSE mount's", d)
+	}
+	st, err := pl.Finish(DefaultGridIntensity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := st.Emulator; e == nil || e.Requested != emulator.PathAuto || e.Path != emulator.PathFUSE || !strings.Contains(e.Fallback, "shorter than 1024 bytes") {
+		t.Errorf("emulator %+v: want auto on fuse, saying the path was too long for the ring", e)
 	}
 }

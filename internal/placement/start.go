@@ -60,6 +60,7 @@ type Placed struct {
 	emu    *result.EmulatorInfo
 	env    []string
 	detach func()
+	watch  *engineWatch // WatchEngineIO
 
 	once    sync.Once
 	final   []emulator.DeviceStats
@@ -141,6 +142,15 @@ func (p *Plan) Start(ctx context.Context, opts Options) (*Placed, error) {
 		}
 		eopts.Log = log
 		em, err := emulator.Start(ctx, devs, eopts)
+		if err != nil && path == emulator.PathPreload && opts.Emulator.Path == emulator.PathAuto && errors.Is(err, emulator.ErrNoPreload) {
+			// auto: what the preload path cannot serve, a mount may
+			path, eopts.Path = emulator.PathFUSE, emulator.PathFUSE
+			pl.emu.Path, pl.emu.Fallback = path, err.Error()
+			for _, d := range devs {
+				pl.dirs[d.Name] = d.MountPoint
+			}
+			em, err = emulator.Start(ctx, devs, eopts)
+		}
 		log.release(err == nil)
 		if err != nil {
 			pl.removeTiers()

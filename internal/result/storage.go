@@ -42,6 +42,28 @@ type EmulatorInfo struct {
 	Path string `json:"path"`
 	// Fallback says why auto took FUSE.
 	Fallback string `json:"fallback,omitempty"`
+	// EngineIO compares, on the preload path, the engine's own I/O counters with
+	// what the devices saw over the same time (absent when the engine has no
+	// counters or some of its files were not on emulated tiers).
+	EngineIO *EngineIOCheck `json:"engine_io_check,omitempty"`
+}
+
+// EngineIOCheck is the engine's count of the bytes it read and wrote against the
+// emulated devices' count, from the engine's opening to its closing. Devices that saw
+// much less written than the engine counted were bypassed: their counters, and the
+// run's figures, miss the engine's I/O. With the WAL on a tier of its own, the log's
+// bytes are compared with that tier's (LogTier) and the rest with the others'.
+type EngineIOCheck struct {
+	EngineRead    int64 `json:"engine_read_bytes"`
+	EngineWritten int64 `json:"engine_written_bytes"`
+	// EngineLog is the part of EngineWritten that is the WAL (redo log).
+	EngineLog     int64  `json:"engine_log_bytes"`
+	DeviceRead    int64  `json:"device_read_bytes"`
+	DeviceWritten int64  `json:"device_written_bytes"`
+	LogTier       string `json:"log_tier,omitempty"`
+	LogTierWrites int64  `json:"log_tier_written_bytes,omitempty"`
+	Source        string `json:"engine_counters"`
+	Bypassed      bool   `json:"bypassed"`
 }
 
 // RingHealth is what the engine's processes reported about the preload path's ring
@@ -190,6 +212,14 @@ func (s *Storage) WriteSummary(w io.Writer) {
 			}
 		}
 		fmt.Fprintf(w, "  emulated through the preload path (LD_PRELOAD shim or SQLite VFS); requests returned late by (p50/p99 us): %s\n", strings.Join(late, ", "))
+		if c := e.EngineIO; c != nil {
+			verdict := "nothing went around the preload path"
+			if c.Bypassed {
+				verdict = "BYPASSED: the devices missed the engine's writes"
+			}
+			fmt.Fprintf(w, "  the engine's own counters since it opened: %.1f MiB written (%.1f MiB WAL); the devices saw %.1f MiB: %s\n",
+				float64(c.EngineWritten)/(1<<20), float64(c.EngineLog)/(1<<20), float64(c.DeviceWritten)/(1<<20), verdict)
+		}
 	} else if e != nil && e.Fallback != "" {
 		fmt.Fprintln(w, "  emulated through FUSE, not the preload path: "+strings.TrimSpace(e.Fallback))
 	}
