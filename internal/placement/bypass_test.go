@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"tierbench/internal/device"
 	"tierbench/internal/emulator"
 	"tierbench/internal/engine"
 	"tierbench/internal/engine/enginetest"
@@ -52,26 +51,9 @@ func TestMissed(t *testing.T) {
 // with nothing going around the shim passes (TestServersOnPreloadTiers).
 func TestBypassFailsLoudly(t *testing.T) {
 	enginetest.RequireServer(t, postgres.Installed())
-	reg, err := device.Builtin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := NewPlan(nil, Classes{Data: "nvme", WAL: "sata-ssd"}, reg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := enginetest.ServerDir(t)
 	ctx := context.Background()
-	pl, err := plan.Start(ctx, Options{OutDir: out, Registry: reg, Emulator: preloadOptions(t), Engine: "postgres"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pl.Stop()
-	cfg := engine.Config{Name: "postgres", Dir: filepath.Join(out, "db")}
-	if _, err := pl.Apply(&cfg); err != nil {
-		t.Fatal(err)
-	}
-	cfg.WALDir = filepath.Join(out, "wal-outside-the-tiers")
+	pl, cfg, _ := placeServer(t, "postgres", nil, Classes{Data: "nvme", WAL: "sata-ssd"}, Options{Emulator: preloadOptions(t)})
+	cfg.WALDir = filepath.Join(enginetest.ServerDir(t), "wal-outside-the-tiers")
 	eng, err := engine.Open(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -42,25 +42,9 @@ func TestServersOnPreloadTiers(t *testing.T) {
 	} {
 		t.Run(tc.engine, func(t *testing.T) {
 			enginetest.RequireServer(t, tc.installed())
-			reg, err := device.Builtin()
-			if err != nil {
-				t.Fatal(err)
-			}
-			plan, err := NewPlan([]string{"data=nvme", "log=dram-ssd"}, Classes{Data: "data", WAL: "log", Temp: "data"}, reg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out := enginetest.ServerDir(t)
 			ctx := context.Background()
-			pl, err := plan.Start(ctx, Options{OutDir: out, Registry: reg, Emulator: preloadOptions(t), Engine: tc.engine})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer pl.Stop()
-			cfg := engine.Config{Name: tc.engine, Dir: filepath.Join(out, "db")}
-			if _, err := pl.Apply(&cfg); err != nil {
-				t.Fatal(err)
-			}
+			pl, cfg, _ := placeServer(t, tc.engine, []string{"data=nvme", "log=dram-ssd"}, Classes{Data: "data", WAL: "log", Temp: "data"},
+				Options{Emulator: preloadOptions(t)})
 			if !strings.Contains(strings.Join(cfg.Env, " "), "LD_PRELOAD=") || !strings.HasSuffix(cfg.Dir, filepath.Join("tiers", "data", "backing", "db")) {
 				t.Fatalf("Apply gave env %v and dir %s: want the shim and the tier's own directory", cfg.Env, cfg.Dir)
 			}

@@ -1,18 +1,7 @@
 package preload
 
-// Health is what clients reported about the ring as a whole.
-type Health struct {
-	// Attached counts processes that mapped the ring (the shim's constructor, a VFS).
-	Attached int64 `json:"attached"`
-	// FullWaits counts requests that found every slot busy and waited for one.
-	FullWaits int64 `json:"full_waits,omitempty"`
-	// SlowAnswers counts requests whose answer came after their deadline (the server
-	// was asleep or descheduled for longer than the device's latency).
-	SlowAnswers int64 `json:"slow_answers,omitempty"`
-	// Failed is the first failure a client reported: its requests were not timed.
-	Failed string `json:"failed,omitempty"`
-	// Unseen counts calls on a device's files whose I/O the ring cannot time (mmap,
-	// native AIO, io_uring, sync_file_range); UnseenFirst names the first.
-	Unseen      int64  `json:"unseen,omitempty"`
-	UnseenFirst string `json:"unseen_first,omitempty"`
-}
+import "tierbench/internal/result"
+
+// Health is what clients reported about the ring as a whole; it goes into the
+// storage section of a result as it is, so its type is the result's.
+type Health = result.RingHealth
