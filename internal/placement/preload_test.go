@@ -326,7 +326,7 @@ func TestLongTierPathFallsBack(t *testing.T) {
 	opts := emulatorOptions(t)
 	opts.Path = emulator.PathPreload
 	_, err = plan.Start(ctx, Options{OutDir: out, Registry: reg, Emulator: opts, Engine: "sqlite"})
-	if !errors.Is(err, emulator.ErrNoPreload) || !strings.Contains(err.Error(), "shorter than 1024 bytes") {
+	if !errors.Is(err, emulator.ErrNoPreload) || !strings.HasPrefix(err.Error(), "--emulator preload: ") || !strings.Contains(err.Error(), "shorter than 1024 bytes") {
 		t.Fatalf("--emulator preload on a %d-byte path: %v, want the ring's refusal", len(out), err)
 	}
 	opts.Path = emulator.PathAuto

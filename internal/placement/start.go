@@ -146,6 +146,7 @@ func (p *Plan) Start(ctx context.Context, opts Options) (*Placed, error) {
 			// auto: what the preload path cannot serve, a mount may
 			path, eopts.Path = emulator.PathFUSE, emulator.PathFUSE
 			pl.emu.Path, pl.emu.Fallback = path, err.Error()
+			log.forget()
 			for _, d := range devs {
 				pl.dirs[d.Name] = d.MountPoint
 			}
@@ -157,6 +158,9 @@ func (p *Plan) Start(ctx context.Context, opts Options) (*Placed, error) {
 			var tf *emulator.TooFastError
 			if errors.As(err, &tf) {
 				return nil, &TooFastError{Flag: p.flag(tf.Device), TooFastError: tf}
+			}
+			if errors.Is(err, emulator.ErrNoPreload) {
+				return nil, fmt.Errorf("--emulator preload: %w; or use --emulator fuse (or auto, which falls back to it)", err)
 			}
 			return nil, err
 		}
