@@ -147,10 +147,12 @@ func TestTPCHRunOnTier(t *testing.T) {
 }
 
 // TestServerTPCHOnPreloadTiers: `tpch run` on each managed server with its data on an
-// emulated nvme and its WAL on an emulated dram-ssd, both refused by FUSE here, takes
-// the preload path by default (auto): both devices saw the server's writes, the
-// engine's own counters were checked against theirs and nothing went around the shim,
-// and the summary says so.
+// emulated nvme and its WAL on an emulated dram-ssd takes the preload path by default
+// (auto): both devices saw the server's writes, the engine's own counters were checked
+// against theirs and nothing went around the shim, and the summary says so. Their
+// reads take 1 ms here: the preload floor of a loaded 2-core host (38 us once) can pass
+// the real profiles' 16-22 us, and this test is about the path, not the floor
+// (scripts/preload-floor measures that).
 func TestServerTPCHOnPreloadTiers(t *testing.T) {
 	for _, tc := range []struct {
 		engine    string
@@ -159,7 +161,7 @@ func TestServerTPCHOnPreloadTiers(t *testing.T) {
 		t.Run(tc.engine, func(t *testing.T) {
 			enginetest.RequireServer(t, tc.installed())
 			out := enginetest.ServerDir(t)
-			stdout, err := runCLI(t, "tpch", "run", "--engine", tc.engine, "--sf", "0.01", "--out", out, "--data", "nvme", "--wal", "dram-ssd", "--sample", "off")
+			stdout, err := runCLI(t, "tpch", "run", "--engine", tc.engine, "--sf", "0.01", "--out", out, "--data", "nvme(read=1ms)", "--wal", "dram-ssd(read=1ms)", "--sample", "off")
 			if err != nil {
 				t.Fatalf("%v\n%s", err, stdout)
 			}
