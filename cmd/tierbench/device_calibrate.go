@@ -20,20 +20,26 @@ func newDeviceCalibrateCommand() *cobra.Command {
 		dir     string
 		budget  time.Duration
 		asJSON  bool
+		path    string
 	)
 	cmd := &cobra.Command{
 		Use:   "calibrate --profile P",
 		Short: "Measure how closely an emulated device follows its model on this host",
-		Long: `Run fio-like probes through an emulated device (a FUSE mount whose every request
-takes the time the device model says): random 8 KiB reads and writes at queue depth 1
-and 32, sequential 1 MiB reads and writes, and 8 KiB write + fsync commits. Each probe
-runs on a fresh mount and is compared with the same requests run through the model in
-virtual time; the error is what real-time emulation on this host adds or loses.
+		Long: `Run fio-like probes through an emulated device whose every request takes the time
+the device model says: random 8 KiB reads and writes at queue depth 1 and 32,
+sequential 1 MiB reads and writes, and 8 KiB write + fsync commits. Each probe runs on a
+fresh device and is compared with the same requests run through the model in virtual
+time; the error is what real-time emulation on this host adds or loses.
 
-It also measures the mount's own latency floor (a 4 KiB read with no model) and the
+--emulator says which path the probes take: fuse (a FUSE mount, as any program sees
+it) or preload (the shared-memory ring that PostgreSQL's and MariaDB's LD_PRELOAD shim
+and SQLite's VFS use, called from this process); auto is preload.
+
+It also measures the path's own latency floor (a 4 KiB read with no model) and the
 most requests per second it passes. A device faster than the floor cannot be emulated
 in real time here: record a trace on a slower device and use 'tierbench device replay'.`,
 		Example: `  tierbench device calibrate --profile hdd-7200
+  tierbench device calibrate --profile nvme --emulator preload
   tierbench device calibrate --profile sata-ssd --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -50,8 +56,16 @@ in real time here: record a trace on a slower device and use 'tierbench device r
 			if err := checkProfileFlag(profile, paths); err != nil {
 				return err
 			}
+			p, err := emulator.ParsePath(path)
+			if err != nil {
+				return err
+			}
+			if p == emulator.PathAuto {
+				p = emulator.PathPreload
+			}
 			opts := emulator.CalibrateOptions{Dir: dir, Budget: budget}
 			opts.Profiles = paths
+			opts.Path = p
 			if !asJSON {
 				opts.Progress = cmd.ErrOrStderr()
 			}
@@ -73,29 +87,53 @@ in real time here: record a trace on a slower device and use 'tierbench device r
 	f.StringVar(&dir, "dir", "", "directory for the backing files (default: a temporary directory on /dev/shm)")
 	f.DurationVar(&budget, "budget", 1200*time.Millisecond, "longest run of each probe")
 	f.BoolVar(&asJSON, "json", false, "print JSON instead of a table")
+	f.StringVar(&path, "emulator", emulator.PathFUSE, "path of the probes to the device: fuse, preload, or auto (preload)")
 	cmd.MarkFlagRequired("profile")
 	return cmd
 }
 
 func printCalibration(out io.Writer, cal *emulator.Calibration) error {
 	fmt.Fprintf(out, "device %s: model random 8 KiB read %s\n", cal.Profile, formatLatency(cal.ModelRead8KUs))
-	fmt.Fprintf(out, "mount floor on this host: %.1f us per request (4 KiB read, queue depth 1, no model); at most %.0f requests/s at queue depth 32\n",
-		cal.FloorUs, cal.CeilingIOPS)
-	fmt.Fprintf(out, "compensation: %.1f us (+%.0f us per MiB read, %.0f us per MiB written) taken off each completion for the mount's own overhead\n",
-		cal.CompensationUs, cal.CompensationPerMiBUs[0], cal.CompensationPerMiBUs[1])
+	preload := cal.Path == emulator.PathPreload
+	if preload {
+		fmt.Fprintf(out, "path: preload (the shared-memory ring of the LD_PRELOAD shim and the SQLite VFS, called from this process)\n")
+		fmt.Fprintf(out, "floor on this host: %.1f us per request (4 KiB read, queue depth 1, no model); at most %.0f requests/s at queue depth 32\n",
+			cal.FloorUs, cal.CeilingIOPS)
+		fmt.Fprintf(out, "no compensation: each request is stamped when it is made, so the path's own time is inside the model's\n")
+	} else {
+		fmt.Fprintf(out, "path: fuse (a FUSE mount)\n")
+		fmt.Fprintf(out, "mount floor on this host: %.1f us per request (4 KiB read, queue depth 1, no model); at most %.0f requests/s at queue depth 32\n",
+			cal.FloorUs, cal.CeilingIOPS)
+		fmt.Fprintf(out, "compensation: %.1f us (+%.0f us per MiB read, %.0f us per MiB written) taken off each completion for the mount's own overhead\n",
+			cal.CompensationUs, cal.CompensationPerMiBUs[0], cal.CompensationPerMiBUs[1])
+	}
 	if cal.TooFast {
 		fmt.Fprintf(out, "TOO FAST FOR THIS HOST: %s answers a random 8 KiB read in %s, within twice the mount's own floor of %.1f us; real-time emulation would report this host's overhead, not the device, and runs refuse it. Use trace replay: record a run on a slower device (Device.Trace) and run 'tierbench device replay --trace FILE --profile %s'.\n",
 			cal.Profile, formatLatency(cal.ModelRead8KUs), cal.FloorUs, cal.Profile)
 	}
 	fmt.Fprintln(out)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "PROBE\tMETRIC\tMODEL\tMEASURED\tERROR\tREQUESTS\t")
+	head := "PROBE\tMETRIC\tMODEL\tMEASURED\tERROR\tREQUESTS\t"
+	if preload {
+		head += "LATE P50/P90/P99 us\t"
+	}
+	fmt.Fprintln(tw, head)
 	for _, p := range cal.Probes {
 		note := ""
 		if p.HostLimited {
 			note = " (host-limited)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.1f\t%+.1f%%%s\t%d\t\n", p.Probe, p.Metric, p.Model, p.Measured, p.ErrorPct, note, p.Requests)
+		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.1f\t%+.1f%%%s\t%d\t", p.Probe, p.Metric, p.Model, p.Measured, p.ErrorPct, note, p.Requests)
+		if preload {
+			fmt.Fprintf(tw, "%.1f/%.1f/%.1f\t", p.LateP50Us, p.LateP90Us, p.LateP99Us)
+		}
+		fmt.Fprintln(tw)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if preload {
+		fmt.Fprintln(out, "\nLATE: how long after the model's completion time requests returned to the caller (the emulation's own timing error).")
+	}
+	return nil
 }

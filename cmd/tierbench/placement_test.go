@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"tierbench/internal/emulator/emutest"
+	"tierbench/internal/engine/enginetest"
+	"tierbench/internal/engine/mysql"
+	"tierbench/internal/engine/postgres"
 	"tierbench/internal/oltp/mix"
 	"tierbench/internal/tpch"
 )
@@ -63,9 +66,10 @@ func TestPlacementBadInput(t *testing.T) {
 		{"bad flush method", []string{"--flush-method", "sometimes"}, []string{`--flush-method "sometimes"`}},
 		{"negative grid", []string{"--grid-intensity", "-1"}, []string{"--grid-intensity -1"}},
 		{"external server", []string{"--engine", "postgres", "--dsn", "postgres://x@127.0.0.1:1/db", "--data", "hdd-7200"}, []string{"--dsn"}},
+		{"bad emulator", []string{"--emulator", "mmap", "--data", "hdd-7200"}, []string{`--emulator "mmap"`, "give fuse"}},
 		// a dram-ssd answering in nanoseconds: too fast for any host's FUSE round trip
 		// (dram-ssd's own 16 us is not, on a host whose floor is under 8 us)
-		{"too fast", []string{"--tier", "x=dram-ssd(firmware=0us,read=0us,channel=1e7MB/s,interface=1e7MB/s)", "--data", "x"},
+		{"too fast", []string{"--emulator", "fuse", "--tier", "x=dram-ssd(firmware=0us,read=0us,channel=1e7MB/s,interface=1e7MB/s)", "--data", "x"},
 			[]string{"too fast for this host", "dram-ssd", "slower profile"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -139,6 +143,49 @@ func TestTPCHRunOnTier(t *testing.T) {
 	noMountsUnder(t, out)
 	if _, err := os.Stat(filepath.Join(out, "tiers")); !os.IsNotExist(err) {
 		t.Errorf("OUT/tiers is left (stat: %v)", err)
+	}
+}
+
+// TestServerTPCHOnPreloadTiers: `tpch run` on each managed server with its data on an
+// emulated nvme and its WAL on an emulated dram-ssd takes the preload path by default
+// (auto): both devices saw the server's writes, the engine's own counters were checked
+// against theirs and nothing went around the shim, and the summary says so. Their
+// reads take 1 ms here: the preload floor of a loaded 2-core host (38 us once) can pass
+// the real profiles' 16-22 us, and this test is about the path, not the floor
+// (scripts/preload-floor measures that).
+func TestServerTPCHOnPreloadTiers(t *testing.T) {
+	for _, tc := range []struct {
+		engine    string
+		installed func() error
+	}{{"postgres", postgres.Installed}, {"mysql", mysql.Installed}} {
+		t.Run(tc.engine, func(t *testing.T) {
+			enginetest.RequireServer(t, tc.installed())
+			out := enginetest.ServerDir(t)
+			stdout, err := runCLI(t, "tpch", "run", "--engine", tc.engine, "--sf", "0.01", "--out", out, "--data", "nvme(read=1ms)", "--wal", "dram-ssd(read=1ms)", "--sample", "off")
+			if err != nil {
+				t.Fatalf("%v\n%s", err, stdout)
+			}
+			var res tpch.Result
+			if err := json.Unmarshal(mustRead(t, filepath.Join(out, "result.json")), &res); err != nil {
+				t.Fatal(err)
+			}
+			st := res.Storage
+			if st == nil || st.Emulator == nil || st.Emulator.Requested != "auto" || st.Emulator.Path != "preload" {
+				t.Fatalf("storage %+v: want the preload path, taken by auto", st)
+			}
+			for _, tr := range st.Tiers {
+				if d := tr.Device; d == nil || d.Path != "preload" || d.Writes == 0 || d.Flushes == 0 || d.Ring == nil || d.Ring.Attached == 0 {
+					t.Errorf("tier %s: device %+v: want the server's writes and flushes through the preload path", tr.Name, d)
+				}
+			}
+			c := st.Emulator.EngineIO
+			if c == nil || c.Bypassed || c.LogTier != "wal" || c.DeviceWritten <= 0 {
+				t.Errorf("engine I/O check %+v: want one, with the WAL's tier apart, not bypassed", c)
+			}
+			if !strings.Contains(stdout, "emulated through the preload path") || !strings.Contains(stdout, "nothing went around the preload path") {
+				t.Errorf("the storage summary does not say the path or the check:\n%s", stdout)
+			}
+		})
 	}
 }
 

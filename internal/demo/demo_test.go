@@ -30,6 +30,15 @@ func TestSortAndRanking(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "dram-ssd") || !strings.Contains(err.Error(), "sata-ssd") {
 		t.Errorf("out of order: %v, want an error naming dram-ssd and sata-ssd", err)
 	}
+	// devices within twice each other's speed may tie, within 10%
+	close := []Row{{Device: "nvme", Read8KUs: 22.2, QphHUnrounded: 700}, {Device: "dram-ssd", Read8KUs: 16.3, QphHUnrounded: 640}}
+	if err := CheckRanking(close); err != nil {
+		t.Errorf("dram-ssd 8.6%% behind nvme: %v, want a tie", err)
+	}
+	close[1].QphHUnrounded = 620
+	if err := CheckRanking(close); err == nil {
+		t.Error("dram-ssd 11.4% behind nvme: no error")
+	}
 	var out bytes.Buffer
 	WriteTable(&out, Config{SF: 0.01, CacheBytes: 2 << 20, PageCache: 10 << 20, Seed: 1}, rows)
 	if !strings.Contains(out.String(), "WARNING: the ranking does not follow") {

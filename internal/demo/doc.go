@@ -9,8 +9,10 @@
 // index lookups, writes and every fsync reach the device, while the run still
 // finishes in about a minute on a disk (see the Default constants).
 //
-// The fastest built-in devices (dram-ssd, nvme) answer faster than a FUSE round trip on
-// many hosts; the emulator refuses those (an emulator.TooFastError) rather than report a
-// wrong device. The demo then takes the next fastest it can emulate and says which it
+// The devices are emulated on the preload path by default (SQLite's VFS, a few
+// microseconds a request), which serves every built-in profile. On FUSE (--emulator
+// fuse) the fastest ones (dram-ssd, nvme) answer faster than a round trip on many
+// hosts; the emulator refuses those (an emulator.TooFastError) rather than report a
+// wrong device, and the demo takes the next fastest it can emulate and says which it
 // substituted and why.
 package demo

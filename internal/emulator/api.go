@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -21,8 +22,34 @@ type Device struct {
 	Trace string `json:"trace,omitempty"`
 }
 
+// The paths from a database's I/O to the device models (Options.Path).
+const (
+	// PathFUSE: a FUSE mount per device; works for any program, costs a kernel round
+	// trip per request (the floor, tens of microseconds on a virtual machine).
+	PathFUSE = "fuse"
+	// PathPreload: the database's processes time their own I/O on the devices'
+	// directories and ask the server for each deadline through a shared-memory ring:
+	// the LD_PRELOAD shim in a managed server, the SQLite VFS in tierbench's own
+	// process. A floor of a few microseconds.
+	PathPreload = "preload"
+	// PathAuto is what a user may ask for: preload where it can enter the engine,
+	// else FUSE (package placement decides; Start takes only the two above).
+	PathAuto = "auto"
+)
+
+// ParsePath reads an --emulator value.
+func ParsePath(s string) (string, error) {
+	switch p := strings.ToLower(strings.TrimSpace(s)); p {
+	case PathFUSE, PathPreload, PathAuto:
+		return p, nil
+	}
+	return "", fmt.Errorf("--emulator %q: give fuse (a FUSE mount per device), preload (the LD_PRELOAD shim and SQLite VFS, a few microseconds a request) or auto (preload where it works, else fuse)", s)
+}
+
 // Options tune Start. The zero value is what a run wants.
 type Options struct {
+	// Path is PathFUSE ("" too) or PathPreload.
+	Path string
 	// Profiles are users' profile files or directories (device.Load).
 	Profiles []string
 	// Command is the server's argv; the default runs this executable's hidden
@@ -40,7 +67,8 @@ type Options struct {
 	// NoCompensation keeps the floor in every request's latency instead of taking it
 	// off the model's completion time.
 	NoCompensation bool
-	// NoBackingSync skips the real fdatasync of backing files on an fsync.
+	// NoBackingSync skips the real fdatasync of backing files on an fsync (always so on
+	// the preload path, which serves devices whose flush is faster than the host's).
 	NoBackingSync bool
 	// NoSpin never busy-waits: a request alone on its device sleeps to its deadline
 	// instead of spinning the last 300 us. Saves up to a CPU per device at queue depth 1
@@ -70,6 +98,13 @@ func fuseUnavailable(reason string) error {
 		ErrNoFUSE, reason)
 }
 
+// ErrNoPreload is wrapped by the errors of a preload path that cannot serve the
+// devices (a directory the ring cannot hold or the clients could not match, a ring
+// that cannot be made): a FUSE mount may still serve them, which --emulator auto does.
+var ErrNoPreload = errors.New("the preload path cannot serve these devices")
+
+func preloadUnavailable(err error) error { return fmt.Errorf("%w: %w", ErrNoPreload, err) }
+
 // ErrTooFast is matched (errors.Is) by the error of a device the host cannot emulate
 // in real time, a *TooFastError.
 var ErrTooFast = errors.New("device too fast for this host: use trace replay")
@@ -80,8 +115,10 @@ var ErrTooFast = errors.New("device too fast for this host: use trace replay")
 // server to Start as data, so callers read its fields instead of its text.
 type TooFastError struct {
 	// Device is the emulated device's name (Device.Name), Spec its profile or spec.
-	Device string        `json:"device"`
-	Spec   string        `json:"spec"`
+	Device string `json:"device"`
+	Spec   string `json:"spec"`
+	// Path is the path whose floor refused it: PathFUSE (also when empty) or PathPreload.
+	Path   string        `json:"path,omitempty"`
 	Read8K time.Duration `json:"read_8k_ns"`
 	Floor  time.Duration `json:"floor_ns"`
 }
@@ -89,6 +126,10 @@ type TooFastError struct {
 // Compare says the two figures that refused the device, naming it name: "nvme answers
 // a random 8 KiB read in 22.245µs, but this host's FUSE round trip alone is 18µs".
 func (e *TooFastError) Compare(name string) string {
+	if e.Path == PathPreload {
+		return fmt.Sprintf("%s answers a random 8 KiB read in %v, but this host's preload round trip alone is %v",
+			name, e.Read8K, e.Floor.Round(100*time.Nanosecond))
+	}
 	return fmt.Sprintf("%s answers a random 8 KiB read in %v, but this host's FUSE round trip alone is %v",
 		name, e.Read8K, e.Floor.Round(time.Microsecond))
 }
@@ -113,11 +154,18 @@ type ProbeResult struct {
 	// HostLimited says the model asks for more requests per second than this host's
 	// mount can pass (CeilingIOPS): the error is the host's, not the emulation's.
 	HostLimited bool `json:"host_limited,omitempty"`
+	// LateP50Us, LateP90Us and LateP99Us (preload) are quantiles of how long after
+	// its model deadline a request returned: the emulation's timing error.
+	LateP50Us float64 `json:"late_p50_us,omitempty"`
+	LateP90Us float64 `json:"late_p90_us,omitempty"`
+	LateP99Us float64 `json:"late_p99_us,omitempty"`
 }
 
 // Calibration is the result of Calibrate.
 type Calibration struct {
 	Profile string `json:"profile"`
+	// Path is how the probes reached the device: PathFUSE or PathPreload.
+	Path string `json:"path"`
 	// FloorUs is the mount's own round trip (4 KiB read, queue depth 1, no model) on
 	// this host; CeilingIOPS the most 4 KiB reads per second it passes at queue depth 32.
 	FloorUs     float64 `json:"floor_us"`

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"unsafe"
 
 	"tierbench/internal/device"
+	"tierbench/internal/emulator/preload"
 )
 
 // probe is one fio-like job.
@@ -48,8 +50,15 @@ func Calibrate(ctx context.Context, spec string, opts CalibrateOptions) (*Calibr
 	if opts.Budget < 0 {
 		return nil, fmt.Errorf("calibrate: budget %v is negative: give each probe's longest run (0: the default 1.2s)", opts.Budget)
 	}
-	if err := CheckFUSE(); err != nil {
-		return nil, err
+	switch opts.Path {
+	case "", PathFUSE:
+		opts.Path = PathFUSE
+		if err := CheckFUSE(); err != nil {
+			return nil, err
+		}
+	case PathPreload:
+	default:
+		return nil, fmt.Errorf("calibrate: path %q: give %s or %s", opts.Path, PathFUSE, PathPreload)
 	}
 	reg, err := device.Load(opts.Profiles...)
 	if err != nil {
@@ -79,7 +88,7 @@ func Calibrate(ctx context.Context, spec string, opts CalibrateOptions) (*Calibr
 		}
 		defer os.RemoveAll(dir)
 	}
-	cal := &Calibration{Profile: spec}
+	cal := &Calibration{Profile: spec, Path: opts.Path}
 	if spec != NullSpec {
 		fig, err := reg.Characterize(spec)
 		if err != nil {
@@ -115,8 +124,18 @@ func Calibrate(ctx context.Context, spec string, opts CalibrateOptions) (*Calibr
 			cal.CompensationUs = us(run.dev.Compensation)
 			cal.CompensationPerMiBUs = [2]float64{us(run.dev.CompensationPerMiB[0]), us(run.dev.CompensationPerMiB[1])}
 		}
+		// The gap between a request's completion and its worker's next request: on a
+		// mount the reply's way back to the program and the next request's way in,
+		// about one floor; on the preload path the arrival is stamped as the program
+		// makes the call, so only what the program did in between, as measured.
 		gap := time.Duration(run.floorUs * 1e3)
+		if opts.Path == PathPreload {
+			gap = medianOf(run.gaps)
+		}
 		modelVal, modelIOPS, modelLats := simulate(fresh, p, run.reqs, gap)
+		if math.IsInf(modelVal, 0) { // the null device: no time at all
+			modelVal = 0
+		}
 		r := ProbeResult{Probe: p.name, Metric: p.metric, Model: modelVal, Requests: run.n}
 		var median *ProbeResult
 		switch p.metric {
@@ -136,13 +155,23 @@ func Calibrate(ctx context.Context, spec string, opts CalibrateOptions) (*Calibr
 		if r.Model != 0 {
 			r.ErrorPct = (r.Measured - r.Model) / r.Model * 100
 		}
-		// A rate above the mount's ceiling, or a latency below what the mount adds
-		// itself, is the host's limit, not the emulation's error.
+		// A rate above the path's ceiling, or a latency below what the path adds
+		// itself (taken off on a mount, absorbed on the preload path), is the host's
+		// limit, not the emulation's error.
+		overhead := cal.CompensationUs
+		if opts.Path == PathPreload {
+			overhead = cal.FloorUs
+		}
 		r.HostLimited = modelIOPS > 0.8*cal.CeilingIOPS ||
-			(p.metric == "mean_latency_us" && r.Model < cal.CompensationUs)
+			(p.metric == "mean_latency_us" && r.Model < overhead)
+		if late := run.dev.TimingError; late != nil && late.Count() > 0 {
+			r.LateP50Us, r.LateP90Us, r.LateP99Us = us(late.Quantile(0.5)), us(late.Quantile(0.9)), us(late.Quantile(0.99))
+		}
 		results := []ProbeResult{r}
 		if median != nil {
-			median.ErrorPct = (median.Measured - median.Model) / median.Model * 100
+			if median.Model != 0 {
+				median.ErrorPct = (median.Measured - median.Model) / median.Model * 100
+			}
 			median.HostLimited = r.HostLimited
 			results = append(results, *median)
 		}
@@ -167,8 +196,9 @@ type probeRun struct {
 	elapsed time.Duration
 	latSum  time.Duration
 	lats    []time.Duration // each request's latency, at queue depth 1
+	gaps    []time.Duration // from a worker's return to its next request
 	floorUs float64
-	dev     DeviceStats // as mounted
+	dev     DeviceStats // as mounted, then (preload) as stopped, with the timing error
 }
 
 // runProbe mounts spec afresh, runs p against a sparse file of span bytes and stops.
@@ -197,13 +227,11 @@ func runProbe(ctx context.Context, dir, spec string, p probe, span int64, budget
 	}
 	defer e.Stop()
 	run := &probeRun{floorUs: e.Devices()[0].FloorUs, dev: e.Devices()[0]}
-
-	flags := syscall.O_RDWR | syscall.O_DIRECT
-	fd, err := syscall.Open(filepath.Join(d.MountPoint, "probe"), flags, 0)
+	issue, closeProbe, err := openProbe(e, d, p)
 	if err != nil {
-		return nil, fmt.Errorf("open probe file: %w", err)
+		return nil, err
 	}
-	defer syscall.Close(fd)
+	defer closeProbe()
 
 	rng := rand.New(rand.NewPCG(0x7469657262656e63, uint64(len(p.name))))
 	blocks := span / p.size
@@ -220,6 +248,7 @@ func runProbe(ctx context.Context, dir, spec string, p probe, span int64, budget
 	var latSum atomic.Int64
 	var firstErr error
 	var errOnce sync.Once
+	var gapMu sync.Mutex
 	deadline := time.Now().Add(budget)
 	start := time.Now()
 	var wg sync.WaitGroup
@@ -228,6 +257,13 @@ func runProbe(ctx context.Context, dir, spec string, p probe, span int64, budget
 		go func() {
 			defer wg.Done()
 			buf := alignedBuffer(int(p.size))
+			var gaps []time.Duration
+			defer func() {
+				gapMu.Lock()
+				run.gaps = append(run.gaps, gaps...)
+				gapMu.Unlock()
+			}()
+			var last time.Time
 			// the first request goes whatever the budget, so a probe always measures
 			for (next.Load() == 0 || time.Now().Before(deadline)) && ctx.Err() == nil {
 				i := next.Add(1) - 1
@@ -237,16 +273,12 @@ func runProbe(ctx context.Context, dir, spec string, p probe, span int64, budget
 				}
 				r := run.reqs[i]
 				t := time.Now()
-				var err error
-				if r.Op == device.OpRead {
-					_, err = syscall.Pread(fd, buf, r.Offset)
-				} else {
-					_, err = syscall.Pwrite(fd, buf, r.Offset)
-					if err == nil && p.fsync {
-						err = syscall.Fdatasync(fd)
-					}
+				if !last.IsZero() {
+					gaps = append(gaps, t.Sub(last))
 				}
-				lat := time.Since(t)
+				err := issue(buf, r)
+				last = time.Now()
+				lat := last.Sub(t)
 				latSum.Add(int64(lat))
 				if p.depth == 1 {
 					run.lats = append(run.lats, lat)
@@ -269,18 +301,78 @@ func runProbe(ctx context.Context, dir, spec string, p probe, span int64, budget
 	if run.n == 0 {
 		return nil, errors.New("no request completed")
 	}
-	if _, err := e.Stop(); err != nil {
+	closeProbe()
+	final, err := e.Stop()
+	if err != nil {
 		return nil, err
 	}
+	if len(final) == 1 && final[0].TimingError != nil {
+		run.dev.TimingError = final[0].TimingError
+	}
+	if len(final) == 1 && final[0].Ring != nil && final[0].Ring.Failed != "" {
+		return nil, fmt.Errorf("preload ring: %s", final[0].Ring.Failed)
+	}
 	return run, nil
+}
+
+// openProbe opens the probe file the way p's path reaches the device and returns the
+// function that issues one request (a write followed by fdatasync for an fsync
+// probe). FUSE: through the mount, O_DIRECT. Preload: the backing file itself, through
+// the ring's client code in this process (what the shim and the SQLite VFS run), with
+// the request marked O_DIRECT for the model (the backing file system need not take
+// O_DIRECT; a mount strips it too).
+func openProbe(e *Emulator, d Device, p probe) (func(buf []byte, r device.Request) error, func(), error) {
+	if e.Path() == PathPreload {
+		fd, err := syscall.Open(filepath.Join(d.BackingDir, "probe"), syscall.O_RDWR, 0)
+		if err != nil {
+			return nil, nil, fmt.Errorf("open probe file: %w", err)
+		}
+		c, err := preload.Attach(e.RingPath())
+		if err != nil {
+			syscall.Close(fd)
+			return nil, nil, err
+		}
+		fl := preload.IOFlags{Direct: true}
+		issue := func(buf []byte, r device.Request) error {
+			var err error
+			if r.Op == device.OpRead {
+				_, err = c.Pread(0, fd, buf, r.Offset, fl)
+			} else {
+				_, err = c.Pwrite(0, fd, buf, r.Offset, fl)
+				if err == nil && p.fsync {
+					err = c.Fdatasync(0, fd, fl)
+				}
+			}
+			return err
+		}
+		var once sync.Once
+		return issue, func() { once.Do(func() { c.Detach(); syscall.Close(fd) }) }, nil
+	}
+	fd, err := syscall.Open(filepath.Join(d.MountPoint, "probe"), syscall.O_RDWR|syscall.O_DIRECT, 0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open probe file: %w", err)
+	}
+	issue := func(buf []byte, r device.Request) error {
+		var err error
+		if r.Op == device.OpRead {
+			_, err = syscall.Pread(fd, buf, r.Offset)
+		} else {
+			_, err = syscall.Pwrite(fd, buf, r.Offset)
+			if err == nil && p.fsync {
+				err = syscall.Fdatasync(fd)
+			}
+		}
+		return err
+	}
+	var once sync.Once
+	return issue, func() { once.Do(func() { syscall.Close(fd) }) }, nil
 }
 
 // simulate runs reqs through m in virtual time as the probe ran them (closed loop at
 // the probe's depth) and returns the probe's metric and the request rate. Each worker
 // issues its next request gap after its last one completed: a program's next request
 // never arrives the instant the last one ends, and a disk notices (a sequential write
-// that misses the streaming head waits a revolution). The gap used is the mount's
-// floor, the time between a completion and the next arrival on this host.
+// that misses the streaming head waits a revolution).
 func simulate(m device.Model, p probe, reqs []device.Request, gap time.Duration) (metric, rate float64, lats []time.Duration) {
 	if len(reqs) == 0 {
 		return 0, 0, nil
@@ -296,8 +388,8 @@ func simulate(m device.Model, p probe, reqs []device.Request, gap time.Duration)
 		}
 		at := free[w]
 		done := m.Submit(at, r)
-		if p.fsync {
-			done = m.Submit(done, device.Request{Op: device.OpFlush, File: r.File, Direct: r.Direct})
+		if p.fsync { // the flush is the worker's next request
+			done = m.Submit(done+gap, device.Request{Op: device.OpFlush, File: r.File, Direct: r.Direct})
 		}
 		latSum += done - at
 		lats = append(lats, done-at)

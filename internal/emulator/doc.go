@@ -1,7 +1,15 @@
-// Package emulator puts device models (package device) under a real database server: a
-// FUSE file system per emulated device, backed by a real directory, whose every read,
-// write and fsync completes when the model says the device would have finished, in
-// real time.
+// Package emulator puts device models (package device) under a real database server:
+// every read, write and fsync on an emulated device's files completes when the model
+// says the device would have finished, in real time. Two paths lead a database's I/O
+// to the models (Options.Path):
+//
+//   - PathFUSE: a FUSE file system per device, backed by a real directory. Any program
+//     can use it; each request costs a kernel round trip (the floor, below).
+//   - PathPreload: the database's own processes do their I/O on the backing
+//     directories and ask the server for each request's deadline through a shared-
+//     memory ring (package preload: the LD_PRELOAD shim for PostgreSQL and MariaDB,
+//     package sqlitevfs for SQLite in this process). ring_linux.go is the server's
+//     side, preload_linux.go its start and floor.
 //
 // # Using it
 //
@@ -42,6 +50,18 @@
 //
 // Files are laid out on the device in 1 MiB chunks (layout.go) so the model sees
 // device offsets: a file's existing size in one run, growth in the order it happens.
+//
+// # The preload path
+//
+// A client stamps a request's arrival on CLOCK_MONOTONIC before anything else, queues
+// it, does the real I/O while the server's one consumer submits it to the same
+// timedDevice a mount uses (admit) and answers with the deadline, then waits until
+// then and reports its completion (complete: counters, histograms, and how late it
+// returned, DeviceStats.TimingError). The path's own time is inside the model's
+// latency, so nothing is compensated; a device faster than the floor is refused. Who
+// busy-waits: the consumer for 200 us after a burst, and up to CPUs-1 waiting clients,
+// unless the host has more runnable threads than CPUs (then everyone sleeps: a spinner
+// on a loaded host is descheduled for milliseconds). The backing files are not synced.
 //
 // # The floor
 //

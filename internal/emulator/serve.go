@@ -25,6 +25,7 @@ import (
 
 // serveConfig is what Start hands the server process (as a JSON file).
 type serveConfig struct {
+	Path          string   `json:"path,omitempty"` // PathFUSE or PathPreload
 	Devices       []Device `json:"devices"`
 	Profiles      []string `json:"profiles,omitempty"`
 	StateDir      string   `json:"state_dir"`
@@ -41,30 +42,36 @@ type serverMessage struct {
 	Ready *readyInfo `json:"ready,omitempty"`
 	Error string     `json:"error,omitempty"`
 	// TooFast and NoFUSE carry what Error wraps, for Start to return as data.
-	TooFast *TooFastError `json:"too_fast,omitempty"`
-	NoFUSE  bool          `json:"no_fuse,omitempty"`
-	Final   []DeviceStats `json:"final,omitempty"`
+	TooFast   *TooFastError `json:"too_fast,omitempty"`
+	NoFUSE    bool          `json:"no_fuse,omitempty"`
+	NoPreload bool          `json:"no_preload,omitempty"`
+	Final     []DeviceStats `json:"final,omitempty"`
 }
 
 // failure is the message of a server that could not mount: the error's text and the
 // data it carries.
 func failure(err error) serverMessage {
-	msg := serverMessage{Error: err.Error(), NoFUSE: errors.Is(err, ErrNoFUSE)}
+	msg := serverMessage{Error: err.Error(), NoFUSE: errors.Is(err, ErrNoFUSE), NoPreload: errors.Is(err, ErrNoPreload)}
 	errors.As(err, &msg.TooFast)
 	return msg
 }
 
 type readyInfo struct {
-	PID     int           `json:"pid"`
-	Socket  string        `json:"socket"`
+	PID    int    `json:"pid"`
+	Socket string `json:"socket"`
+	// Ring is the preload ring's file (PathPreload).
+	Ring    string        `json:"ring,omitempty"`
 	Devices []DeviceStats `json:"devices"`
 }
 
-// mounted is one device being served.
+// mounted is one device being served: a FUSE mount (server) or a device of the
+// preload ring (ring, at index ringIdx).
 type mounted struct {
-	cfg    Device
-	dev    *timedDevice
-	server *fuse.Server
+	cfg     Device
+	dev     *timedDevice
+	server  *fuse.Server
+	ring    *ringServer
+	ringIdx int
 }
 
 // Serve is the server process (`tierbench device serve`): it mounts the devices of the
@@ -113,9 +120,12 @@ func Serve(ctx context.Context, configPath string, stdin io.Reader, stdout io.Wr
 	}
 	defer os.Remove(sock)
 	defer ln.Close()
-	go serveControl(ln, ms)
+	go serveControl(ln, ms, cfg)
 
 	ready := &readyInfo{PID: os.Getpid(), Socket: sock}
+	if len(ms) > 0 && ms[0].ring != nil {
+		ready.Ring = ms[0].ring.ring.Path()
+	}
 	for _, m := range ms {
 		ready.Devices = append(ready.Devices, m.stats())
 	}
@@ -133,10 +143,21 @@ func (m *mounted) stats() DeviceStats {
 	s.FloorUs = m.dev.floorUs
 	s.TooFast = m.dev.tooFast
 	s.SelfCalPending = m.dev.selfCalPending()
+	s.Path = PathFUSE
+	if m.ring != nil {
+		s.Path = PathPreload
+		s.MountPoint = m.cfg.BackingDir
+		s.QueueDepth = int64(m.ring.ring.Inflight(m.ringIdx))
+		h := m.ring.ring.Health()
+		s.Ring = &h
+	}
 	return s
 }
 
 func mountAll(cfg serveConfig) ([]*mounted, error) {
+	if cfg.Path == PathPreload {
+		return startPreload(cfg)
+	}
 	if err := CheckFUSE(); err != nil {
 		return nil, err
 	}
@@ -297,6 +318,11 @@ func userAllowOther() bool {
 func unmountAll(ms []*mounted) []DeviceStats {
 	var wg sync.WaitGroup
 	for _, m := range ms {
+		if m.ring != nil {
+			// counted after every queued completion, as a mount is after its unmount
+			m.ring.close()
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -312,7 +338,9 @@ func unmountAll(ms []*mounted) []DeviceStats {
 	case <-time.After(5 * time.Second):
 		// a hung unmount (a process stuck in the file system): detach instead
 		for _, m := range ms {
-			unmount(m.cfg.MountPoint)
+			if m.server != nil {
+				unmount(m.cfg.MountPoint)
+			}
 		}
 	}
 	// counted after the unmount, so every request the kernel sent is in
@@ -328,11 +356,15 @@ func unmountAll(ms []*mounted) []DeviceStats {
 		}
 		m.dev.mu.Unlock()
 	}
+	if len(ms) > 0 && ms[0].ring != nil {
+		ms[0].ring.ring.Close()
+	}
 	return final
 }
 
 // serveControl answers "stats" with one line of JSON, the devices' counters.
-func serveControl(ln net.Listener, ms []*mounted) {
+func serveControl(ln net.Listener, ms []*mounted, cfg serveConfig) {
+	reg, _ := device.Load(cfg.Profiles...) // loaded once already by mountAll
 	for {
 		c, err := ln.Accept()
 		if err != nil {
@@ -350,7 +382,12 @@ func serveControl(ln net.Listener, ms []*mounted) {
 				switch {
 				case strings.HasPrefix(line, "selfcal "):
 					enc.Encode(finishSelfCal(ms, []byte(line[len("selfcal "):])))
+				case strings.HasPrefix(line, "floor "):
+					enc.Encode(setFloor(ms, reg, cfg, []byte(line[len("floor "):])))
 				case line == "stats\n":
+					if len(ms) > 0 && ms[0].ring != nil {
+						ms[0].ring.drain()
+					}
 					var st []DeviceStats
 					for _, m := range ms {
 						st = append(st, m.stats())

@@ -52,3 +52,11 @@ func nanosleep(d time.Duration) bool {
 		uintptr(unsafe.Pointer(&ts)), 0, 0, 0)
 	return errno == syscall.EINTR
 }
+
+// monoNow is CLOCK_MONOTONIC in ns: the clock the preload ring's clients stamp
+// requests with (and the one behind Go's monotonic time).
+func monoNow() int64 {
+	var ts syscall.Timespec
+	syscall.Syscall(syscall.SYS_CLOCK_GETTIME, 1, uintptr(unsafe.Pointer(&ts)), 0)
+	return ts.Nano()
+}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"tierbench/internal/device"
+	"tierbench/internal/emulator/preload"
 )
 
 // timedDevice puts a model on the wall clock. Virtual time 0 is the moment the device
@@ -15,6 +16,9 @@ import (
 type timedDevice struct {
 	name, spec string
 	start      time.Time
+	// startMono is start on CLOCK_MONOTONIC in ns: the preload ring's clients stamp
+	// requests with that clock.
+	startMono int64
 	// compensation is subtracted from every completion: the kernel's and go-fuse's own
 	// round trip (the floor), which a request spends outside the model, plus
 	// compPerMiB[op] for each MiB a read or write carries (the copies in and out of the
@@ -24,6 +28,7 @@ type timedDevice struct {
 	// noBackingSync skips the real fdatasync of the backing file on a flush.
 	noBackingSync bool
 	noSpin        bool    // sleep even when alone (Options.NoSpin)
+	viaRing       bool    // served over the preload ring
 	floorUs       float64 // measured at mount
 	tooFast       bool
 
@@ -39,6 +44,7 @@ type timedDevice struct {
 	qdAt     time.Duration // when qdArea was last advanced
 	counts   opCounts
 	lat      [3]Histogram  // by device.Op
+	late     Histogram     // preload: how long after its deadline each request returned
 	modelLat time.Duration // sum of the model's latencies
 	selfCal  *selfCalState // pending self-calibration (selfcal.go)
 	real     device.Model  // the model to serve once self-calibration is done
@@ -57,7 +63,7 @@ type opCounts struct {
 }
 
 func newTimedDevice(name, spec string, m device.Model) *timedDevice {
-	return &timedDevice{name: name, spec: spec, model: m, layout: newLayout(), start: time.Now()}
+	return &timedDevice{name: name, spec: spec, model: m, layout: newLayout(), start: time.Now(), startMono: monoNow()}
 }
 
 // now is the virtual time of the wall clock.
@@ -84,18 +90,7 @@ func (d *timedDevice) do(r device.Request, fileSize int64, io func() error) erro
 		return io()
 	}
 	at := max(arrive.Sub(d.start), d.last)
-	d.last = at
-	if r.Op != device.OpFlush {
-		r.Offset = d.layout.device(r.File, r.Offset, fileSize)
-	}
-	done := d.model.Submit(at, r)
-	d.modelLat += done - at
-	if d.selfCal != nil {
-		d.selfCal.modelLat = append(d.selfCal.modelLat, done-at)
-	}
-	if d.trace != nil && d.selfCal == nil {
-		d.trace.Add(at, r)
-	}
+	done := d.submitLocked(at, r, fileSize)
 	d.advanceQD(at)
 	d.inflight++
 	d.maxQD = max(d.maxQD, d.inflight)
@@ -119,21 +114,45 @@ func (d *timedDevice) do(r device.Request, fileSize int64, io func() error) erro
 	d.mu.Lock()
 	d.advanceQD(time.Since(d.start))
 	d.inflight--
-	switch r.Op {
+	d.countLocked(r.Op, r.Size, lat)
+	d.mu.Unlock()
+	return err
+}
+
+// submitLocked hands r (a file offset in a file of fileSize bytes) to the model at
+// virtual time at, which is no earlier than the last submission, and returns its
+// completion. d.mu is held.
+func (d *timedDevice) submitLocked(at time.Duration, r device.Request, fileSize int64) time.Duration {
+	d.last = at
+	if r.Op != device.OpFlush {
+		r.Offset = d.layout.device(r.File, r.Offset, fileSize)
+	}
+	done := d.model.Submit(at, r)
+	d.modelLat += done - at
+	if d.selfCal != nil {
+		d.selfCal.modelLat = append(d.selfCal.modelLat, done-at)
+	}
+	if d.trace != nil && d.selfCal == nil {
+		d.trace.Add(at, r)
+	}
+	return done
+}
+
+// countLocked counts a completed request of size bytes that took lat. d.mu is held.
+func (d *timedDevice) countLocked(op device.Op, size int64, lat time.Duration) {
+	switch op {
 	case device.OpRead:
 		d.counts.reads++
-		d.counts.readBytes += r.Size
+		d.counts.readBytes += size
 	case device.OpWrite:
 		d.counts.writes++
-		d.counts.writeBytes += r.Size
+		d.counts.writeBytes += size
 	case device.OpFlush:
 		d.counts.flushes++
 	}
-	if int(r.Op) < len(d.lat) {
-		d.lat[r.Op].Record(lat)
+	if int(op) < len(d.lat) {
+		d.lat[op].Record(lat)
 	}
-	d.mu.Unlock()
-	return err
 }
 
 // reset starts the device afresh on model m: virtual time 0 now, no counters, an
@@ -144,7 +163,8 @@ func (d *timedDevice) reset(m device.Model) {
 	defer d.mu.Unlock()
 	d.model = m
 	d.layout = newLayout()
-	d.start = time.Now()
+	d.start, d.startMono = time.Now(), monoNow()
+	d.late = Histogram{}
 	d.last, d.qdArea, d.qdAt, d.modelLat = 0, 0, 0, 0
 	d.maxQD = 0
 	d.counts = opCounts{}
@@ -198,6 +218,15 @@ type DeviceStats struct {
 	// TooFast says the model's random 8 KiB read is faster than this host's mount can
 	// answer: its latencies are the floor's, not the device's; use trace replay.
 	TooFast bool `json:"too_fast,omitempty"`
+	// Path is how the database's I/O reaches the model: PathFUSE (a mount) or
+	// PathPreload (the shared-memory ring of the LD_PRELOAD shim and the SQLite VFS).
+	Path string `json:"path,omitempty"`
+	// TimingError (preload) is how long after the model's completion each request
+	// returned to its caller: the emulation's own error, request by request.
+	TimingError *Histogram `json:"timing_error,omitempty"`
+	// Ring (preload) is what the ring's clients reported: processes attached, answers
+	// that came late, a failure, calls on the device's files the ring could not time.
+	Ring *preload.Health `json:"ring,omitempty"`
 	// SelfCalPending: the mount waits for Start's self-calibration (selfcal.go).
 	SelfCalPending bool   `json:"self_calibration_pending,omitempty"`
 	Trace          string `json:"trace,omitempty"`
@@ -228,6 +257,10 @@ func (d *timedDevice) stats() DeviceStats {
 		CompensationPerMiB: d.compPerMiB,
 	}
 	s.Busy = s.Model.Busy
+	if d.viaRing {
+		late := d.late
+		s.TimingError = &late
+	}
 	if now > 0 {
 		s.Utilisation = min(float64(s.Busy)/float64(now), 1)
 		s.MeanQueue = float64(d.qdArea) / float64(now)

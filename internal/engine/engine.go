@@ -61,6 +61,10 @@ type Config struct {
 	// that user alone is let through it (an ACL entry granting search); directories
 	// outside them are never changed, and an error says what to do.
 	Traversable []string
+	// Env is added to the environment of a managed server's processes (its setup
+	// programs too): placement's LD_PRELOAD shim of the emulator's preload path.
+	// Embedded and external engines ignore it.
+	Env []string
 }
 
 // NoDatabaseError is Open's refusal, under Config.MustExist, of a directory that holds
@@ -253,7 +257,9 @@ type IOCounter interface {
 // which of the engine's counters they come from.
 type IOBytes struct {
 	Read, Written int64
-	Source        string
+	// Log is the part of Written that went to the write-ahead (redo) log.
+	Log    int64
+	Source string
 }
 
 // Engine is one open database: embedded, managed or external.

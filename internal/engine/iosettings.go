@@ -66,6 +66,23 @@ type IOSettings struct {
 	// ServerMajor returns the major version of the server a managed instance would
 	// run; nil when the settings do not depend on it.
 	ServerMajor func() (int, error)
+	// Preload says how the emulator's preload path enters the engine's I/O; nil when
+	// it cannot (emulated tiers then need a FUSE mount). The Emulated settings keep
+	// the I/O synchronous on this path as on a mount: the shim times pread, pwrite and
+	// fsync, not native AIO, io_uring or sync_file_range.
+	Preload *Preload
+}
+
+// Preload is how the emulator's preload path reaches an engine's file I/O.
+type Preload struct {
+	// InProcess says the engine runs inside tierbench (SQLite): a VFS in tierbench's
+	// own process hands its I/O to the device models.
+	InProcess bool
+	// Programs are the programs a managed instance runs on its files (the server and
+	// its setup programs, such as initdb). Each is started with Config.Env, which then
+	// holds LD_PRELOAD, so each must be a dynamically linked program that is not
+	// setuid: the dynamic linker ignores LD_PRELOAD otherwise.
+	Programs func() ([]string, error)
 }
 
 // IOSetter is implemented by the drivers of engines that need IOSettings.

@@ -1,6 +1,8 @@
 package engine_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -78,6 +80,56 @@ func TestServerMajor(t *testing.T) {
 		io, err := engine.IOSettingsOf(name)
 		if err != nil || (io.ServerMajor != nil) != want {
 			t.Errorf("%s: version-bound %v (%v), want %v", name, io.ServerMajor != nil, err, want)
+		}
+	}
+}
+
+// TestPreloadFacts: how the emulator's preload path enters each engine. SQLite runs in
+// tierbench (the VFS); PostgreSQL and MariaDB name the programs that start with the
+// shim in their environment, which, where the server is installed, are executables
+// (initdb and postgres; mariadbd and its install program).
+func TestPreloadFacts(t *testing.T) {
+	for _, tc := range []struct {
+		engine    string
+		inProcess bool
+		programs  []string
+	}{
+		{"sqlite", true, nil},
+		{"postgres", false, []string{"initdb", "postgres"}},
+		{"mysql", false, []string{"mariadbd|mysqld"}},
+	} {
+		io, err := engine.IOSettingsOf(tc.engine)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := io.Preload
+		if p == nil || p.InProcess != tc.inProcess || (p.Programs == nil) != tc.inProcess {
+			t.Errorf("%s: preload %+v, want in process %v with programs only for a server", tc.engine, p, tc.inProcess)
+			continue
+		}
+		if p.Programs == nil {
+			continue
+		}
+		progs, err := p.Programs()
+		if err != nil {
+			t.Logf("%s: %v (not installed: the programs cannot be checked)", tc.engine, err)
+			continue
+		}
+		for _, want := range tc.programs {
+			found := false
+			for _, prog := range progs {
+				for _, name := range strings.Split(want, "|") {
+					if filepath.Base(prog) == name {
+						found = true
+						if fi, err := os.Stat(prog); err != nil || fi.Mode()&0o111 == 0 {
+							t.Errorf("%s: program %s is not an executable (%v)", tc.engine, prog, err)
+						}
+					}
+				}
+			}
+			if !found {
+				t.Errorf("%s: programs %v, want %s among them", tc.engine, progs, want)
+			}
 		}
 	}
 }

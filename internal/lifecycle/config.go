@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"tierbench/internal/device"
+	"tierbench/internal/emulator"
 	"tierbench/internal/energy"
 	"tierbench/internal/engine"
 	"tierbench/internal/monitor"
@@ -99,8 +100,16 @@ func (s *Settings) Config(req workload.Request) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	path, err := emulator.ParsePath(s.emulatorPath)
+	if err != nil {
+		return nil, err
+	}
 	cfg.Plan, cfg.Record = plan, !plan.Empty() || method != ""
 	cfg.Placement = placement.Options{FlushMethod: method, Registry: reg, Emulator: s.Emulator, Trace: s.recordTrace}
+	cfg.Placement.Emulator.Path = path
+	if cfg.Engine != nil {
+		cfg.Placement.Engine = cfg.Engine.Name
+	}
 	if err := s.checkPlan(cfg, plan); err != nil {
 		return nil, err
 	}

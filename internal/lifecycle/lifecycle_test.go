@@ -55,6 +55,7 @@ func TestConfigRefusesWithoutRunning(t *testing.T) {
 		{"db and data", engineOpts, []string{"--db", dir, "--data", "hdd-7200"}, "--data hdd-7200 both say where the database goes"},
 		{"unknown profile", engineOpts, []string{"--tier", "x=hdd-9000", "--data", "x"}, `--tier x=hdd-9000: unknown device profile "hdd-9000"`},
 		{"negative grid", engineOpts, []string{"--grid-intensity", "-1"}, "--grid-intensity -1"},
+		{"bad emulator", engineOpts, []string{"--emulator", "mmap", "--data", "hdd-7200"}, `--emulator "mmap": give fuse`},
 		{"trace without emulation", engineOpts, []string{"--record-trace"}, "--record-trace records the requests of emulated tiers"},
 		{"sample 0", engineOpts, []string{"--sample", "0"}, "--sample 0: give how often to sample, above 0"},
 		{"sample too often", engineOpts, []string{"--sample", "1ms"}, "--sample 1ms: sample at most every 10ms"},
@@ -80,6 +81,29 @@ func TestConfigRefusesWithoutRunning(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("Config made %s (%v)", out, err)
+	}
+}
+
+// TestConfigEmulatorPath: --emulator (auto by default) reaches placement with the
+// engine whose I/O the path must enter; a workload without an engine names none.
+func TestConfigEmulatorPath(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	for _, tc := range []struct {
+		opts         Options
+		args         []string
+		path, engine string
+	}{
+		{engineOpts, []string{"--data", "hdd-7200"}, "auto", "sqlite"},
+		{engineOpts, []string{"--emulator", "fuse", "--engine", "postgres", "--data", "hdd-7200"}, "fuse", "postgres"},
+		{Options{}, []string{"--emulator", "preload", "--data", "hdd-7200"}, "preload", ""},
+	} {
+		cfg, err := settingsFor(t, tc.opts, append(tc.args, "--out", out)...).Config(workload.Request{})
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if p := cfg.Placement; p.Emulator.Path != tc.path || p.Engine != tc.engine {
+			t.Errorf("%v: path %q for engine %q, want %q for %q", tc.args, p.Emulator.Path, p.Engine, tc.path, tc.engine)
+		}
 	}
 }
 

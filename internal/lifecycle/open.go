@@ -156,6 +156,11 @@ func (r *Run) place(ctx context.Context) error {
 		return err // engines name themselves in their errors
 	}
 	r.eng, r.ecfg = eng, ecfg
+	if err := placed.WatchEngineIO(ctx, eng); err != nil {
+		eng.Close()
+		placed.Stop()
+		return err
+	}
 	_, managed := eng.(engine.Server)
 	r.embedded = !managed && ecfg.DSN == ""
 	if managed {
@@ -173,7 +178,10 @@ func (r *Run) place(ctx context.Context) error {
 func (r *Run) stop() (*result.Storage, error) {
 	var closeErr error
 	if r.eng != nil {
-		closeErr = r.eng.Close()
+		// the engine's own I/O counters against the devices', while it still answers
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		closeErr = errors.Join(r.placed.CheckEngineIO(ctx), r.eng.Close())
+		cancel()
 		if !r.ecfg.Keep && r.ecfg.DSN == "" {
 			os.Remove(r.ecfg.Dir) // fails harmlessly when the directory is not empty
 		}

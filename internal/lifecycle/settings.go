@@ -55,6 +55,7 @@ type Settings struct {
 	gridIntensity                float64
 	profiles                     []string
 	recordTrace, ignoreLimits    bool
+	emulatorPath                 string
 	cpuWatts                     string
 	baseWatts                    float64
 	powerMeter, powerMeterCmd    string
@@ -99,6 +100,8 @@ func NewSettings(opts Options) *Settings {
 	}
 	p.Float(&s.gridIntensity, "grid-intensity", placement.DefaultGridIntensity,
 		"grams of CO2 per kWh for the device energy's CO2 (475: the "+placement.GridIntensitySource+")")
+	p.Enum(&s.emulatorPath, "emulator", emulator.PathAuto, []string{emulator.PathFUSE, emulator.PathPreload, emulator.PathAuto},
+		"how emulated tiers reach the device models: preload (LD_PRELOAD shim in a managed server, a VFS for SQLite: a few us a request), fuse (a FUSE mount), or auto (preload where it can enter the engine, else fuse)")
 	p.Bool(&s.recordTrace, "record-trace", false, "record every request of each emulated tier to OUT/traces/TIER.trace, to replay it through other profiles with 'tierbench device replay'")
 	p.List(&s.profiles, "profiles", "device profile file or directory of *.yaml files for --tier (repeatable; default: "+device.DefaultUserDir()+" if it exists)")
 	if opts.Estimates {

@@ -35,26 +35,9 @@ func TestServersOnEmulatedTiers(t *testing.T) {
 	} {
 		t.Run(tc.engine+"/"+string(tc.flush), func(t *testing.T) {
 			enginetest.RequireServer(t, tc.installed())
-			reg, err := device.Builtin()
-			if err != nil {
-				t.Fatal(err)
-			}
-			plan, err := NewPlan([]string{"data=sata-ssd", "log=sata-ssd"}, Classes{Data: "data", WAL: "log", Temp: "data"}, reg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out := enginetest.ServerDir(t)
 			ctx := context.Background()
-			pl, err := plan.Start(ctx, Options{OutDir: out, Registry: reg, Emulator: emulatorOptions(t), FlushMethod: tc.flush})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer pl.Stop()
-			cfg := engine.Config{Name: tc.engine, Dir: filepath.Join(out, "db")}
-			added, err := pl.Apply(&cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			pl, cfg, added := placeServer(t, tc.engine, []string{"data=sata-ssd", "log=sata-ssd"}, Classes{Data: "data", WAL: "log", Temp: "data"},
+				Options{Emulator: emulatorOptions(t), FlushMethod: tc.flush})
 			eng, err := engine.Open(ctx, cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -111,4 +94,33 @@ func TestServersOnEmulatedTiers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// placeServer starts the tiers of a managed server's files (stopped when the test
+// ends, after its own deferred calls close the server) in a directory the server's
+// user can reach, and applies them to its configuration: the placed tiers, the
+// configuration and the settings placement added.
+func placeServer(t *testing.T, name string, tiers []string, classes Classes, opts Options) (*Placed, engine.Config, []engine.Setting) {
+	t.Helper()
+	reg, err := device.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := NewPlan(tiers, classes, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := enginetest.ServerDir(t)
+	opts.OutDir, opts.Registry, opts.Engine = out, reg, name
+	pl, err := plan.Start(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pl.Stop() })
+	cfg := engine.Config{Name: name, Dir: filepath.Join(out, "db")}
+	added, err := pl.Apply(&cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pl, cfg, added
 }

@@ -39,6 +39,9 @@ type Options struct {
 	// Trace records every request of each emulated tier to OUT/traces/NAME.trace, for
 	// `tierbench device replay` through profiles too fast to emulate on this host.
 	Trace bool
+	// Engine is the engine whose files go on the tiers: it decides whether the
+	// preload path can reach its I/O (Emulator.Path auto or preload; emulator.go).
+	Engine string
 }
 
 // Placed is a plan with its emulated devices mounted.
@@ -52,6 +55,12 @@ type Placed struct {
 	roots   []string          // OUT/tiers/NAME of each emulated tier
 	created []string          // data directories Dir made inside users' tiers
 	applied []engine.Setting  // settings Apply added
+	// emu is how the emulated tiers are served; env the preload shim's environment
+	// for a managed server, detach the SQLite VFS's hold on the ring.
+	emu    *result.EmulatorInfo
+	env    []string
+	detach func()
+	watch  *engineWatch // WatchEngineIO
 
 	once    sync.Once
 	final   []emulator.DeviceStats
@@ -71,6 +80,18 @@ func (p *Plan) Start(ctx context.Context, opts Options) (*Placed, error) {
 		pl.reg = reg
 	}
 	var devs []emulator.Device
+	path := emulator.PathFUSE
+	if p.Emulated() {
+		var fallback string
+		var err error
+		if path, fallback, err = choosePath(opts.Emulator.Path, opts.Engine); err != nil {
+			return nil, err
+		}
+		pl.emu = &result.EmulatorInfo{Requested: opts.Emulator.Path, Path: path, Fallback: fallback}
+		if pl.emu.Requested == "" {
+			pl.emu.Requested = emulator.PathFUSE
+		}
+	}
 	for _, t := range p.Tiers {
 		if !t.Emulated() {
 			pl.dirs[t.Name] = t.Dir
@@ -108,15 +129,29 @@ func (p *Plan) Start(ctx context.Context, opts Options) (*Placed, error) {
 		devs = append(devs, dev)
 		pl.roots = append(pl.roots, root)
 		pl.dirs[t.Name] = dev.MountPoint
+		if path == emulator.PathPreload { // no mount: the engine uses the files themselves
+			pl.dirs[t.Name] = dev.BackingDir
+		}
 	}
 	if len(devs) > 0 {
 		eopts := opts.Emulator
+		eopts.Path = path
 		log := &startLog{w: eopts.Log}
 		if log.w == nil {
 			log.w = os.Stderr
 		}
 		eopts.Log = log
 		em, err := emulator.Start(ctx, devs, eopts)
+		if err != nil && path == emulator.PathPreload && opts.Emulator.Path == emulator.PathAuto && errors.Is(err, emulator.ErrNoPreload) {
+			// auto: what the preload path cannot serve, a mount may
+			path, eopts.Path = emulator.PathFUSE, emulator.PathFUSE
+			pl.emu.Path, pl.emu.Fallback = path, err.Error()
+			log.forget()
+			for _, d := range devs {
+				pl.dirs[d.Name] = d.MountPoint
+			}
+			em, err = emulator.Start(ctx, devs, eopts)
+		}
 		log.release(err == nil)
 		if err != nil {
 			pl.removeTiers()
@@ -124,11 +159,22 @@ func (p *Plan) Start(ctx context.Context, opts Options) (*Placed, error) {
 			if errors.As(err, &tf) {
 				return nil, &TooFastError{Flag: p.flag(tf.Device), TooFastError: tf}
 			}
+			if errors.Is(err, emulator.ErrNoPreload) {
+				return nil, fmt.Errorf("--emulator preload: %w; or use --emulator fuse (or auto, which falls back to it)", err)
+			}
 			return nil, err
 		}
 		pl.em = em
+		if path == emulator.PathPreload {
+			if err := pl.startPreload(); err != nil {
+				em.Stop()
+				pl.removeTiers()
+				return nil, err
+			}
+		}
 		for _, d := range devs { // the mount's root belongs to root; let a server's user in
 			os.Chmod(d.MountPoint, 0o755)
+			os.Chmod(d.BackingDir, 0o755)
 		}
 	}
 	return pl, nil
@@ -197,6 +243,7 @@ func (pl *Placed) Apply(cfg *engine.Config) ([]engine.Setting, error) {
 	if d := pl.Dir(Temp); d != "" {
 		cfg.TempDir = d
 	}
+	cfg.Env = append(cfg.Env, pl.env...)
 	var added []engine.Setting
 	for _, st := range want {
 		if _, set := cfg.Settings[st.Name]; set {
@@ -220,12 +267,18 @@ func (pl *Placed) isDirTier(class Class) bool {
 // Emulated says whether any tier is an emulated device.
 func (pl *Placed) Emulated() bool { return pl.em != nil }
 
-// Stats are the emulated devices' counters now (nil without emulated tiers).
+// Stats are the emulated devices' counters now (nil without emulated tiers), with an
+// error once the preload path reports that they miss the engine's I/O (call it with
+// the engine open).
 func (pl *Placed) Stats() ([]emulator.DeviceStats, error) {
 	if pl.em == nil {
 		return nil, nil
 	}
-	return pl.em.Stats()
+	st, err := pl.em.Stats()
+	if err != nil {
+		return nil, err
+	}
+	return st, checkRing(st)
 }
 
 // Stop unmounts the emulated tiers and keeps their final counters; unless Keep, it
@@ -233,6 +286,9 @@ func (pl *Placed) Stats() ([]emulator.DeviceStats, error) {
 // the engine left it empty. Close the engine first. Safe to call more than once.
 func (pl *Placed) Stop() error {
 	pl.once.Do(func() {
+		if pl.detach != nil {
+			pl.detach()
+		}
 		if pl.em != nil {
 			pl.final, pl.stopErr = pl.em.Stop()
 		}
@@ -269,6 +325,7 @@ func (pl *Placed) Finish(gPerKWh float64) (*result.Storage, error) {
 		GridIntensity:       gPerKWh,
 		GridIntensitySource: energy.GridSource(gPerKWh),
 		EnergyModel:         energyModel,
+		Emulator:            pl.emu,
 	}
 	for _, class := range AllClasses {
 		if t, ok := pl.plan.Tier(class); ok {
@@ -300,6 +357,9 @@ func (pl *Placed) Finish(gPerKWh float64) (*result.Storage, error) {
 		s.Tiers = append(s.Tiers, tr)
 	}
 	s.CO2g = energy.CO2Grams(s.EnergyJ, gPerKWh)
+	if rerr := checkRing(pl.final); rerr != nil {
+		err = errors.Join(err, rerr)
+	}
 	return s, err
 }
 

@@ -26,6 +26,14 @@ func (l *startLog) Write(p []byte) (int, error) {
 	return l.held.Write(p)
 }
 
+// forget drops what was held: the reason of a start that is retried another way,
+// which the storage section's fallback records.
+func (l *startLog) forget() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.held.Reset()
+}
+
 // release passes what was held on (keep) or drops it, and lets later writes through.
 func (l *startLog) release(keep bool) {
 	l.mu.Lock()

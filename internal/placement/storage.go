@@ -39,9 +39,17 @@ func deviceResult(st emulator.DeviceStats, idleJ, gPerKWh float64) *result.Devic
 		Latency: summarise(&st.Latency), ReadLatency: summarise(&st.ReadLatency),
 		WriteLatency: summarise(&st.WriteLatency), FlushLatency: summarise(&st.FlushLatency),
 		Hits: st.Model.Hits, Misses: st.Model.Misses, Writebacks: st.Model.Writebacks,
-		FloorUs: st.FloorUs, TooFast: st.TooFast,
+		FloorUs: st.FloorUs, TooFast: st.TooFast, Path: st.Path,
 		EnergyJ: st.EnergyJ, IdleEnergyJ: idleJ, ActiveEnergyJ: st.EnergyJ - idleJ,
 		CO2g: energy.CO2Grams(st.EnergyJ, gPerKWh),
+	}
+	if st.TimingError != nil {
+		te := summarise(st.TimingError)
+		d.TimingError = &te
+	}
+	if st.Ring != nil {
+		h := *st.Ring
+		d.Ring = &h
 	}
 	d.MediaReads, d.MediaWrites = st.Reads, st.Writes
 	if len(st.Members) > 0 {

@@ -29,6 +29,59 @@ type Storage struct {
 	GridIntensitySource string  `json:"grid_intensity_source"`
 	// EnergyModel says how EnergyJ is computed.
 	EnergyModel string `json:"energy_model"`
+	// Emulator says how the emulated tiers reached the device models (absent when no
+	// tier was emulated).
+	Emulator *EmulatorInfo `json:"emulator,omitempty"`
+}
+
+// EmulatorInfo is how a run's emulated tiers reached the device models.
+type EmulatorInfo struct {
+	// Requested is --emulator: fuse, preload or auto.
+	Requested string `json:"requested"`
+	// Path is what the run used: fuse or preload.
+	Path string `json:"path"`
+	// Fallback says why auto took FUSE.
+	Fallback string `json:"fallback,omitempty"`
+	// EngineIO compares, on the preload path, the engine's own I/O counters with
+	// what the devices saw over the same time (absent when the engine has no
+	// counters or some of its files were not on emulated tiers).
+	EngineIO *EngineIOCheck `json:"engine_io_check,omitempty"`
+}
+
+// EngineIOCheck is the engine's count of the bytes it read and wrote against the
+// emulated devices' count, from the engine's opening to its closing. Devices that saw
+// much less written than the engine counted were bypassed: their counters, and the
+// run's figures, miss the engine's I/O. With the WAL on a tier of its own, the log's
+// bytes are compared with that tier's (LogTier) and the rest with the others'.
+type EngineIOCheck struct {
+	EngineRead    int64 `json:"engine_read_bytes"`
+	EngineWritten int64 `json:"engine_written_bytes"`
+	// EngineLog is the part of EngineWritten that is the WAL (redo log).
+	EngineLog     int64  `json:"engine_log_bytes"`
+	DeviceRead    int64  `json:"device_read_bytes"`
+	DeviceWritten int64  `json:"device_written_bytes"`
+	LogTier       string `json:"log_tier,omitempty"`
+	LogTierWrites int64  `json:"log_tier_written_bytes,omitempty"`
+	Source        string `json:"engine_counters"`
+	Bypassed      bool   `json:"bypassed"`
+}
+
+// RingHealth is what the engine's processes reported about the preload path's ring
+// as a whole.
+type RingHealth struct {
+	// Attached counts processes that mapped the ring (the shim's constructor, a VFS).
+	Attached int64 `json:"attached"`
+	// FullWaits counts requests that found every slot busy and waited for one.
+	FullWaits int64 `json:"full_waits,omitempty"`
+	// SlowAnswers counts requests whose answer came after their deadline (the server
+	// was asleep or descheduled for longer than the device's latency).
+	SlowAnswers int64 `json:"slow_answers,omitempty"`
+	// Failed is the first failure a client reported: its requests were not timed.
+	Failed string `json:"failed,omitempty"`
+	// Unseen counts calls on a device's files whose I/O the ring cannot time (mmap,
+	// native AIO, io_uring, sync_file_range); UnseenFirst names the first.
+	Unseen      int64  `json:"unseen,omitempty"`
+	UnseenFirst string `json:"unseen_first,omitempty"`
 }
 
 // TierResult is one tier in the result.
@@ -97,9 +150,16 @@ type DeviceResult struct {
 	Hits       int64 `json:"cache_hits,omitempty"`
 	Misses     int64 `json:"cache_misses,omitempty"`
 	Writebacks int64 `json:"writebacks,omitempty"`
-	// FloorUs is the mount's own round trip on this host, taken off each completion.
+	// FloorUs is the path's own round trip on this host: taken off each completion on
+	// a mount, spent inside the model's time on the preload path.
 	FloorUs float64 `json:"floor_us,omitempty"`
 	TooFast bool    `json:"too_fast,omitempty"`
+	// Path is fuse or preload. On the preload path TimingError is how long after the
+	// model's completion requests returned to the engine (the emulation's own error),
+	// and Ring what the engine's processes reported through the ring.
+	Path        string          `json:"path,omitempty"`
+	TimingError *LatencySummary `json:"timing_error_us,omitempty"`
+	Ring        *RingHealth     `json:"ring,omitempty"`
 	// EnergyJ = IdleEnergyJ + ActiveEnergyJ: the idle watts over the whole time, and
 	// the active watts' excess over the busy time.
 	EnergyJ       float64 `json:"energy_j"`
@@ -143,7 +203,26 @@ func (s *Storage) WriteSummary(w io.Writer) {
 			d.Reads, d.Writes, d.Flushes, d.IOPS, d.MediaIOPS, 100*d.Utilisation, d.Latency.P50/1e3, d.Latency.P99/1e3, d.EnergyJ)
 	}
 	tw.Flush()
-	fmt.Fprintln(w, "  (reads, writes, IOPS: what the database asked of the mount; media IOPS: what reached the device under a page cache or other composite)")
+	fmt.Fprintln(w, "  (reads, writes, IOPS: what the database asked of the device; media IOPS: what reached the device under a page cache or other composite)")
+	if e := s.Emulator; e != nil && e.Path == "preload" {
+		var late []string
+		for _, t := range s.Tiers {
+			if d := t.Device; d != nil && d.TimingError != nil {
+				late = append(late, fmt.Sprintf("%s %.1f/%.1f", t.Name, d.TimingError.P50, d.TimingError.P99))
+			}
+		}
+		fmt.Fprintf(w, "  emulated through the preload path (LD_PRELOAD shim or SQLite VFS); requests returned late by (p50/p99 us): %s\n", strings.Join(late, ", "))
+		if c := e.EngineIO; c != nil {
+			verdict := "nothing went around the preload path"
+			if c.Bypassed {
+				verdict = "BYPASSED: the devices missed the engine's writes"
+			}
+			fmt.Fprintf(w, "  the engine's own counters since it opened: %.1f MiB written (%.1f MiB WAL); the devices saw %.1f MiB: %s\n",
+				float64(c.EngineWritten)/(1<<20), float64(c.EngineLog)/(1<<20), float64(c.DeviceWritten)/(1<<20), verdict)
+		}
+	} else if e != nil && e.Fallback != "" {
+		fmt.Fprintln(w, "  emulated through FUSE, not the preload path: "+strings.TrimSpace(e.Fallback))
+	}
 	if s.EnergyJ > 0 {
 		fmt.Fprintf(w, "  device energy %.1f J, %.3f g CO2 at %g g/kWh (%s)\n", s.EnergyJ, s.CO2g, s.GridIntensity, s.GridIntensitySource)
 	}

@@ -17,7 +17,7 @@ import (
 func (u User) Command(deathSignal syscall.Signal, path string, args ...string) *exec.Cmd {
 	cmd := exec.Command(path, args...)
 	cmd.SysProcAttr = u.sysProcAttr(deathSignal)
-	cmd.Env = append(os.Environ(), "LC_ALL=C")
+	cmd.Env = append(append(os.Environ(), "LC_ALL=C"), u.Env...)
 	cmd.Dir = "/"
 	return cmd
 }

@@ -20,6 +20,9 @@ type User struct {
 	UID, GID uint32
 	// Switch is set when tierbench runs as root and starts the server as Name.
 	Switch bool
+	// Env is added to the environment of every program Command prepares
+	// (engine.Config.Env).
+	Env []string
 }
 
 // ServerUser picks the account for a server. Unprivileged, tierbench runs the server

@@ -31,4 +31,7 @@ var ioSettings = &engine.IOSettings{
 		engine.Buffered: {{Name: "innodb_flush_method", Value: "fsync", Reason: "--flush-method buffered: data files through the page cache, then fsync"}},
 		engine.Direct:   {{Name: "innodb_flush_method", Value: "O_DIRECT", Reason: "--flush-method direct: data files opened with O_DIRECT, then fsync"}},
 	},
+	// The server and its install program start with the shim in their environment
+	// (Config.Env).
+	Preload: &engine.Preload{Programs: serverPrograms},
 }

@@ -33,8 +33,8 @@ func ioBytes(rows [][]string) (engine.IOBytes, error) {
 		}
 	}
 	return engine.IOBytes{Read: got["Innodb_data_read"],
-		Written: got["Innodb_data_written"] + got["Innodb_os_log_written"],
-		Source:  "Innodb_data_read, Innodb_data_written + Innodb_os_log_written"}, nil
+		Written: got["Innodb_data_written"] + got["Innodb_os_log_written"], Log: got["Innodb_os_log_written"],
+		Source: "Innodb_data_read, Innodb_data_written + Innodb_os_log_written"}, nil
 }
 
 // IOBytes reads InnoDB's server-wide I/O counters (engine.IOCounter).

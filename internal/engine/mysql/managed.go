@@ -69,6 +69,7 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 	if err != nil {
 		return nil, fmt.Errorf("mysql: %w", err)
 	}
+	user.Env = cfg.Env
 
 	m := &instanceDir{instance.Instance{User: user, DataDir: filepath.Join(cfg.Dir, "mysql"), Traversable: cfg.Traversable}}
 	_, statErr := os.Stat(filepath.Join(m.DataDir, "mysql"))

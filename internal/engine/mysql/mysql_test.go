@@ -247,8 +247,8 @@ func TestIOBytesSum(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if io.Read != 2785280 || io.Written != 7569408+25833033 {
-		t.Errorf("ioBytes = %+v, want read 2785280, written 33402441", io)
+	if io.Read != 2785280 || io.Written != 7569408+25833033 || io.Log != 25833033 {
+		t.Errorf("ioBytes = %+v, want read 2785280, written 33402441, of which log 25833033", io)
 	}
 	if _, err := ioBytes([][]string{{"Innodb_data_read", "1"}, {"Innodb_data_written", "2"}}); err == nil ||
 		!strings.Contains(err.Error(), "Innodb_os_log_written") {

@@ -41,4 +41,6 @@ var ioSettings = &engine.IOSettings{
 		engine.Direct: {{Name: "debug_io_direct", Value: "data,wal", Since: 16, Reason: "--flush-method direct: data and WAL files opened with O_DIRECT"}},
 	},
 	ServerMajor: ServerMajor,
+	// The server and initdb start with the shim in their environment (Config.Env).
+	Preload: &engine.Preload{Programs: serverPrograms},
 }

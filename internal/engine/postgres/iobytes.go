@@ -22,12 +22,12 @@ type pgIO struct {
 
 func (c pgIO) bytes() engine.IOBytes {
 	if c.statIO {
-		return engine.IOBytes{Read: c.ioRead, Written: c.ioWritten + c.walBytes,
+		return engine.IOBytes{Read: c.ioRead, Written: c.ioWritten + c.walBytes, Log: c.walBytes,
 			Source: "pg_stat_io reads and writes, pg_stat_wal.wal_bytes"}
 	}
 	return engine.IOBytes{Read: c.blocksRead * c.blockSize,
-		Written: c.blocksWritten*c.blockSize + c.walBytes,
-		Source:  "pg_stat_database.blks_read, pg_stat_bgwriter buffers written, pg_stat_wal.wal_bytes"}
+		Written: c.blocksWritten*c.blockSize + c.walBytes, Log: c.walBytes,
+		Source: "pg_stat_database.blks_read, pg_stat_bgwriter buffers written, pg_stat_wal.wal_bytes"}
 }
 
 const (

@@ -87,6 +87,7 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
+	user.Env = cfg.Env
 	if os.Geteuid() == 0 && !user.Switch {
 		return nil, errors.New("postgres: PostgreSQL refuses to run as root and neither a postgres nor a nobody user exists: create one (useradd --system postgres)")
 	}

@@ -33,4 +33,7 @@ var ioSettings = &engine.IOSettings{
 	NoFlush: map[engine.FlushMethod]string{
 		engine.Direct: "SQLite has no direct I/O: it always reads and writes through the page cache; leave --flush-method out",
 	},
+	// SQLite runs in tierbench: the emulator's VFS (emulator/sqlitevfs), the default
+	// VFS once a ring is attached, times its reads, writes and syncs.
+	Preload: &engine.Preload{InProcess: true},
 }

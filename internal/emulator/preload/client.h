@@ -1,0 +1,488 @@
+/*
+ * The client side of the ring (ring.h): what the LD_PRELOAD shim (shim.c) and the
+ * SQLite VFS (package sqlitevfs) run around each read, write and flush of a device's
+ * file. Header-only and static, so each user compiles its own copy.
+ *
+ *	struct tb_req q;
+ *	tb_begin(&c, dev, TB_READ, flags, file, off, size, file_size, &q);  // arrival
+ *	n = real_pread(...);                       // the real I/O, while the server answers
+ *	tb_end(&c, &q);                            // waits until the model's completion
+ *
+ * Nothing here takes a lock or allocates: the shim runs it inside signal handlers'
+ * callers, across fork, and in every thread of a server.
+ */
+#ifndef TB_CLIENT_H
+#define TB_CLIENT_H
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ring.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#define tb_pause() __builtin_ia32_pause()
+#elif defined(__aarch64__)
+#define tb_pause() __asm__ __volatile__("yield")
+#else
+#define tb_pause() ((void)0)
+#endif
+
+struct tb_client {
+	struct tb_header *h;
+	struct tb_slot *slots;
+	struct tb_sq_cell *sq;
+	struct tb_cq_cell *cq;
+	size_t size;
+};
+
+/* A request between tb_begin and tb_end. slot < 0: not timed (the ring failed). */
+struct tb_req {
+	int slot;
+	uint32_t dev, op, flags;
+	int64_t t0;
+	int64_t size;
+};
+
+/* How long a client waits for an answer or a free slot before it calls the server
+ * gone: far beyond any model's latency, short enough that a dead server does not
+ * hang the database for long. */
+#define TB_GIVE_UP_NS (10LL * 1000000000LL)
+
+static inline int64_t tb_mono(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static inline long tb_futex(void *addr, int op, uint32_t val, const struct timespec *ts)
+{
+	return syscall(SYS_futex, addr, op, val, ts, NULL, 0);
+}
+
+/* tb_fail records the first failure, which the server reports with the device's
+ * counters and which fails the run: a request the ring could not time is a device
+ * the emulator did not emulate. */
+static void tb_fail(struct tb_client *c, const char *fmt, ...)
+{
+	struct tb_header *h = c->h;
+	uint32_t zero = 0;
+	if (!h || !atomic_compare_exchange_strong(&h->msg_lock, &zero, 1))
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = snprintf(h->msg, TB_MSG_MAX, "pid %d: ", (int)getpid());
+	if (n > 0 && n < TB_MSG_MAX)
+		vsnprintf(h->msg + n, TB_MSG_MAX - n, fmt, ap);
+	va_end(ap);
+	atomic_store(&h->failed, 1);
+}
+
+/* tb_unseen records a call on a device's file whose I/O the ring cannot time (an
+ * mmap, native AIO, io_uring, sync_file_range): the first one's name is kept. */
+static void tb_unseen(struct tb_client *c, const char *what)
+{
+	struct tb_header *h = c->h;
+	if (!h)
+		return;
+	if (atomic_fetch_add(&h->unseen, 1) == 0)
+		snprintf(h->unseen_msg, TB_MSG_MAX, "%s (pid %d)", what, (int)getpid());
+}
+
+/* tb_attach maps the ring at path. On error it returns -1 with a reason in err. */
+static int tb_attach(struct tb_client *c, const char *path, int (*open_fn)(const char *, int, ...),
+		     char *err, size_t errlen)
+{
+	int fd = open_fn(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0 || (size_t)st.st_size < sizeof(struct tb_header)) {
+		snprintf(err, errlen, "%s is not a tierbench ring (size %lld)", path, (long long)st.st_size);
+		close(fd);
+		return -1;
+	}
+	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED) {
+		snprintf(err, errlen, "mmap %s: %s", path, strerror(errno));
+		return -1;
+	}
+	struct tb_header *h = m;
+	if (h->magic != TB_MAGIC || h->version != TB_VERSION || h->header_size != sizeof(struct tb_header) ||
+	    h->total_size != (uint64_t)st.st_size || h->ndevices > TB_MAX_DEVICES || h->nslots == 0 ||
+	    (h->nslots & (h->nslots - 1)) || h->ncq == 0 || (h->ncq & (h->ncq - 1)) ||
+	    h->slots_off + (uint64_t)h->nslots * sizeof(struct tb_slot) > h->total_size ||
+	    h->sq_off + (uint64_t)h->nslots * sizeof(struct tb_sq_cell) > h->total_size ||
+	    h->cq_off + (uint64_t)h->ncq * sizeof(struct tb_cq_cell) > h->total_size) {
+		snprintf(err, errlen, "%s: not a version %d tierbench ring (another tierbench's shim?)", path, TB_VERSION);
+		munmap(m, (size_t)st.st_size);
+		return -1;
+	}
+	c->h = h;
+	c->slots = (struct tb_slot *)((char *)m + h->slots_off);
+	c->sq = (struct tb_sq_cell *)((char *)m + h->sq_off);
+	c->cq = (struct tb_cq_cell *)((char *)m + h->cq_off);
+	c->size = (size_t)st.st_size;
+	atomic_fetch_add(&h->attached, 1);
+	return 0;
+}
+
+/* tb_device_of returns the device whose directory holds the canonical path p, or -1. */
+static int tb_device_of(const struct tb_client *c, const char *p)
+{
+	if (!c->h)
+		return -1;
+	size_t n = strlen(p);
+	for (uint32_t i = 0; i < c->h->ndevices; i++) {
+		const struct tb_device *d = &c->h->dev[i];
+		uint32_t l = d->dir_len;
+		if (l == 0 || l >= TB_DIR_MAX || n < l || memcmp(p, d->dir, l) != 0)
+			continue;
+		if (n == l || p[l] == '/')
+			return (int)i;
+	}
+	return -1;
+}
+
+static int tb_server_alive(const struct tb_client *c)
+{
+	return kill(c->h->server_pid, 0) == 0 || errno == EPERM;
+}
+
+static void tb_ring_doorbell(struct tb_header *h)
+{
+	atomic_thread_fence(memory_order_seq_cst);
+	if (atomic_load(&h->sleeping)) {
+		atomic_fetch_add(&h->doorbell, 1);
+		tb_futex(&h->doorbell, FUTEX_WAKE, 1, NULL);
+	}
+}
+
+static __thread uint32_t tb_hint;
+
+/* tb_claim returns a free slot, waiting while every one is in use (a queue deeper than
+ * the ring: a device's queue is full). -1 when the server stopped answering. */
+static int tb_claim(struct tb_client *c)
+{
+	struct tb_header *h = c->h;
+	uint32_t mask = h->nslots - 1;
+	if (tb_hint == 0)
+		tb_hint = (uint32_t)syscall(SYS_gettid) * 2654435761u | 1;
+	int64_t give_up = 0;
+	for (;;) {
+		for (uint32_t i = 0; i <= mask; i++) {
+			uint32_t idx = (tb_hint + i) & mask;
+			uint32_t want = TB_FREE;
+			if (atomic_load_explicit(&c->slots[idx].state, memory_order_relaxed) == TB_FREE &&
+			    atomic_compare_exchange_strong(&c->slots[idx].state, &want, TB_CLAIMED)) {
+				tb_hint = idx;
+				return (int)idx;
+			}
+		}
+		int64_t now = tb_mono();
+		if (give_up == 0) {
+			give_up = now + TB_GIVE_UP_NS;
+			atomic_fetch_add(&h->full_waits, 1);
+		}
+		if (now > give_up || !tb_server_alive(c)) {
+			tb_fail(c, "the ring's %u slots stayed full for %lld s: the emulator server stopped answering",
+				h->nslots, (long long)(TB_GIVE_UP_NS / 1000000000LL));
+			return -1;
+		}
+		tb_ring_doorbell(h);
+		sched_yield();
+	}
+}
+
+static void tb_sq_push(struct tb_client *c, uint32_t slot)
+{
+	struct tb_header *h = c->h;
+	uint64_t mask = h->nslots - 1;
+	uint64_t pos = atomic_load_explicit(&h->sq_head, memory_order_relaxed);
+	for (;;) {
+		struct tb_sq_cell *cell = &c->sq[pos & mask];
+		uint64_t seq = atomic_load_explicit(&cell->seq, memory_order_acquire);
+		int64_t dif = (int64_t)(seq - pos);
+		if (dif == 0) {
+			if (atomic_compare_exchange_weak_explicit(&h->sq_head, &pos, pos + 1, memory_order_relaxed,
+								  memory_order_relaxed)) {
+				cell->slot = slot;
+				atomic_store_explicit(&cell->seq, pos + 1, memory_order_release);
+				break;
+			}
+		} else {
+			/* never full: a cell per slot, a slot queued once while claimed */
+			pos = atomic_load_explicit(&h->sq_head, memory_order_relaxed);
+		}
+	}
+	tb_ring_doorbell(h);
+}
+
+/* tb_begin queues a request that arrived at t0 (call it before the real I/O, so the
+ * server answers while the I/O runs). */
+static void tb_begin(struct tb_client *c, uint32_t dev, uint32_t op, uint32_t flags, uint64_t file, int64_t off,
+		     int64_t size, int64_t file_size, int64_t t0, struct tb_req *q)
+{
+	q->slot = -1;
+	q->dev = dev;
+	q->op = op;
+	q->flags = flags;
+	q->t0 = t0;
+	q->size = size;
+	struct tb_header *h = c->h;
+	if (!h || dev >= h->ndevices || atomic_load_explicit(&h->failed, memory_order_relaxed))
+		return;
+	int s = tb_claim(c);
+	if (s < 0)
+		return;
+	struct tb_slot *sl = &c->slots[s];
+	sl->dev = dev;
+	sl->op = op;
+	sl->flags = flags;
+	sl->pid = getpid();
+	sl->qd = (flags & TB_REQ_UNCOUNTED) ? 1 : atomic_fetch_add(&h->dev[dev].inflight, 1) + 1;
+	sl->file = file;
+	sl->off = off;
+	sl->size = size;
+	sl->file_size = file_size;
+	sl->arrive = t0;
+	sl->deadline = 0;
+	atomic_store_explicit(&sl->waiting, 0, memory_order_relaxed);
+	q->slot = s;
+	tb_sq_push(c, (uint32_t)s);
+}
+
+/* tb_answer waits for the server's answer to slot s: a busy-wait of answer_spin (an
+ * awake server answers within a microsecond, and the real I/O has run meanwhile),
+ * then a sleep on the slot. A spinning waiter on a loaded host burns its share of the
+ * CPU and is then descheduled for milliseconds; a sleeper is woken at once. */
+static int64_t tb_answer(struct tb_client *c, int s)
+{
+	struct tb_slot *sl = &c->slots[s];
+	if (atomic_load_explicit(&sl->state, memory_order_acquire) == TB_ANSWERED)
+		return sl->deadline;
+	int64_t until = tb_mono() + (atomic_load_explicit(&c->h->contended, memory_order_relaxed) ? 0 : c->h->answer_spin);
+	do {
+		for (int i = 0; i < 16; i++) {
+			if (atomic_load_explicit(&sl->state, memory_order_acquire) == TB_ANSWERED)
+				return sl->deadline;
+			tb_pause();
+		}
+	} while (tb_mono() < until);
+	int64_t give_up = tb_mono() + TB_GIVE_UP_NS;
+	atomic_store(&sl->waiting, 1);
+	for (;;) {
+		if (atomic_load_explicit(&sl->state, memory_order_acquire) == TB_ANSWERED)
+			return sl->deadline;
+		struct timespec ts = {0, 100 * 1000 * 1000};
+		tb_futex(&sl->state, FUTEX_WAIT, TB_CLAIMED, &ts);
+		if (atomic_load_explicit(&sl->state, memory_order_acquire) == TB_ANSWERED)
+			return sl->deadline;
+		if (!tb_server_alive(c)) {
+			tb_fail(c, "the emulator server (pid %d) is gone: I/O is no longer timed", (int)c->h->server_pid);
+			return -1;
+		}
+		if (tb_mono() > give_up) {
+			tb_fail(c, "no answer from the emulator server (pid %d) for %lld s", (int)c->h->server_pid,
+				(long long)(TB_GIVE_UP_NS / 1000000000LL));
+			return -1;
+		}
+	}
+}
+
+static __thread int tb_slack_set;
+
+static void tb_sleep_until(int64_t t)
+{
+	if (!tb_slack_set) {
+		prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+		tb_slack_set = 1;
+	}
+	struct timespec ts = {t / 1000000000LL, t % 1000000000LL};
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {
+	}
+}
+
+/* tb_wait_until returns at deadline. A client that gets one of the ring's spinner
+ * places busy-waits the last spin_window (a sleeping thread wakes 15-30 us late on a
+ * virtual machine); the others, and everyone on a contended host (the server's flag:
+ * a long spinner there is descheduled for milliseconds), sleep until the smoothed
+ * lateness of a sleep before the deadline and spin only what is left. With
+ * TB_NO_SPIN everyone sleeps to the deadline itself. */
+static void tb_wait_until(struct tb_client *c, int64_t deadline)
+{
+	struct tb_header *h = c->h;
+	int64_t now = tb_mono();
+	if (now >= deadline)
+		return;
+	if (h->flags & TB_NO_SPIN) {
+		tb_sleep_until(deadline);
+		return;
+	}
+	if (!atomic_load_explicit(&h->contended, memory_order_relaxed)) {
+		uint32_t n = atomic_fetch_add(&h->spinners, 1);
+		if (n < h->max_spinners) {
+			if (deadline - now > h->spin_window)
+				tb_sleep_until(deadline - h->spin_window);
+			while (tb_mono() < deadline)
+				tb_pause();
+			atomic_fetch_sub(&h->spinners, 1);
+			return;
+		}
+		atomic_fetch_sub(&h->spinners, 1);
+	}
+	int64_t lead = atomic_load_explicit(&h->lead, memory_order_relaxed);
+	if (deadline - now > lead) {
+		int64_t target = deadline - lead;
+		tb_sleep_until(target);
+		int64_t late = tb_mono() - target;
+		/* smoothed (1/8) lateness of a sleep, capped */
+		if (late > 100000)
+			late = 100000;
+		int64_t next = lead + (late - lead) / 8;
+		atomic_store_explicit(&h->lead, next < 0 ? 0 : next, memory_order_relaxed);
+	}
+	while (tb_mono() < deadline)
+		tb_pause();
+}
+
+static void tb_cq_push(struct tb_client *c, const struct tb_req *q, int64_t size, int64_t lat, int64_t late)
+{
+	struct tb_header *h = c->h;
+	uint64_t mask = h->ncq - 1;
+	int64_t give_up = 0;
+	uint64_t pos = atomic_load_explicit(&h->cq_head, memory_order_relaxed);
+	for (;;) {
+		struct tb_cq_cell *cell = &c->cq[pos & mask];
+		uint64_t seq = atomic_load_explicit(&cell->seq, memory_order_acquire);
+		int64_t dif = (int64_t)(seq - pos);
+		if (dif == 0) {
+			if (atomic_compare_exchange_weak_explicit(&h->cq_head, &pos, pos + 1, memory_order_relaxed,
+								  memory_order_relaxed)) {
+				cell->dev = q->dev;
+				cell->op = q->op;
+				cell->flags = q->flags;
+				cell->size = size;
+				cell->lat = lat;
+				cell->late = late;
+				atomic_store_explicit(&cell->seq, pos + 1, memory_order_release);
+				return;
+			}
+		} else if (dif < 0) {
+			/* full: the server has not drained completions for a while */
+			int64_t now = tb_mono();
+			if (give_up == 0)
+				give_up = now + TB_GIVE_UP_NS;
+			if (now > give_up || !tb_server_alive(c)) {
+				tb_fail(c, "the completion queue stayed full: the emulator server stopped answering");
+				return;
+			}
+			atomic_fetch_add(&h->doorbell, 1);
+			tb_futex(&h->doorbell, FUTEX_WAKE, 1, NULL);
+			sched_yield();
+			pos = atomic_load_explicit(&h->cq_head, memory_order_relaxed);
+		} else {
+			pos = atomic_load_explicit(&h->cq_head, memory_order_relaxed);
+		}
+	}
+}
+
+/* tb_end waits for the answer and the deadline, then reports the completion. */
+static void tb_end(struct tb_client *c, struct tb_req *q)
+{
+	if (q->slot < 0)
+		return;
+	struct tb_header *h = c->h;
+	struct tb_slot *sl = &c->slots[q->slot];
+	int64_t deadline = tb_answer(c, q->slot);
+	if (deadline < 0) {
+		/* the server is gone: the slot may never be answered; leave it claimed */
+		if (!(q->flags & TB_REQ_UNCOUNTED))
+			atomic_fetch_sub(&h->dev[q->dev].inflight, 1);
+		return;
+	}
+	atomic_store_explicit(&sl->state, TB_FREE, memory_order_release);
+	if (!(q->flags & TB_REQ_UNCOUNTED) && tb_mono() > deadline)
+		atomic_fetch_add(&h->slow_answers, 1);
+	tb_wait_until(c, deadline);
+	int64_t t1 = tb_mono();
+	if (!(q->flags & TB_REQ_UNCOUNTED))
+		atomic_fetch_sub(&h->dev[q->dev].inflight, 1);
+	tb_cq_push(c, q, q->size, t1 - q->t0, t1 - deadline);
+}
+
+static inline uint64_t tb_file_id(const struct stat *st)
+{
+	return ((uint64_t)st->st_dev << 32) ^ (uint64_t)st->st_ino;
+}
+
+/* tb_io_fn does the real call of a timed request. */
+typedef ssize_t (*tb_io_fn)(void *arg);
+
+/* tb_timed times one request on fd, a file of device dev, around io: a read or write
+ * of size bytes at file offset off, or a flush. As the FUSE path does, a read is cut
+ * to what the file holds and one past the end reaches no device; the file's size and
+ * identity come from fstat. If expect is not 0 and fd is now another file (closed and
+ * reused behind the caller's back), *stale is set and io runs untimed. errno is io's. */
+static ssize_t tb_timed(struct tb_client *c, int dev, int fd, uint32_t op, uint32_t flags, int64_t off, int64_t size,
+			uint64_t expect, int *stale, tb_io_fn io, void *arg)
+{
+	int64_t t0 = tb_mono();
+	struct stat st;
+	int64_t fsize = 0;
+	uint64_t file = expect;
+	/* a flush needs no size, and the caller knows the file: one system call less on a
+	 * request whose model time can be nothing (a DRAM SSD's flush) */
+	if (!(op == TB_FLUSH && expect != 0) && fstat(fd, &st) == 0) {
+		fsize = st.st_size;
+		file = tb_file_id(&st);
+	}
+	if (expect != 0 && file != expect) {
+		if (stale)
+			*stale = 1;
+		return io(arg);
+	}
+	if (op == TB_READ) {
+		if (size > fsize - off)
+			size = fsize - off;
+		if (size <= 0)
+			return io(arg);
+	} else if (op == TB_WRITE) {
+		if (off + size > fsize)
+			fsize = off + size;
+	} else {
+		off = size = 0;
+	}
+	struct tb_req q;
+	tb_begin(c, (uint32_t)dev, op, flags, file, off, size, fsize, t0, &q);
+	ssize_t n = io(arg);
+	int saved = errno;
+	tb_end(c, &q);
+	errno = saved;
+	return n;
+}
+
+static inline void tb_detach(struct tb_client *c)
+{
+	if (c->h)
+		munmap(c->h, c->size);
+	c->h = NULL;
+}
+
+#endif

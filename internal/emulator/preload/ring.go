@@ -1,0 +1,473 @@
+//go:build linux
+
+package preload
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+	"unsafe"
+)
+
+// The layout of ring.h, field by field (TestLayoutMatchesC compares every offset with
+// the C compiler's).
+
+const (
+	ringMagic   = 0x31474e4952425454
+	ringVersion = 1
+	// MaxDevices is how many devices one ring serves.
+	MaxDevices = 16
+	dirMax     = 1024
+	msgMax     = 512
+
+	flagNoSpin           = 1
+	devNoBackingSync     = 1
+	slotFree             = 0
+	slotClaimed          = 1
+	slotAnswered         = 2
+	reqDirect            = 1
+	reqUncounted         = 2
+	defaultSlots         = 1024
+	defaultCompletions   = 16384
+	defaultInitialLead   = 20 * time.Microsecond
+	futexWait, futexWake = 0, 1
+)
+
+type header struct {
+	magic       uint64
+	version     uint32
+	headerSize  uint32
+	nslots      uint32
+	ncq         uint32
+	ndevices    uint32
+	serverPID   int32
+	flags       uint32
+	maxSpinners uint32
+	spinWindow  int64
+	slotsOff    uint64
+	sqOff       uint64
+	cqOff       uint64
+	totalSize   uint64
+	answerSpin  int64
+	_           [40]byte
+
+	sqHead atomic.Uint64
+	_      [56]byte
+	sqTail atomic.Uint64
+	_      [56]byte
+	cqHead atomic.Uint64
+	_      [56]byte
+	cqTail atomic.Uint64
+	_      [56]byte
+
+	sleeping    atomic.Uint32
+	doorbell    atomic.Uint32
+	spinners    atomic.Uint32
+	attached    atomic.Uint32
+	lead        atomic.Int64
+	fullWaits   atomic.Uint64
+	slowAnswers atomic.Uint64
+	failed      atomic.Uint32
+	msgLock     atomic.Uint32
+	unseen      atomic.Uint64
+	contended   atomic.Uint32
+	_           uint32
+	msg         [msgMax]byte
+	unseenMsg   [msgMax]byte
+	dev         [MaxDevices]deviceEntry
+}
+
+type deviceEntry struct {
+	dir      [dirMax]byte
+	dirLen   uint32
+	flags    uint32
+	inflight atomic.Int32
+	_        uint32
+	_        [48]byte
+}
+
+// Slot is one request as the client filled it in.
+type Slot struct {
+	state    atomic.Uint32
+	waiting  atomic.Uint32
+	Dev      uint32
+	Op       uint32
+	Flags    uint32
+	PID      int32
+	QD       int32 // the device's requests in flight, this one included
+	_        uint32
+	File     uint64
+	Off      int64
+	Size     int64
+	FileSize int64
+	Arrive   int64 // CLOCK_MONOTONIC ns
+	deadline int64
+	_        [48]byte
+}
+
+// Direct says the file was opened with O_DIRECT.
+func (s *Slot) Direct() bool { return s.Flags&reqDirect != 0 }
+
+// Uncounted says the request is the server's own floor probe: no model, no counters.
+func (s *Slot) Uncounted() bool { return s.Flags&reqUncounted != 0 }
+
+type sqCell struct {
+	seq  atomic.Uint64
+	slot uint32
+	_    uint32
+}
+
+type cqCell struct {
+	seq   atomic.Uint64
+	dev   uint32
+	op    uint32
+	flags uint32
+	_     uint32
+	size  int64
+	lat   int64
+	late  int64
+	_     int64
+}
+
+// Completion is what a client reports when a request returned to its caller.
+type Completion struct {
+	Dev, Op uint32
+	// Uncounted: the server's own probe.
+	Uncounted bool
+	Size      int64         // bytes the call moved
+	Latency   time.Duration // arrival to return, as the caller saw it
+	Late      time.Duration // return minus the model's deadline: the emulation's error
+}
+
+// Device is one device of a ring: files under Dir are its files.
+type Device struct {
+	Dir           string
+	NoBackingSync bool
+}
+
+// Config shapes a ring.
+type Config struct {
+	Devices []Device
+	// NoSpin: clients never busy-wait for a deadline (emulator.Options.NoSpin).
+	NoSpin bool
+	Tuning Tuning
+	// Slots bounds the requests in flight over every client (0: 1024).
+	Slots int
+}
+
+// Tuning are the ring's ways of waiting; the zero Tuning means DefaultTuning.
+type Tuning struct {
+	// ConsumerSpin: the server busy-polls this long after its last request before it
+	// sleeps on the doorbell.
+	ConsumerSpin time.Duration
+	// AnswerSpin: a client busy-waits this long for its answer before it sleeps.
+	AnswerSpin time.Duration
+	// SpinWindow: a client that may spin sleeps until this long before its deadline
+	// and busy-waits the rest (a sleeping thread wakes 15-30 us late on a VM).
+	SpinWindow time.Duration
+	// MaxSpinners is how many clients may busy-wait for deadlines at once: a
+	// spinning waiter is a CPU the database does not get.
+	MaxSpinners int
+	// IgnoreLoad keeps spinning on a host with more runnable threads than CPUs (the
+	// server otherwise stops everyone's busy-waiting there).
+	IgnoreLoad bool
+}
+
+// DefaultTuning is what scripts/preload-floor measured best on the 2-core VM
+// (README, "The preload path").
+func DefaultTuning() Tuning {
+	return Tuning{ConsumerSpin: 200 * time.Microsecond, AnswerSpin: 20 * time.Microsecond,
+		SpinWindow: 300 * time.Microsecond, MaxSpinners: max(runtime.NumCPU()-1, 1)}
+}
+
+// TuneEnv names the environment variable that overrides the tuning for measurements:
+// "consumer_spin=200us,answer_spin=20us,spin_window=300us,max_spinners=1,ignore_load=1".
+const TuneEnv = "TIERBENCH_PRELOAD_TUNE"
+
+// TuningFromEnv is DefaultTuning with TuneEnv's overrides.
+func TuningFromEnv() (Tuning, error) {
+	t := DefaultTuning()
+	v := os.Getenv(TuneEnv)
+	if v == "" {
+		return t, nil
+	}
+	for _, kv := range strings.Split(v, ",") {
+		k, val, _ := strings.Cut(strings.TrimSpace(kv), "=")
+		if k == "ignore_load" {
+			t.IgnoreLoad = val == "1" || val == "true"
+			continue
+		}
+		if k == "max_spinners" {
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 0 {
+				return t, fmt.Errorf("%s: max_spinners=%q: give a count", TuneEnv, val)
+			}
+			t.MaxSpinners = n
+			continue
+		}
+		d, err := time.ParseDuration(val)
+		if err != nil || d < 0 {
+			return t, fmt.Errorf("%s: %s=%q: give a duration such as 20us", TuneEnv, k, val)
+		}
+		switch k {
+		case "consumer_spin":
+			t.ConsumerSpin = d
+		case "answer_spin":
+			t.AnswerSpin = d
+		case "spin_window":
+			t.SpinWindow = d
+		default:
+			return t, fmt.Errorf("%s: unknown key %q (consumer_spin, answer_spin, spin_window, max_spinners, ignore_load)", TuneEnv, k)
+		}
+	}
+	return t, nil
+}
+
+// Ring is the server's side of a ring: one consumer.
+type Ring struct {
+	path  string
+	dir   string
+	mem   []byte
+	h     *header
+	slots []Slot
+	sq    []sqCell
+	cq    []cqCell
+}
+
+func roundUp(n, to uintptr) uintptr { return (n + to - 1) / to * to }
+
+// Create makes a ring in a new private directory under parent (/dev/shm when "").
+// Clients open it read-write, so the file is 0666 inside a 0711 directory with a
+// random name: a user who cannot read a server's environment cannot find it.
+func Create(parent string, cfg Config) (*Ring, error) {
+	if len(cfg.Devices) == 0 || len(cfg.Devices) > MaxDevices {
+		return nil, fmt.Errorf("preload ring: %d devices (1 to %d)", len(cfg.Devices), MaxDevices)
+	}
+	nslots := cfg.Slots
+	if nslots == 0 {
+		nslots = defaultSlots
+	}
+	if nslots&(nslots-1) != 0 {
+		return nil, fmt.Errorf("preload ring: %d slots is not a power of two", nslots)
+	}
+	for _, d := range cfg.Devices {
+		if !filepath.IsAbs(d.Dir) || len(d.Dir) >= dirMax {
+			return nil, fmt.Errorf("preload ring: device directory %q must be absolute and shorter than %d bytes", d.Dir, dirMax)
+		}
+	}
+	if parent == "" {
+		parent = "/dev/shm"
+		if st, err := os.Stat(parent); err != nil || !st.IsDir() {
+			parent = os.TempDir()
+		}
+	}
+	dir, err := os.MkdirTemp(parent, "tierbench-ring-")
+	if err != nil {
+		return nil, fmt.Errorf("preload ring: %w", err)
+	}
+	os.Chmod(dir, 0o711)
+	path := filepath.Join(dir, "ring")
+	hdrSize := roundUp(unsafe.Sizeof(header{}), 4096)
+	slotsOff := hdrSize
+	sqOff := slotsOff + uintptr(nslots)*unsafe.Sizeof(Slot{})
+	cqOff := roundUp(sqOff+uintptr(nslots)*unsafe.Sizeof(sqCell{}), 64)
+	total := roundUp(cqOff+defaultCompletions*unsafe.Sizeof(cqCell{}), 4096)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("preload ring: %w", err)
+	}
+	defer f.Close()
+	f.Chmod(0o666) // past the umask: servers run as their own users
+	if err := f.Truncate(int64(total)); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("preload ring: %w", err)
+	}
+	mem, err := syscall.Mmap(int(f.Fd()), 0, int(total), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("preload ring: mmap: %w", err)
+	}
+	r := &Ring{path: path, dir: dir, mem: mem, h: (*header)(unsafe.Pointer(&mem[0]))}
+	r.slots = unsafe.Slice((*Slot)(unsafe.Pointer(&mem[slotsOff])), nslots)
+	r.sq = unsafe.Slice((*sqCell)(unsafe.Pointer(&mem[sqOff])), nslots)
+	r.cq = unsafe.Slice((*cqCell)(unsafe.Pointer(&mem[cqOff])), defaultCompletions)
+	for i := range r.sq {
+		r.sq[i].seq.Store(uint64(i))
+	}
+	for i := range r.cq {
+		r.cq[i].seq.Store(uint64(i))
+	}
+	h := r.h
+	h.version, h.headerSize = ringVersion, uint32(unsafe.Sizeof(header{}))
+	h.nslots, h.ncq, h.ndevices = uint32(nslots), defaultCompletions, uint32(len(cfg.Devices))
+	h.serverPID = int32(os.Getpid())
+	if cfg.NoSpin {
+		h.flags |= flagNoSpin
+	}
+	def := DefaultTuning()
+	tu := cfg.Tuning
+	if tu == (Tuning{}) {
+		tu = def
+	}
+	h.maxSpinners = uint32(tu.MaxSpinners)
+	h.spinWindow = int64(tu.SpinWindow)
+	h.answerSpin = int64(tu.AnswerSpin)
+	h.lead.Store(int64(defaultInitialLead))
+	h.slotsOff, h.sqOff, h.cqOff, h.totalSize = uint64(slotsOff), uint64(sqOff), uint64(cqOff), uint64(total)
+	for i, d := range cfg.Devices {
+		e := &h.dev[i]
+		copy(e.dir[:], d.Dir)
+		e.dirLen = uint32(len(d.Dir))
+		if d.NoBackingSync {
+			e.flags |= devNoBackingSync
+		}
+	}
+	// the magic last: a client that maps a half-made ring refuses it
+	atomic.StoreUint64(&h.magic, ringMagic)
+	return r, nil
+}
+
+// Path is the ring's file, for clients (the TIERBENCH_RING variable).
+func (r *Ring) Path() string { return r.path }
+
+// Close unmaps the ring and removes its file. Clients still attached keep their
+// mapping (the file is gone, the memory stays until they unmap it).
+func (r *Ring) Close() error {
+	if r.mem == nil {
+		return nil
+	}
+	err := syscall.Munmap(r.mem)
+	r.mem, r.h = nil, nil
+	return errors.Join(err, os.RemoveAll(r.dir))
+}
+
+// NextSubmission takes the next queued request, if any.
+func (r *Ring) NextSubmission() (*Slot, bool) {
+	h := r.h
+	pos := h.sqTail.Load()
+	c := &r.sq[pos&uint64(len(r.sq)-1)]
+	if c.seq.Load() != pos+1 {
+		return nil, false
+	}
+	s := &r.slots[c.slot&uint32(len(r.slots)-1)]
+	h.sqTail.Store(pos + 1)
+	c.seq.Store(pos + uint64(len(r.sq)))
+	return s, true
+}
+
+// Answer gives a request its deadline (CLOCK_MONOTONIC ns) and wakes its client if it
+// sleeps.
+func (r *Ring) Answer(s *Slot, deadline int64) {
+	s.deadline = deadline
+	s.state.Store(slotAnswered)
+	if s.waiting.Load() != 0 {
+		futex(&s.state, futexWake, 1, nil)
+	}
+}
+
+// NextCompletion takes the next completion record, if any.
+func (r *Ring) NextCompletion() (Completion, bool) {
+	h := r.h
+	pos := h.cqTail.Load()
+	c := &r.cq[pos&uint64(len(r.cq)-1)]
+	if c.seq.Load() != pos+1 {
+		return Completion{}, false
+	}
+	out := Completion{Dev: c.dev, Op: c.op, Uncounted: c.flags&reqUncounted != 0, Size: c.size,
+		Latency: time.Duration(c.lat), Late: time.Duration(c.late)}
+	h.cqTail.Store(pos + 1)
+	c.seq.Store(pos + uint64(len(r.cq)))
+	return out, true
+}
+
+// Idle says whether both queues are empty.
+func (r *Ring) Idle() bool {
+	h := r.h
+	sp, cp := h.sqTail.Load(), h.cqTail.Load()
+	return r.sq[sp&uint64(len(r.sq)-1)].seq.Load() != sp+1 && r.cq[cp&uint64(len(r.cq)-1)].seq.Load() != cp+1
+}
+
+// Sleep parks the consumer until a client rings the doorbell or timeout passes.
+func (r *Ring) Sleep(timeout time.Duration) {
+	h := r.h
+	bell := h.doorbell.Load()
+	h.sleeping.Store(1)
+	if r.Idle() {
+		ts := syscall.NsecToTimespec(int64(timeout))
+		futex(&h.doorbell, futexWait, bell, &ts)
+	}
+	h.sleeping.Store(0)
+}
+
+// SetContended tells clients whether the host has more runnable threads than CPUs:
+// then nobody busy-waits, since a spinning thread on a loaded host uses up its share
+// of the CPU and is descheduled for milliseconds, where a sleeper is woken at once.
+func (r *Ring) SetContended(on bool) {
+	v := uint32(0)
+	if on {
+		v = 1
+	}
+	if r.h.contended.Load() != v {
+		r.h.contended.Store(v)
+	}
+}
+
+// Spinners is how many clients busy-wait for their deadlines now.
+func (r *Ring) Spinners() int { return int(r.h.spinners.Load()) }
+
+// Contended is what SetContended last said.
+func (r *Ring) Contended() bool { return r.h.contended.Load() != 0 }
+
+// Wake ends a Sleep (to stop the consumer).
+func (r *Ring) Wake() {
+	r.h.doorbell.Add(1)
+	futex(&r.h.doorbell, futexWake, 1, nil)
+}
+
+// Health reads the ring's shared counters.
+func (r *Ring) Health() Health {
+	h := r.h
+	out := Health{Attached: int64(h.attached.Load()), FullWaits: int64(h.fullWaits.Load()),
+		SlowAnswers: int64(h.slowAnswers.Load()), Unseen: int64(h.unseen.Load())}
+	if h.failed.Load() != 0 {
+		out.Failed = cString(h.msg[:])
+	}
+	if out.Unseen > 0 {
+		out.UnseenFirst = cString(h.unseenMsg[:])
+	}
+	return out
+}
+
+// Inflight is device dev's requests admitted and not yet completed.
+func (r *Ring) Inflight(dev int) int { return int(r.h.dev[dev].inflight.Load()) }
+
+// SetNoBackingSync changes whether device dev's flushes also sync the backing file.
+func (r *Ring) SetNoBackingSync(dev int, on bool) {
+	if on {
+		r.h.dev[dev].flags |= devNoBackingSync
+	} else {
+		r.h.dev[dev].flags &^= devNoBackingSync
+	}
+}
+
+func cString(b []byte) string {
+	for i, c := range b {
+		if c == 0 {
+			return string(b[:i])
+		}
+	}
+	return string(b)
+}
+
+func futex(addr *atomic.Uint32, op, val uint32, ts *syscall.Timespec) {
+	syscall.Syscall6(syscall.SYS_FUTEX, uintptr(unsafe.Pointer(addr)), uintptr(op), uintptr(val),
+		uintptr(unsafe.Pointer(ts)), 0, 0)
+}

@@ -1,0 +1,143 @@
+/*
+ * The shared-memory ring between tierbench's emulator server (Go: ring.go, which
+ * mirrors this layout field by field; TestLayoutMatchesC checks every offset) and the
+ * processes whose I/O it times: the LD_PRELOAD shim (shim.c) in PostgreSQL's and
+ * MariaDB's processes, and the SQLite VFS in tierbench's own.
+ *
+ * A client claims a free slot, fills in one request (device, file, offset, size, op,
+ * arrival time on CLOCK_MONOTONIC) and queues the slot's index on the submission
+ * queue. The server submits it to the device model and answers in the slot with the
+ * completion deadline. The client waits until then, frees the slot and queues a
+ * completion record (its latency and how late it woke) for the counters and
+ * histograms, which live in the server only.
+ *
+ * Both queues are bounded multi-producer queues with a sequence number per cell
+ * (producers in many processes, one consumer). Futex words are in shared memory and
+ * used without FUTEX_PRIVATE_FLAG.
+ */
+#ifndef TB_RING_H
+#define TB_RING_H
+
+#include <stdint.h>
+#include <stdatomic.h>
+
+#define TB_MAGIC 0x31474e4952425454ULL /* "TTBRING1", little-endian */
+#define TB_VERSION 1
+#define TB_MAX_DEVICES 16
+#define TB_DIR_MAX 1024
+#define TB_MSG_MAX 512
+
+/* header flags */
+#define TB_NO_SPIN 1u /* never busy-wait for a deadline: sleep (Options.NoSpin) */
+
+/* device flags */
+#define TB_DEV_NO_BACKING_SYNC 1u /* fsync/fdatasync are the model's only (Options.NoBackingSync) */
+
+/* slot states */
+#define TB_FREE 0u
+#define TB_CLAIMED 1u  /* filled in and queued; waiting for the answer */
+#define TB_ANSWERED 2u /* deadline is set */
+
+/* ops: device.Op */
+#define TB_READ 0u
+#define TB_WRITE 1u
+#define TB_FLUSH 2u
+
+/* request flags */
+#define TB_REQ_DIRECT 1u    /* the file was opened with O_DIRECT */
+#define TB_REQ_UNCOUNTED 2u /* the server's own floor probe: no model, no counters */
+
+struct tb_device {
+	char dir[TB_DIR_MAX]; /* canonical directory; files under it are this device's */
+	uint32_t dir_len;
+	uint32_t flags;
+	_Atomic int32_t inflight; /* admitted and not yet completed, over every client */
+	uint32_t pad0;
+	char pad1[48];
+}; /* 1088 bytes */
+
+struct tb_slot {
+	_Atomic uint32_t state;
+	_Atomic uint32_t waiting; /* the client sleeps in FUTEX_WAIT on state */
+	uint32_t dev;
+	uint32_t op;
+	uint32_t flags;
+	int32_t pid;
+	int32_t qd; /* the device's requests in flight, this one included */
+	uint32_t pad0;
+	uint64_t file;      /* st_dev << 32 ^ st_ino */
+	int64_t off;        /* file offset */
+	int64_t size;       /* bytes */
+	int64_t file_size;  /* the file's size as the request sees it */
+	int64_t arrive;     /* CLOCK_MONOTONIC ns */
+	int64_t deadline;   /* the answer, CLOCK_MONOTONIC ns */
+	char pad1[48];
+}; /* 128 bytes */
+
+struct tb_sq_cell {
+	_Atomic uint64_t seq;
+	uint32_t slot;
+	uint32_t pad0;
+}; /* 16 bytes */
+
+struct tb_cq_cell {
+	_Atomic uint64_t seq;
+	uint32_t dev;
+	uint32_t op;
+	uint32_t flags;
+	uint32_t pad0;
+	int64_t size; /* bytes the call moved (reads and writes) */
+	int64_t lat;  /* arrival to return, ns */
+	int64_t late; /* return minus deadline, ns (negative: early) */
+	int64_t pad1;
+}; /* 56 -> padded below */
+
+struct tb_header {
+	uint64_t magic;
+	uint32_t version;
+	uint32_t header_size;   /* sizeof(struct tb_header) */
+	uint32_t nslots;        /* power of two; also the submission queue's cells */
+	uint32_t ncq;           /* power of two: completion queue cells */
+	uint32_t ndevices;
+	int32_t server_pid;
+	uint32_t flags;
+	uint32_t max_spinners;  /* clients that may busy-wait at once */
+	int64_t spin_window;    /* ns: a spinning client sleeps until this much before */
+	uint64_t slots_off;     /* byte offsets from the start of the mapping */
+	uint64_t sq_off;
+	uint64_t cq_off;
+	uint64_t total_size;
+	int64_t answer_spin;    /* ns a client busy-waits for its answer before it sleeps */
+	char pad0[40];
+
+	_Atomic uint64_t sq_head; /* producers */
+	char pad1[56];
+	_Atomic uint64_t sq_tail; /* consumer */
+	char pad2[56];
+	_Atomic uint64_t cq_head; /* producers */
+	char pad3[56];
+	_Atomic uint64_t cq_tail; /* consumer */
+	char pad4[56];
+	_Atomic uint32_t sleeping; /* the consumer is (about to be) in FUTEX_WAIT on doorbell */
+	_Atomic uint32_t doorbell;
+	_Atomic uint32_t spinners;
+	_Atomic uint32_t attached; /* processes that attached, ever */
+	_Atomic int64_t lead;      /* ns: how late a sleeping client wakes, smoothed */
+	_Atomic uint64_t full_waits; /* claims that found no free slot and waited */
+	_Atomic uint64_t slow_answers; /* answers that came after their deadline */
+	_Atomic uint32_t failed;   /* set once, with msg */
+	_Atomic uint32_t msg_lock;
+	_Atomic uint64_t unseen;   /* calls on a device's file the ring cannot time (mmap, AIO...) */
+	_Atomic uint32_t contended; /* the server sees more runnable threads than CPUs: nobody spins */
+	uint32_t pad5;
+	char msg[TB_MSG_MAX];
+	char unseen_msg[TB_MSG_MAX];
+	struct tb_device dev[TB_MAX_DEVICES];
+};
+
+_Static_assert(sizeof(struct tb_device) == 1088, "tb_device size");
+_Static_assert(sizeof(struct tb_slot) == 128, "tb_slot size");
+_Static_assert(sizeof(struct tb_sq_cell) == 16, "tb_sq_cell size");
+_Static_assert(sizeof(struct tb_cq_cell) == 56, "tb_cq_cell size");
+
+#endif

@@ -1,0 +1,198 @@
+//go:build linux
+
+package emulator
+
+import (
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"tierbench/internal/device"
+	"tierbench/internal/emulator/preload"
+)
+
+// ringServer serves devices over a preload ring (package preload): the database's
+// processes (through the LD_PRELOAD shim) and tierbench's own SQLite (through the VFS)
+// stamp each request with its arrival time, do the real I/O themselves and wait for
+// the deadline the ring's one consumer answers with. The consumer is this goroutine,
+// on a locked thread, in front of the same timedDevice as a FUSE mount.
+type ringServer struct {
+	ring *preload.Ring
+	tune preload.Tuning
+	devs []*timedDevice
+	stop chan struct{}
+	done chan struct{}
+	once sync.Once
+	// mu lets drain take the queues from the consumer: the ring has one consumer.
+	mu sync.Mutex
+}
+
+// drainEvery bounds how stale the counters get while the ring is idle: completions
+// do not ring the doorbell.
+const drainEvery = 20 * time.Millisecond
+
+// startRingServer starts the consumer. It busy-polls for tune.ConsumerSpin after its last request,
+// then sleeps on the doorbell. A request is answered while its client does the real
+// I/O, so a sleeping consumer's wake-up costs nothing on a device slower than that;
+// within a burst the consumer stays awake and answers in under a microsecond.
+func startRingServer(r *preload.Ring, devs []*timedDevice, tune preload.Tuning) *ringServer {
+	s := &ringServer{ring: r, devs: devs, tune: tune, stop: make(chan struct{}), done: make(chan struct{})}
+	go s.run()
+	return s
+}
+
+func (s *ringServer) run() {
+	runtime.LockOSThread()
+	defer close(s.done)
+	var load hostLoad
+	last := time.Now()
+	for {
+		if s.poll() > 0 {
+			last = time.Now()
+			continue
+		}
+		select {
+		case <-s.stop:
+			s.poll()
+			return
+		default:
+		}
+		now := time.Now()
+		if !s.tune.IgnoreLoad && load.update(now, s.ring.Spinners()) {
+			s.ring.SetContended(load.contended)
+		}
+		if !load.contended && now.Sub(last) < s.tune.ConsumerSpin {
+			continue
+		}
+		s.ring.Sleep(drainEvery)
+		last = time.Now()
+	}
+}
+
+// hostLoad says whether other threads leave no CPU idle, from the running count of
+// /proc/loadavg sampled every few milliseconds, less the ring's own spinners, and
+// smoothed (a burst of compilers should not flip it back and forth). Busy-waiting
+// then costs more than it saves: the spinner is descheduled for milliseconds.
+type hostLoad struct {
+	next      time.Time
+	score     float64
+	contended bool
+	buf       [128]byte
+}
+
+func (l *hostLoad) update(now time.Time, spinners int) bool {
+	if now.Before(l.next) {
+		return false
+	}
+	l.next = now.Add(5 * time.Millisecond)
+	running, ok := l.running()
+	if !ok {
+		return false
+	}
+	busy := 0.0
+	// This thread and the clients spinning for their deadlines are among the running;
+	// the others leave no CPU idle when they are as many as the CPUs (a database
+	// using both CPUs of two).
+	if running-1-spinners >= runtime.NumCPU() {
+		busy = 1
+	}
+	l.score = l.score*0.75 + busy*0.25
+	l.contended = l.score > 0.5
+	return true
+}
+
+// running reads the fourth field of /proc/loadavg, "RUNNING/TOTAL".
+func (l *hostLoad) running() (int, bool) {
+	fd, err := syscall.Open("/proc/loadavg", syscall.O_RDONLY, 0)
+	if err != nil {
+		return 0, false
+	}
+	n, _ := syscall.Read(fd, l.buf[:])
+	syscall.Close(fd)
+	fields := strings.Fields(string(l.buf[:max(n, 0)]))
+	if len(fields) < 4 {
+		return 0, false
+	}
+	r, _, _ := strings.Cut(fields[3], "/")
+	v, err := strconv.Atoi(r)
+	return v, err == nil
+}
+
+// drain counts the completions queued now, so that counters read next include every
+// request that has returned (completions do not wake a sleeping consumer).
+func (s *ringServer) drain() {
+	s.poll()
+}
+
+// poll answers every queued request and counts every completion.
+func (s *ringServer) poll() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for {
+		sl, ok := s.ring.NextSubmission()
+		if !ok {
+			break
+		}
+		n++
+		if int(sl.Dev) >= len(s.devs) || sl.Uncounted() {
+			s.ring.Answer(sl, sl.Arrive)
+			continue
+		}
+		r := device.Request{Op: device.Op(sl.Op), Offset: sl.Off, Size: sl.Size, File: sl.File, Direct: sl.Direct()}
+		s.ring.Answer(sl, s.devs[sl.Dev].admit(sl.Arrive, r, sl.FileSize, int64(sl.QD)))
+	}
+	for {
+		c, ok := s.ring.NextCompletion()
+		if !ok {
+			break
+		}
+		n++
+		if int(c.Dev) < len(s.devs) && !c.Uncounted {
+			s.devs[c.Dev].complete(device.Op(c.Op), c.Size, c.Latency, c.Late)
+		}
+	}
+	return n
+}
+
+// close stops the consumer after it has counted what is queued.
+func (s *ringServer) close() {
+	s.once.Do(func() {
+		close(s.stop)
+		s.ring.Wake()
+		<-s.done
+	})
+}
+
+// admit submits r, which arrived at arrive (CLOCK_MONOTONIC ns), to the model and
+// returns its deadline on the same clock. The client measured the arrival, so the
+// time it took to reach the server is inside the model's latency rather than added
+// to it: there is nothing to compensate for.
+func (d *timedDevice) admit(arrive int64, r device.Request, fileSize, qd int64) int64 {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.bypass {
+		return arrive
+	}
+	at := max(time.Duration(arrive-d.startMono), d.last)
+	done := d.submitLocked(at, r, fileSize)
+	d.maxQD = max(d.maxQD, qd)
+	return d.startMono + int64(done)
+}
+
+// complete counts a request that returned to its caller lat after it arrived and
+// late after its deadline. Completions arrive in any order, so the time-weighted
+// queue depth is kept by Little's law: the sum of the requests' times in flight.
+func (d *timedDevice) complete(op device.Op, size int64, lat, late time.Duration) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.bypass {
+		return
+	}
+	d.countLocked(op, size, lat)
+	d.qdArea += lat
+	d.late.Record(late)
+}
