@@ -129,3 +129,15 @@ func TestStdioBufferSize(t *testing.T) {
 		}
 	}
 }
+
+// pathOf builds what filepath.Join would, without its cleaning on every operation.
+func TestPathOf(t *testing.T) {
+	for _, dir := range []string{"/tmp/w", "/tmp/w/", "rel/./w"} {
+		x := newExecutor(dir, PostmarkDefaults(), nil)
+		for _, op := range []Op{{File: 1, Subdir: -1}, {File: 12345, Subdir: 0}, {File: 7, Subdir: 99}} {
+			if got, want := x.pathOf(op), filepath.Join(dir, op.Path()); got != want {
+				t.Errorf("dir %q, %+v: %q, want %q", dir, op, got, want)
+			}
+		}
+	}
+}
