@@ -25,9 +25,9 @@ type Config struct {
 	ReadBlock  int `json:"read_block"`
 	WriteBlock int `json:"write_block"`
 	// Buffered uses buffered I/O in the process, as Postmark's C stdio does (`set
-	// buffering true`): reads and writes of a block go through a buffer of the file's
-	// preferred I/O size. Unbuffered makes one system call per block. Neither bypasses
-	// the kernel's page cache.
+	// buffering true`), with the system calls the GNU C library's stdio makes (see
+	// stream). Unbuffered makes one system call per block. Neither bypasses the
+	// kernel's page cache.
 	Buffered bool `json:"buffered"`
 	// ReadBias is the chance, in tenths, that a transaction reads a file rather than
 	// appends to one; CreateBias the chance that it creates a file rather than deletes

@@ -1,52 +1,56 @@
 package files
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"syscall"
 )
 
 // executor does the operations in one working directory, with Postmark's open flags
-// and block sizes.
+// and block sizes, and in buffered mode the system calls of the C library's stdio
+// (stream).
 type executor struct {
-	dir      string
-	cfg      Config
-	source   []byte
-	readBuf  []byte
-	bw       *bufio.Writer
-	br       *bufio.Reader
-	bufBytes int // size of bw and br: the preferred I/O size of the files
+	dir     string
+	cfg     Config
+	source  []byte
+	readBuf []byte
+	stdio   []byte // the stdio buffer, reused from file to file
+	path    []byte // where pathOf builds a path
 }
 
 func newExecutor(dir string, cfg Config, source []byte) *executor {
-	return &executor{dir: dir, cfg: cfg, source: source, readBuf: make([]byte, cfg.ReadBlock)}
+	return &executor{dir: filepath.Clean(dir), cfg: cfg, source: source, readBuf: make([]byte, cfg.ReadBlock)}
+}
+
+// pathOf is the operation's file as Postmark names it, "DIR/s3/17" or "DIR/17": built
+// in place rather than with filepath.Join, whose cleaning and allocations were a few
+// percent of a run's CPU on tmpfs, where the kernel's own work is small.
+func (x *executor) pathOf(op Op) string {
+	b := append(append(x.path[:0], x.dir...), '/')
+	if op.Subdir >= 0 {
+		b = append(strconv.AppendInt(append(b, 's'), int64(op.Subdir), 10), '/')
+	}
+	x.path = strconv.AppendInt(b, int64(op.File), 10)
+	return string(x.path)
 }
 
 // do runs one operation. Errors name the file and the operation.
 func (x *executor) do(op Op) error {
-	path := filepath.Join(x.dir, op.Path())
+	path := x.pathOf(op)
 	var err error
 	switch op.Kind {
 	case Create:
 		// fopen(name, "w") when buffered; open(O_RDWR|O_CREAT, 0644) when not.
-		flags, perm := syscall.O_WRONLY|syscall.O_CREAT|syscall.O_TRUNC, uint32(0o666)
-		if !x.cfg.Buffered {
-			flags, perm = syscall.O_RDWR|syscall.O_CREAT, 0o644
-		}
-		err = x.write(path, flags, perm, op.Bytes)
+		err = x.write(path, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_TRUNC, syscall.O_RDWR|syscall.O_CREAT, 0o644, op.Bytes)
 	case Append:
 		// fopen(name, "a") when buffered; open(O_RDWR|O_APPEND) when not.
-		flags := syscall.O_WRONLY | syscall.O_CREAT | syscall.O_APPEND
-		if !x.cfg.Buffered {
-			flags = syscall.O_RDWR | syscall.O_APPEND
-		}
-		err = x.write(path, flags, 0o666, op.Bytes)
+		err = x.write(path, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_APPEND, syscall.O_RDWR|syscall.O_APPEND, 0, op.Bytes)
 	case Read:
 		err = x.read(path, op.Bytes)
 	case Delete:
-		err = syscall.Unlink(path)
+		err = unlink(path)
 	}
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", op.Kind, path, err)
@@ -54,24 +58,27 @@ func (x *executor) do(op Op) error {
 	return nil
 }
 
-// write writes n bytes of the source in blocks of WriteBlock, then closes the file.
-func (x *executor) write(path string, flags int, perm uint32, n int) error {
-	f, err := open(path, flags, perm)
+// write writes n bytes of the source in blocks of WriteBlock, then closes the file:
+// through stdio opened with stdioFlags when buffered, else with plain write calls on
+// a file opened with rawFlags and perm.
+func (x *executor) write(path string, stdioFlags, rawFlags int, perm uint32, n int) error {
+	if x.cfg.Buffered {
+		s, err := openStream(path, stdioFlags, x.stdio)
+		if err != nil {
+			return err
+		}
+		err = inBlocks(n, x.cfg.WriteBlock, func(lo, hi int) error { return s.fwrite(x.source[lo:hi]) })
+		x.stdio = s.buf
+		if cerr := s.fclose(); err == nil {
+			err = cerr
+		}
+		return err
+	}
+	f, err := open(path, rawFlags, perm)
 	if err != nil {
 		return err
 	}
-	var w io.Writer = f
-	if x.cfg.Buffered {
-		x.buffers(f)
-		x.bw.Reset(f)
-		w = x.bw
-	}
-	for off := 0; off < n && err == nil; off += x.cfg.WriteBlock {
-		_, err = w.Write(x.source[off:min(off+x.cfg.WriteBlock, n)])
-	}
-	if err == nil && x.cfg.Buffered {
-		err = x.bw.Flush()
-	}
+	err = inBlocks(n, x.cfg.WriteBlock, func(lo, hi int) error { _, err := f.Write(x.source[lo:hi]); return err })
 	if cerr := f.close(); err == nil {
 		err = cerr
 	}
@@ -80,47 +87,55 @@ func (x *executor) write(path string, flags int, perm uint32, n int) error {
 
 // read reads the whole file, n bytes, in blocks of ReadBlock.
 func (x *executor) read(path string, n int) error {
-	f, err := open(path, syscall.O_RDONLY, 0)
-	if err != nil {
-		return err
-	}
-	defer f.close()
-	var r io.Reader = f
+	var err error
 	if x.cfg.Buffered {
-		x.buffers(f)
-		x.br.Reset(f)
-		r = x.br
+		var s *stream
+		if s, err = openStream(path, syscall.O_RDONLY, x.stdio); err != nil {
+			return err
+		}
+		err = inBlocks(n, x.cfg.ReadBlock, func(lo, hi int) error { return s.fread(x.readBuf[:hi-lo]) })
+		x.stdio = s.buf
+		s.f.close()
+	} else {
+		var f fd
+		if f, err = open(path, syscall.O_RDONLY, 0); err != nil {
+			return err
+		}
+		err = inBlocks(n, x.cfg.ReadBlock, func(lo, hi int) error { return f.readFull(x.readBuf[:hi-lo]) })
+		f.close()
 	}
-	for left := n; left > 0; left -= x.cfg.ReadBlock {
-		if _, err := io.ReadFull(r, x.readBuf[:min(left, x.cfg.ReadBlock)]); err != nil {
-			if err == io.ErrUnexpectedEOF || err == io.EOF {
-				return fmt.Errorf("the file is shorter than the %d bytes written to it: was it changed while the run went on?", n)
-			}
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		return fmt.Errorf("the file is shorter than the %d bytes written to it: was it changed while the run went on?", n)
+	}
+	return err
+}
+
+// inBlocks calls do for each whole block of n bytes, then for the rest, as Postmark
+// does: the rest is asked for even when it is empty, which unbuffered costs a read or
+// write call of 0 bytes (stdio makes none).
+func inBlocks(n, block int, do func(lo, hi int) error) error {
+	whole := n - n%block
+	for lo := 0; lo < whole; lo += block {
+		if err := do(lo, lo+block); err != nil {
 			return err
 		}
 	}
-	return nil
-}
-
-// buffers sizes the process's I/O buffers as the C library sizes a FILE's: to the
-// file's preferred I/O size (st_blksize), read with fstat as the library does when it
-// first uses a file.
-func (x *executor) buffers(f fd) {
-	size := 4096
-	var st syscall.Stat_t
-	if err := syscall.Fstat(int(f), &st); err == nil && st.Blksize > 0 {
-		size = int(st.Blksize)
-	}
-	if x.bw == nil || size != x.bufBytes {
-		x.bw, x.br, x.bufBytes = bufio.NewWriterSize(nil, size), bufio.NewReaderSize(nil, size), size
-	}
+	return do(whole, n)
 }
 
 // fd is an open file used through plain system calls, as Postmark's C does: no
 // runtime poller, no finalizer, one read(2) or write(2) per call.
 type fd int
 
+// sawCall, set by tests only, is told of every system call the executor makes on the
+// run's files, before it is made: its name (open, lseek, fstat, read, write, close,
+// unlink) and, for a read or a write, the bytes asked for.
+var sawCall func(call string, n int)
+
 func open(path string, flags int, perm uint32) (fd, error) {
+	if sawCall != nil {
+		sawCall("open", 0)
+	}
 	for {
 		n, err := syscall.Open(path, flags|syscall.O_CLOEXEC, perm)
 		if err != syscall.EINTR {
@@ -129,9 +144,13 @@ func open(path string, flags int, perm uint32) (fd, error) {
 	}
 }
 
+// Write writes all of p, with one write call also when p is empty.
 func (f fd) Write(p []byte) (int, error) {
 	done := 0
-	for done < len(p) {
+	for {
+		if sawCall != nil {
+			sawCall("write", len(p)-done)
+		}
 		n, err := syscall.Write(int(f), p[done:])
 		if err == syscall.EINTR {
 			continue
@@ -139,13 +158,17 @@ func (f fd) Write(p []byte) (int, error) {
 		if err != nil {
 			return done, err
 		}
-		done += n
+		if done += n; done >= len(p) {
+			return done, nil
+		}
 	}
-	return done, nil
 }
 
 func (f fd) Read(p []byte) (int, error) {
 	for {
+		if sawCall != nil {
+			sawCall("read", len(p))
+		}
 		n, err := syscall.Read(int(f), p)
 		if err == syscall.EINTR {
 			continue
@@ -160,4 +183,42 @@ func (f fd) Read(p []byte) (int, error) {
 	}
 }
 
-func (f fd) close() error { return syscall.Close(int(f)) }
+// readFull fills p, with one read call also when p is empty; io.ErrUnexpectedEOF if
+// the file ends first.
+func (f fd) readFull(p []byte) error {
+	if len(p) == 0 {
+		_, err := f.Read(p)
+		return err
+	}
+	_, err := io.ReadFull(f, p)
+	return err
+}
+
+// seekEnd is lseek(fd, 0, SEEK_END).
+func (f fd) seekEnd() (int64, error) {
+	if sawCall != nil {
+		sawCall("lseek", 0)
+	}
+	return syscall.Seek(int(f), 0, io.SeekEnd)
+}
+
+func (f fd) stat(st *syscall.Stat_t) error {
+	if sawCall != nil {
+		sawCall("fstat", 0)
+	}
+	return syscall.Fstat(int(f), st)
+}
+
+func (f fd) close() error {
+	if sawCall != nil {
+		sawCall("close", 0)
+	}
+	return syscall.Close(int(f))
+}
+
+func unlink(path string) error {
+	if sawCall != nil {
+		sawCall("unlink", 0)
+	}
+	return syscall.Unlink(path)
+}
