@@ -4,31 +4,24 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
+
+	"tierbench/internal/bundle"
 )
 
 //go:embed studies/*.yaml
 var bundledFS embed.FS
 
+var bundled = bundle.Set{FS: bundledFS, Dir: "studies"}
+
 // Bundled lists the names of the studies built into tierbench.
-func Bundled() []string {
-	entries, _ := fs.ReadDir(bundledFS, "studies")
-	var out []string
-	for _, e := range entries {
-		out = append(out, strings.TrimSuffix(e.Name(), ".yaml"))
-	}
-	sort.Strings(out)
-	return out
-}
+func Bundled() []string { return bundled.Names() }
 
 // BundledSource is the YAML of a bundled study, for `study show` and for users to
 // copy and edit.
 func BundledSource(name string) ([]byte, error) {
-	data, err := bundledFS.ReadFile("studies/" + name + ".yaml")
+	data, err := bundled.Source(name)
 	if err != nil {
 		return nil, fmt.Errorf("no bundled study %q: the bundled studies are %s", name, strings.Join(Bundled(), ", "))
 	}
@@ -39,11 +32,9 @@ func BundledSource(name string) ([]byte, error) {
 // with a path separator or a .yaml/.yml suffix is a path; otherwise a bundled name
 // wins over a file of that name in the working directory.
 func Open(nameOrPath string) (*File, error) {
-	isPath := strings.ContainsRune(nameOrPath, filepath.Separator) || strings.ContainsRune(nameOrPath, '/') ||
-		strings.HasSuffix(nameOrPath, ".yaml") || strings.HasSuffix(nameOrPath, ".yml")
-	if !isPath {
+	if !bundle.IsPath(nameOrPath) {
 		if data, err := BundledSource(nameOrPath); err == nil {
-			return Parse("studies/"+nameOrPath+".yaml", data)
+			return Parse(bundled.Path(nameOrPath), data)
 		}
 	}
 	data, err := os.ReadFile(nameOrPath)

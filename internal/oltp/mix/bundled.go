@@ -4,30 +4,23 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
+
+	"tierbench/internal/bundle"
 )
 
 //go:embed mixes/*.yaml
 var bundledFS embed.FS
 
+var bundled = bundle.Set{FS: bundledFS, Dir: "mixes"}
+
 // Bundled lists the names of the mixes built into tierbench.
-func Bundled() []string {
-	entries, _ := fs.ReadDir(bundledFS, "mixes")
-	var out []string
-	for _, e := range entries {
-		out = append(out, strings.TrimSuffix(e.Name(), ".yaml"))
-	}
-	sort.Strings(out)
-	return out
-}
+func Bundled() []string { return bundled.Names() }
 
 // BundledSource is the YAML of a bundled mix, for users to copy and edit.
 func BundledSource(name string) ([]byte, error) {
-	data, err := bundledFS.ReadFile("mixes/" + name + ".yaml")
+	data, err := bundled.Source(name)
 	if err != nil {
 		return nil, fmt.Errorf("no bundled mix %q: the bundled mixes are %s", name, strings.Join(Bundled(), ", "))
 	}
@@ -41,8 +34,7 @@ func Open(nameOrPath string) (*Mix, error) {
 	if nameOrPath == "" {
 		return nil, fmt.Errorf("no mix given: name a bundled mix (%s) or a mix file", strings.Join(Bundled(), ", "))
 	}
-	isPath := strings.ContainsRune(nameOrPath, filepath.Separator) || strings.ContainsRune(nameOrPath, '/') ||
-		strings.HasSuffix(nameOrPath, ".yaml") || strings.HasSuffix(nameOrPath, ".yml")
+	isPath := bundle.IsPath(nameOrPath)
 	if !isPath {
 		if data, err := BundledSource(nameOrPath); err == nil {
 			return Parse("bundled:"+nameOrPath, data)
