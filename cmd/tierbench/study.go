@@ -13,6 +13,7 @@ import (
 	"tierbench/internal/lifecycle"
 	"tierbench/internal/progress"
 	"tierbench/internal/report"
+	"tierbench/internal/rundir"
 	"tierbench/internal/study"
 )
 
@@ -146,6 +147,13 @@ func writeStudyReport(cmd *cobra.Command, dirs []string, out string) error {
 	if err := lifecycle.EnsureWritableDir("--out", out); err != nil {
 		return err
 	}
+	// The same lock a study run and `tierbench report` take: a study running in out
+	// would write its own report there, and a second one must not start meanwhile.
+	lock, err := rundir.Acquire(out, lifecycle.CommandLine(os.Args))
+	if err != nil {
+		return fmt.Errorf("--out %w", err)
+	}
+	defer lock.Release()
 	if err := rep.Write(out); err != nil {
 		return err
 	}

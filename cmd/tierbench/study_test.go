@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"tierbench/internal/report"
 	"tierbench/internal/report/reporttest"
 	"tierbench/internal/report/stats"
+	"tierbench/internal/rundir"
 	"tierbench/internal/study"
 )
 
@@ -165,6 +167,22 @@ func TestStudyEndToEnd(t *testing.T) {
 	if len(rows) != 9 || rows[0][0] != "cell" {
 		t.Errorf("cells.csv: %d rows, want a heading and 8 runs: %q", len(rows), rows)
 	}
+
+	// A directory another tierbench holds (a study running there) gets no report.
+	lock, err := rundir.Acquire(merged, "tierbench study run tiny.yaml --out "+merged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := readOrEmpty(filepath.Join(merged, study.SummaryFile))
+	_, err = runStudyCLI(context.Background(), "study", "report", a, b, "--out", merged)
+	var busy *rundir.BusyError
+	if !errors.As(err, &busy) {
+		t.Errorf("report into a directory in use: %v", err)
+	}
+	if !bytes.Equal(readOrEmpty(filepath.Join(merged, study.SummaryFile)), before) {
+		t.Error("the refused report changed summary.json")
+	}
+	lock.Release()
 
 	reporttest.ChromiumPath(t)
 	res, err := study.Load(a, b)
