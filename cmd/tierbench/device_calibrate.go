@@ -97,8 +97,8 @@ func printCalibration(out io.Writer, cal *emulator.Calibration) error {
 	preload := cal.Path == emulator.PathPreload
 	if preload {
 		fmt.Fprintf(out, "path: preload (the shared-memory ring of the LD_PRELOAD shim and the SQLite VFS, called from this process)\n")
-		fmt.Fprintf(out, "floor on this host: %.1f us per request (4 KiB read, queue depth 1, no model); at most %.0f requests/s at queue depth 32\n",
-			cal.FloorUs, cal.CeilingIOPS)
+		fmt.Fprintf(out, "floor on this host: %.1f us per request (4 KiB read, queue depth 1, no model); at most %.0f requests/s at queue depth 32 from one thread (the probes' way, as fio's iodepth), %.0f from 32 threads each waiting for its own (a database's way)\n",
+			cal.FloorUs, cal.CeilingIOPS, cal.ThreadCeilingIOPS)
 		fmt.Fprintf(out, "no compensation: each request is stamped when it is made, so the path's own time is inside the model's\n")
 	} else {
 		fmt.Fprintf(out, "path: fuse (a FUSE mount)\n")
@@ -113,7 +113,7 @@ func printCalibration(out io.Writer, cal *emulator.Calibration) error {
 	}
 	fmt.Fprintln(out)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	head := "PROBE\tMETRIC\tMODEL\tMEASURED\tERROR\tREQUESTS\t"
+	head := "PROBE\tMETRIC\tMODEL\tHOST BEST\tMEASURED\tERROR\tVS BEST\tROUNDS\tREQUESTS\t"
 	if preload {
 		head += "LATE P50/P90/P99 us\t"
 	}
@@ -123,7 +123,7 @@ func printCalibration(out io.Writer, cal *emulator.Calibration) error {
 		if p.HostLimited {
 			note = " (host-limited)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.1f\t%+.1f%%%s\t%d\t", p.Probe, p.Metric, p.Model, p.Measured, p.ErrorPct, note, p.Requests)
+		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.1f\t%.1f\t%+.1f%%%s\t%+.1f%%\t%d\t%d\t", p.Probe, p.Metric, p.Model, p.HostBest, p.Measured, p.ErrorPct, note, p.ErrorVsHostBestPct, p.Rounds, p.Requests)
 		if preload {
 			fmt.Fprintf(tw, "%.1f/%.1f/%.1f\t", p.LateP50Us, p.LateP90Us, p.LateP99Us)
 		}
@@ -132,8 +132,18 @@ func printCalibration(out io.Writer, cal *emulator.Calibration) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	fmt.Fprint(out, `
+HOST BEST: the best this path can measure on this host: the model's figure with each
+  request taking at least what the path took for it on a device that takes no time
+  (queue depth 1), or at most the requests per second the path passed there (queue
+  depth 32). Where that alone is more than 5% from the model the probe is host-limited:
+  its error is the host's, not the emulation's.
+VS BEST: the measured figure against the host's best: what the emulation's timing adds.
+ROUNDS: runs of the probe, each on a fresh device, while they fit the budget; the
+  figures are the round with the median error.
+`)
 	if preload {
-		fmt.Fprintln(out, "\nLATE: how long after the model's completion time requests returned to the caller (the emulation's own timing error).")
+		fmt.Fprintln(out, "LATE: how long after the model's completion time requests returned to the caller (the emulation's own timing error).")
 	}
 	return nil
 }

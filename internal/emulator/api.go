@@ -151,9 +151,20 @@ type ProbeResult struct {
 	Measured float64 `json:"measured"`
 	ErrorPct float64 `json:"error_pct"` // (measured - model) / model x 100
 	Requests int64   `json:"requests"`
-	// HostLimited says the model asks for more requests per second than this host's
-	// mount can pass (CeilingIOPS): the error is the host's, not the emulation's.
+	// HostBest is the best this host's path could measure: the model's figure with
+	// each request taking at least what the path itself took for the same request on
+	// a device that takes no time (at queue depth 1), or at most the requests per
+	// second the path passed there (deeper queues).
+	HostBest float64 `json:"host_best"`
+	// HostLimited says the path's own costs alone move the figure more than 5% from
+	// the model's (HostBest): the error is this host's, not the emulation's timing.
 	HostLimited bool `json:"host_limited,omitempty"`
+	// ErrorVsHostBestPct is (measured - HostBest) / HostBest x 100: what the
+	// emulation's timing adds to what this host's path costs anyway.
+	ErrorVsHostBestPct float64 `json:"error_vs_host_best_pct"`
+	// Rounds is how many times the probe ran, each on a fresh device; the figures are
+	// the round whose error was the median.
+	Rounds int `json:"rounds"`
 	// LateP50Us, LateP90Us and LateP99Us (preload) are quantiles of how long after
 	// its model deadline a request returned: the emulation's timing error.
 	LateP50Us float64 `json:"late_p50_us,omitempty"`
@@ -170,6 +181,11 @@ type Calibration struct {
 	// this host; CeilingIOPS the most 4 KiB reads per second it passes at queue depth 32.
 	FloorUs     float64 `json:"floor_us"`
 	CeilingIOPS float64 `json:"ceiling_iops"`
+	// ThreadCeilingIOPS is the most 4 KiB reads per second 32 threads pass, each
+	// waiting for its request before the next, as a database's threads do. On a mount
+	// it is CeilingIOPS; on the preload path, whose queue-depth-32 probes keep 32
+	// requests in flight from one thread (fio's iodepth), it is lower on a small host.
+	ThreadCeilingIOPS float64 `json:"thread_ceiling_iops"`
 	// CompensationUs is what the emulator takes off each completion for the mount's own
 	// overhead (the floor, plus on fast devices the measured residual), as set on the
 	// first probe's mount.

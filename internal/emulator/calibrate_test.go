@@ -43,13 +43,13 @@ func TestCalibrateJSON(t *testing.T) {
 				t.Fatalf("probe field %q missing: %v", k, m)
 			}
 		}
-		for _, k := range []string{"model", "measured", "error_pct"} {
+		for _, k := range []string{"model", "measured", "error_pct", "host_best", "error_vs_host_best_pct", "rounds"} {
 			if _, ok := m[k].(float64); !ok {
 				t.Fatalf("probe field %q missing: %v", k, m)
 			}
 		}
-		if m["model"].(float64) <= 0 || m["measured"].(float64) <= 0 {
-			t.Fatalf("probe without a model or measured value: %v", m)
+		if m["model"].(float64) <= 0 || m["measured"].(float64) <= 0 || m["host_best"].(float64) <= 0 || m["rounds"].(float64) < 1 {
+			t.Fatalf("probe without a model, measured or host's best value, or rounds: %v", m)
 		}
 	}
 }

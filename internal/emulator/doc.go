@@ -78,7 +78,13 @@
 //
 // Calibrate runs fio-like probes through fresh mounts of a device (random 8 KiB reads
 // and writes at queue depth 1 and 32, sequential 1 MiB, write + fsync) and compares each
-// with the same requests run through a fresh model in virtual time.
+// with the same requests run through a fresh model in virtual time. Each probe runs
+// first on a null device: what the path itself costs those requests on this host
+// bounds what any emulation here can measure (the host's best; a probe whose best is
+// more than 5% from the model is host-limited), and then in up to five rounds on fresh
+// devices, of which the round with the median error is reported. On the preload path
+// the probes run in C (package preload, probe.go); at queue depth 32 one thread keeps
+// 32 requests in flight, as fio's iodepth does.
 //
 // What is not modelled: metadata operations (lookup, create, rename, unlink) take no
 // device time; close(2) is not a flush; mmap of a file is served by the kernel's page

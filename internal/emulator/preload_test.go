@@ -236,12 +236,23 @@ func TestPreloadCalibration(t *testing.T) {
 			for _, p := range cal.Probes {
 				t.Logf("%-18s %-16s model %10.1f measured %10.1f error %+7.1f%% late p50 %.1f p99 %.1f us",
 					p.Probe, p.Metric, p.Model, p.Measured, p.ErrorPct, p.LateP50Us, p.LateP99Us)
+				if p.Rounds < 1 || p.Rounds > maxRounds || p.Rounds%2 == 0 { // an odd number: the median is one round
+					t.Errorf("%s: %d rounds", p.Probe, p.Rounds)
+				}
 				switch p.Metric {
 				case "iops", "mb_per_s", "fsyncs_per_s":
+					// the path's own costs can only take from a rate
+					if p.HostBest > p.Model*(1+1e-9) {
+						t.Errorf("%s: the host's best %.1f is above the model's %.1f", p.Probe, p.HostBest, p.Model)
+					}
 					if p.Measured > p.Model*1.05 {
 						t.Errorf("%s: %.1f %s, faster than the model's %.1f", p.Probe, p.Measured, p.Metric, p.Model)
 					}
 				case "mean_latency_us", "p50_latency_us":
+					// ... and only add to a latency
+					if p.HostBest < p.Model*(1-1e-9) {
+						t.Errorf("%s: the host's best %.1f us is below the model's %.1f", p.Probe, p.HostBest, p.Model)
+					}
 					if p.Measured < p.Model*0.95 {
 						t.Errorf("%s: %s %.1f us, faster than the model's %.1f", p.Probe, p.Metric, p.Measured, p.Model)
 					}

@@ -18,8 +18,12 @@
 //     completion. Header-only; compiled into the shim, the SQLite VFS and Client.
 //   - shim.c: the LD_PRELOAD shared object for PostgreSQL and MariaDB (Shim builds it
 //     with the system's C compiler on first use).
-//   - Client: the same client code called from Go (the server's floor probe and
-//     `device calibrate --emulator preload`).
+//   - Client: the same client code called from Go (the server's floor probe, and the
+//     thread ceiling of `device calibrate --emulator preload`).
+//   - probe.go: `device calibrate`'s probes on this path, run in C on a thread of
+//     their own: at queue depth 1 each request through the shim's own call; deeper,
+//     one thread keeping that many requests in flight (fio's iodepth), each returned
+//     at its deadline.
 //
 // The server side (the one consumer, in front of the same timed device as a FUSE
 // mount) is in package emulator: ring_linux.go.
