@@ -268,6 +268,9 @@ func TestRefusesWhatCannotFit(t *testing.T) {
 			[]string{"tpcc run --users 1,10000000 needs about ", "1.0 MiB for the mysql session"}},
 		{"external server", []string{"oltp", "run", "--engine", "postgres", "--dsn", "postgres://x@127.0.0.1:1/db", "--mix", "policy", "--users", "100000000"},
 			[]string{"oltp run --users 100000000 needs about ", "(about 128 KiB per user for tierbench)"}},
+		// refused before the managed server is set up, not after
+		{"tpch scale factor", []string{"tpch", "run", "--engine", "postgres", "--sf", "30000"},
+			[]string{"tpch run --sf 30000 --streams 10 needs about ", " of disk on ", "a postgres database of "}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(dir, tc.name)

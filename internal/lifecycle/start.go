@@ -9,6 +9,7 @@ import (
 
 	"tierbench/internal/capacity"
 	"tierbench/internal/engine"
+	"tierbench/internal/params"
 	"tierbench/internal/placement"
 	"tierbench/internal/workload"
 )
@@ -93,7 +94,13 @@ func (s *Settings) checkCapacity(req workload.Request) error {
 	if err != nil {
 		return nil
 	}
-	needs, err := req.Needs(workload.EngineFacts{Dialect: d, External: s.dsn != "", DataDir: s.dataDir()})
+	var buffer int64
+	if s.buffer != "" {
+		if buffer, err = params.ParseSize("--buffer", s.buffer); err != nil {
+			return nil // engineConfig reports it
+		}
+	}
+	needs, err := req.Needs(workload.EngineFacts{Dialect: d, External: s.dsn != "", DataDir: s.dataDir(), Out: s.out, BufferBytes: buffer})
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"tierbench/internal/capacity"
 	"tierbench/internal/engine"
 	"tierbench/internal/params"
 	"tierbench/internal/tpch/dbgen"
@@ -95,7 +96,17 @@ func (b *Benchmark) Prepare(p workload.Phase) (workload.Request, error) {
 			return workload.Request{}, fmt.Errorf("--validate-against %q: unknown engine: valid engines are %s", b.validateAgainst, strings.Join(engine.Names(), ", "))
 		}
 	}
-	return workload.Request{Results: []string{ResultFile}, MustExist: b.skipLoad, Sessions: runStreams + 1}, nil
+	return workload.Request{Results: []string{ResultFile}, MustExist: b.skipLoad, Sessions: runStreams + 1,
+		// refused before tiers are placed and a server started; Run checks again with
+		// the engine's own directory for callers outside the lifecycle
+		Needs: func(f workload.EngineFacts) ([]capacity.Need, error) {
+			mode := engine.Managed
+			if f.External {
+				mode = engine.External
+			}
+			cfg := RunConfig{SF: sf, SkipLoad: b.skipLoad, DatabaseDir: f.DataDir, OutDir: f.Out, BufferBytes: f.BufferBytes}
+			return cfg.needs(f.Dialect, mode, runStreams), nil
+		}}, nil
 }
 
 // Run runs the load, power and throughput tests.

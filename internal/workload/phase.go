@@ -85,6 +85,10 @@ type EngineFacts struct {
 	// DataDir is the directory whose file system the database's data will fill ("" for
 	// an external server).
 	DataDir string
+	// Out is the run's output directory.
+	Out string
+	// BufferBytes is --buffer (0: the engine's default).
+	BufferBytes int64
 }
 
 // NeedsLoad is the load an earlier phase left in OUT, which a phase runs on.
