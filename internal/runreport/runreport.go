@@ -122,11 +122,17 @@ func (r *run) charts(rep *Report, maxPoints int) {
 		for _, w := range m.Windows {
 			ws = append(ws, fmt.Sprintf("%s from %s to %s s", w.Label, chart.FormatNumber(r.since(w.Start)), chart.FormatNumber(r.since(w.End))))
 		}
-		intro += " The measured windows: " + strings.Join(ws, ", ") + "."
+		intro += " The measured windows (the bands behind each chart): " + strings.Join(ws, ", ") + "."
 	}
 	add := func(section string, c *chart.Chart, src Source) {
 		if sections[section] == nil {
 			sections[section] = rep.Doc.Section(section).AddText(intro)
+		}
+		// every chart here is over time: the windows are bands behind its lines
+		if m := r.c.Monitoring; m != nil {
+			for _, w := range m.Windows {
+				c.AddWindow(w.Label, r.since(w.Start), r.since(w.End))
+			}
 		}
 		sections[section].AddChart(c)
 		rep.Sources[c.Name] = src

@@ -71,6 +71,16 @@ type Chart struct {
 	// Note is a caption under the chart: what the error bars are, where the numbers
 	// come from.
 	Note string `json:"note,omitempty"`
+	// Windows are spans of a time chart's x the run named (a test, a level of
+	// users), drawn as bands behind the data with their labels.
+	Windows []Window `json:"windows,omitempty"`
+}
+
+// Window is a named span of x: From to To (To >= From).
+type Window struct {
+	Label string  `json:"label"`
+	From  float64 `json:"from"`
+	To    float64 `json:"to"`
 }
 
 // Series is one line, one set of bars or one area, shown in the legend by Name.
@@ -112,6 +122,12 @@ func NewBars(name, title string, categories []string, x, y Axis, stacked bool) *
 	}
 	c := New(kind, name, title, x, y)
 	c.Categories = categories
+	return c
+}
+
+// AddWindow appends a window and returns the chart, so calls chain.
+func (c *Chart) AddWindow(label string, from, to float64) *Chart {
+	c.Windows = append(c.Windows, Window{Label: label, From: from, To: to})
 	return c
 }
 
@@ -198,6 +214,17 @@ func (c *Chart) validate() error {
 	}
 	if c.Kind.stacked() && c.Y.Log {
 		return fmt.Errorf("a %s chart cannot have a logarithmic y", c.Kind)
+	}
+	for i, w := range c.Windows {
+		if c.Kind != TimeSeries && c.Kind != StackedArea {
+			return fmt.Errorf("window %d (%q): only a %s or %s chart has windows", i, w.Label, TimeSeries, StackedArea)
+		}
+		if w.Label == "" || !finite(w.From) || !finite(w.To) || w.To < w.From {
+			return fmt.Errorf("window %d (%q, %v to %v): a window needs a label and finite bounds, from <= to", i, w.Label, w.From, w.To)
+		}
+		if c.X.Log && w.From <= 0 {
+			return fmt.Errorf("window %d (%q): from %v must be > 0 on a logarithmic axis", i, w.Label, w.From)
+		}
 	}
 	seen := map[string]bool{}
 	for si, s := range c.Series {

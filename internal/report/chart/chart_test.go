@@ -270,6 +270,58 @@ func TestTimeSeriesSVG(t *testing.T) {
 	}
 }
 
+// TestWindowsSVG: each window that overlaps the data is one band behind the lines,
+// spanning exactly its x (clipped to the data's), labelled when it has room; one
+// outside the data draws nothing.
+func TestWindowsSVG(t *testing.T) {
+	c := New(TimeSeries, "tps", "Throughput", Axis{Label: "time", Unit: "s"}, tpsAxis())
+	c.Add("tps", XY(0, 10), XY(100, 20), XY(200, 15))
+	c.AddWindow("power", 20, 80).AddWindow("throughput", 80, 250).AddWindow("after", 300, 400).AddWindow("instant", 150, 150)
+	svg, err := c.SVG(DefaultSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := seriesPaths(t, svg)
+	checkMarks(t, c, paths)
+	_, lines := count(paths, 0, MarkLine)
+	// x transform from the line: x = 0 and x = 200 at its first and last vertices
+	v := lines[0].pts
+	x0, x200 := v[0][0], v[len(v)-1][0]
+	px := func(x float64) float64 { return x0 + (x200-x0)*x/200 }
+	band := func(i int) (lo, hi float64) {
+		n, b := count(paths, i, MarkWindow)
+		if n != 1 {
+			t.Fatalf("window %d: %d bands, want 1", i, n)
+		}
+		lo, hi = math.Inf(1), math.Inf(-1)
+		for _, p := range b[0].pts {
+			lo, hi = math.Min(lo, p[0]), math.Max(hi, p[0])
+		}
+		return lo, hi
+	}
+	for i, want := range [][2]float64{{20, 80}, {80, 200}} { // throughput clipped at the data's end
+		lo, hi := band(i)
+		if math.Abs(lo-px(want[0])) > 0.01 || math.Abs(hi-px(want[1])) > 0.01 {
+			t.Errorf("window %d: band %.2f..%.2f, want %.2f..%.2f (x %v..%v)", i, lo, hi, px(want[0]), px(want[1]), want[0], want[1])
+		}
+	}
+	if n, _ := count(paths, 2, MarkWindow); n != 0 {
+		t.Errorf("a window outside the data drew %d bands", n)
+	}
+	if lo, hi := band(3); hi-lo < 0.99 {
+		t.Errorf("an instant window is %.2f wide, want a point at least", hi-lo)
+	}
+	// behind the data: the bands come before the line in the SVG
+	if strings.Index(string(svg), `data-mark="window"`) > strings.Index(string(svg), `data-mark="line"`) {
+		t.Error("the windows are drawn over the line")
+	}
+	for _, label := range []string{">power<", ">throughput<"} {
+		if !strings.Contains(string(svg), label) {
+			t.Errorf("no label %s", label)
+		}
+	}
+}
+
 // TestPNG checks the PNG's size and that each series' colour, and no other series
 // colour, is in it.
 func TestPNG(t *testing.T) {
@@ -410,6 +462,16 @@ func TestValidate(t *testing.T) {
 		{"bar index not integer", func() *Chart { return bars().Add("t", XY(0.5, 1)) }, "one of the 2 categories"},
 		{"stacked negative", func() *Chart { c := bars(); c.Kind = StackedBar; return c.AddValues("t", -1) }, "must not be negative"},
 		{"stacked CI", func() *Chart { c := bars(); c.Kind = StackedBar; return c.Add("t", XYCI(0, 1, 0, 2)) }, "no error bars"},
+		{"window on a line chart", func() *Chart { return ok().AddWindow("power", 1, 2) }, "only a time or stacked-area chart has windows"},
+		{"window backwards", func() *Chart {
+			return New(TimeSeries, "t", "T", Axis{}, Axis{}).Add("p", XY(0, 1), XY(9, 1)).AddWindow("power", 5, 4)
+		}, `window 0 ("power", 5 to 4)`},
+		{"window without a label", func() *Chart {
+			return New(TimeSeries, "t", "T", Axis{}, Axis{}).Add("p", XY(0, 1), XY(9, 1)).AddWindow("", 1, 4)
+		}, "needs a label"},
+		{"window NaN", func() *Chart {
+			return New(TimeSeries, "t", "T", Axis{}, Axis{}).Add("p", XY(0, 1), XY(9, 1)).AddWindow("x", math.NaN(), 4)
+		}, "finite bounds"},
 		{"area x differ", func() *Chart {
 			return New(StackedArea, "a", "A", Axis{}, Axis{}).Add("p", XY(0, 1), XY(1, 1)).Add("q", XY(0, 1), XY(2, 1))
 		}, `must have the x values of series "p"`},

@@ -11,11 +11,15 @@
 // drawn honestly (NaN, x going back along a line, negative values in a stack, a
 // logarithmic axis through 0) with an error naming the chart, series and point.
 //
+// A time chart may carry Windows, named spans of x (a test, a level of users), drawn
+// as labelled bands behind the data.
+//
 // Every SVG path that draws a series carries data-series (its index) and data-mark
-// (a Mark: line, point, ci, bar, area, legend), and ExpectedMarks says how many of
-// each a series draws, so a test, in Go or in a browser, can count what was drawn
-// and map it back to the data. Data lists every number a chart draws, for the table
-// under it.
+// (a Mark: line, point, ci, bar, area, legend; a window's band: window, with the
+// window's index), and ExpectedMarks says how many of each a series draws, so a
+// test, in Go or in a browser, can count what was drawn and map it back to the data.
+// Data lists every number a chart draws, for the table under it (a window's bounds
+// are in the chart's JSON and the report's text).
 //
 //	c := chart.New(chart.Line, "tps-vs-users", "TPS vs users per device",
 //		chart.Axis{Label: "users"}, chart.Axis{Label: "throughput", Unit: "tx/s"})

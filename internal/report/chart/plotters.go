@@ -224,3 +224,36 @@ func (t thumbnail) Thumbnail(c *draw.Canvas) {
 		}
 	})
 }
+
+// windowsPlotter draws a chart's windows behind its data: each a band over its span
+// of x (clipped to the plot; at least a point wide), shaded in turn lighter and
+// darker, with its label at the top left when the band has room for it.
+type windowsPlotter struct {
+	c *Chart
+}
+
+func (w windowsPlotter) Plot(dc draw.Canvas, p *plot.Plot) {
+	trX, _ := p.Transforms(&dc)
+	font := sans(p.X.Tick.Label.Font, 8)
+	style := draw.TextStyle{Color: color.Gray{Y: 0x55}, Font: font, Handler: p.X.Tick.Label.Handler,
+		XAlign: draw.XLeft, YAlign: draw.YTop}
+	for i, win := range w.c.Windows {
+		if win.From > p.X.Max || win.To < p.X.Min {
+			continue
+		}
+		x0, x1 := trX(math.Max(win.From, p.X.Min)), trX(math.Min(win.To, p.X.Max))
+		if x1-x0 < vg.Points(1) {
+			x1 = x0 + vg.Points(1)
+		}
+		shade := color.NRGBA{R: 0x88, G: 0x88, B: 0x88, A: 0x18}
+		if i%2 == 1 {
+			shade.A = 0x30
+		}
+		with(dc.Canvas, i, MarkWindow, func() {
+			dc.FillPolygon(shade, []vg.Point{{X: x0, Y: dc.Min.Y}, {X: x0, Y: dc.Max.Y}, {X: x1, Y: dc.Max.Y}, {X: x1, Y: dc.Min.Y}})
+		})
+		if pad := vg.Points(2); style.Width(win.Label)+2*pad <= x1-x0 {
+			dc.FillText(style, vg.Point{X: x0 + pad, Y: dc.Max.Y - pad}, win.Label)
+		}
+	}
+}

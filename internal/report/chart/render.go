@@ -100,7 +100,7 @@ func (c *Chart) plot() (*plot.Plot, plot.Legend) {
 		}
 	}
 	d := dataPlotter{c: c}
-	p.Add(plotGrid(c), d)
+	p.Add(plotGrid(c), windowsPlotter{c: c}, d)
 	if !c.Y.Log {
 		// Headroom, so the highest bar or point does not touch the frame.
 		span := p.Y.Max - p.Y.Min

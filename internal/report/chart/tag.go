@@ -18,6 +18,8 @@ type Mark string
 // point with an error bar; a TimeSeries series draws MarkLine paths only; a bar
 // series draws a MarkBar per point (and MarkCI); a StackedArea series one MarkArea.
 // Each series also draws one MarkLegend thumbnail (two for a Line: line and marker).
+// A window draws one MarkWindow band when it overlaps the data's x; its "series" is
+// the window's index in Chart.Windows.
 const (
 	MarkLine   Mark = "line"
 	MarkPoint  Mark = "point"
@@ -25,6 +27,7 @@ const (
 	MarkBar    Mark = "bar"
 	MarkArea   Mark = "area"
 	MarkLegend Mark = "legend"
+	MarkWindow Mark = "window"
 )
 
 // tag says which series (and which of its marks) an element draws; series -1 is
@@ -173,6 +176,14 @@ func (c *Chart) ExpectedMarks() map[SeriesMark]int {
 	add := func(si int, m Mark, n int) {
 		if n > 0 {
 			out[SeriesMark{si, m}] += n
+		}
+	}
+	if len(c.Windows) > 0 {
+		xmin, xmax, _, _ := dataPlotter{c: c}.DataRange()
+		for i, w := range c.Windows {
+			if w.From <= xmax && w.To >= xmin {
+				add(i, MarkWindow, 1)
+			}
 		}
 	}
 	for si, s := range c.Series {

@@ -13,9 +13,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
+	"tierbench/internal/report/chart"
 	"tierbench/internal/runreport"
 )
 
@@ -36,8 +38,12 @@ type line struct {
 type resultFacts struct {
 	IntervalsFile string `json:"intervals_file"`
 	Monitoring    struct {
-		Start time.Time `json:"start"`
-		File  string    `json:"file"`
+		Start   time.Time `json:"start"`
+		File    string    `json:"file"`
+		Windows []struct {
+			Label      string
+			Start, End time.Time
+		} `json:"windows"`
 	} `json:"monitoring"`
 	Energy struct {
 		Chart *struct {
@@ -215,6 +221,15 @@ func CheckCharts(t testing.TB, dir string, rep *runreport.Report) {
 					break
 				}
 			}
+		}
+		// the bands behind the lines: result.json's measured windows, in its order
+		var wantWindows []chart.Window
+		for _, w := range res.Monitoring.Windows {
+			at := func(t time.Time) float64 { return math.Round(t.Sub(origin).Seconds()*1000) / 1000 }
+			wantWindows = append(wantWindows, chart.Window{Label: w.Label, From: at(w.Start), To: at(w.End)})
+		}
+		if !slices.Equal(c.Windows, wantWindows) {
+			t.Errorf("chart %s: windows %v, result.json's are %v", c.Name, c.Windows, wantWindows)
 		}
 		if err := c.Validate(); err != nil {
 			t.Error(err)
