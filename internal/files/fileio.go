@@ -137,7 +137,7 @@ func open(path string, flags int, perm uint32) (fd, error) {
 		sawCall("open", 0)
 	}
 	for {
-		n, err := syscall.Open(path, flags|syscall.O_CLOEXEC, perm)
+		n, err := sysOpen(path, flags|syscall.O_CLOEXEC, perm)
 		if err != syscall.EINTR {
 			return fd(n), err
 		}
@@ -151,7 +151,7 @@ func (f fd) Write(p []byte) (int, error) {
 		if sawCall != nil {
 			sawCall("write", len(p)-done)
 		}
-		n, err := syscall.Write(int(f), p[done:])
+		n, err := sysWrite(int(f), p[done:])
 		if err == syscall.EINTR {
 			continue
 		}
@@ -169,7 +169,7 @@ func (f fd) Read(p []byte) (int, error) {
 		if sawCall != nil {
 			sawCall("read", len(p))
 		}
-		n, err := syscall.Read(int(f), p)
+		n, err := sysRead(int(f), p)
 		if err == syscall.EINTR {
 			continue
 		}
@@ -199,26 +199,26 @@ func (f fd) seekEnd() (int64, error) {
 	if sawCall != nil {
 		sawCall("lseek", 0)
 	}
-	return syscall.Seek(int(f), 0, io.SeekEnd)
+	return sysSeekEnd(int(f))
 }
 
 func (f fd) stat(st *syscall.Stat_t) error {
 	if sawCall != nil {
 		sawCall("fstat", 0)
 	}
-	return syscall.Fstat(int(f), st)
+	return sysFstat(int(f), st)
 }
 
 func (f fd) close() error {
 	if sawCall != nil {
 		sawCall("close", 0)
 	}
-	return syscall.Close(int(f))
+	return sysClose(int(f))
 }
 
 func unlink(path string) error {
 	if sawCall != nil {
 		sawCall("unlink", 0)
 	}
-	return syscall.Unlink(path)
+	return sysUnlink(path)
 }
