@@ -70,6 +70,17 @@ in real time here: record a trace on a slower device and use 'tierbench device r
 				opts.Progress = cmd.ErrOrStderr()
 			}
 			cal, err := emulator.Calibrate(cmd.Context(), profile, opts)
+			if err != nil && cmd.Context().Err() != nil {
+				// Ctrl-C: the probes that finished are worth their table
+				done := 0
+				if cal != nil && len(cal.Probes) > 0 {
+					done = probesDone(cal)
+					if !asJSON {
+						printCalibration(cmd.OutOrStdout(), cal)
+					}
+				}
+				return fmt.Errorf("interrupted: %d of %d probes ran; calibrate again for all of them: %w", done, emulator.ProbeCount, err)
+			}
 			if err != nil {
 				return err
 			}
@@ -90,6 +101,15 @@ in real time here: record a trace on a slower device and use 'tierbench device r
 	f.StringVar(&path, "emulator", emulator.PathFUSE, "path of the probes to the device: fuse, preload, or auto (preload)")
 	cmd.MarkFlagRequired("profile")
 	return cmd
+}
+
+// probesDone counts the probes of cal (a queue-depth-1 probe gives two rows).
+func probesDone(cal *emulator.Calibration) int {
+	seen := map[string]bool{}
+	for _, p := range cal.Probes {
+		seen[p.Probe] = true
+	}
+	return len(seen)
 }
 
 func printCalibration(out io.Writer, cal *emulator.Calibration) error {

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -138,5 +141,30 @@ func TestPrintCalibration(t *testing.T) {
 	}
 	if strings.Count(out, "(host-limited)") != 1 {
 		t.Errorf("want one host-limited row:\n%s", out)
+	}
+}
+
+// TestCalibrateInterrupted: Ctrl-C during a calibration prints the probes that ran
+// and says how many of them did.
+func TestCalibrateInterrupted(t *testing.T) {
+	cmd := newRootCommand()
+	var out, errOut bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&errOut)
+	cmd.SetArgs([]string{"device", "calibrate", "--profile", "hdd-7200", "--emulator", "preload", "--budget", "300ms"})
+	// seven probes of at least 300 ms each (a disk's first requests take the budget)
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	defer cancel()
+	err := cmd.ExecuteContext(ctx)
+	if err == nil || !strings.Contains(err.Error(), "interrupted: ") || !strings.Contains(err.Error(), " of 7 probes ran; calibrate again") {
+		t.Fatalf("err %v, want an interruption that counts the probes", err)
+	}
+	var n int
+	if _, serr := fmt.Sscanf(err.Error(), "interrupted: %d of 7", &n); serr != nil || n >= 7 {
+		t.Fatalf("err %v: want fewer than 7 probes done", err)
+	}
+	t.Logf("%d probes ran before the interruption", n)
+	if n > 0 && (!strings.Contains(out.String(), "HOST BEST") || !strings.Contains(out.String(), "randread-8k-qd1")) {
+		t.Errorf("%d probes ran but no table:\n%s", n, out.String())
 	}
 }

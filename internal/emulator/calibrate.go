@@ -33,6 +33,9 @@ type probe struct {
 	max          int
 }
 
+// ProbeCount is how many probes a calibration runs.
+var ProbeCount = len(probes)
+
 var probes = []probe{
 	{name: "randread-8k-qd1", metric: "mean_latency_us", op: device.OpRead, size: 8 << 10, depth: 1, max: 4000},
 	{name: "randread-8k-qd32", metric: "iops", op: device.OpRead, size: 8 << 10, depth: 32, max: 40000},
