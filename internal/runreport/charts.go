@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -75,11 +76,28 @@ func device(suffixes map[string]string, order ...string) func(string) (string, s
 	}
 }
 
+// eachCPU picks host.cpu.<n>.busy_pct, labelled "cpu <n>", in the CPUs' order.
+func eachCPU(name string) (label, key string, ok bool) {
+	rest, ok1 := strings.CutPrefix(name, "host.cpu.")
+	n, ok2 := strings.CutSuffix(rest, ".busy_pct")
+	if !ok1 || !ok2 || n == "" {
+		return "", "", false
+	}
+	cpu, err := strconv.Atoi(n)
+	if err != nil || cpu < 0 {
+		return "", "", false // "all", and anything not a CPU's number
+	}
+	return "cpu " + n, fmt.Sprintf("%09d", cpu), true
+}
+
 // machineCharts are the charts of metrics.jsonl, in the order the report shows them.
 var machineCharts = []timeChart{
 	{name: "host-cpu", title: "Host CPU", y: chart.Axis{Label: "share of all CPUs", Unit: "%"},
 		pick: among("host.cpu.all.", "_pct", "busy", "user", "system", "irq", "iowait", "steal"),
 		note: "host.cpu.all.<mode>_pct: each mode's share of every CPU's time since the sample before; busy is 100 - idle - iowait."},
+	{name: "host-cpu-each", title: "Host CPU, each CPU", y: chart.Axis{Label: "share of the CPU", Unit: "%"},
+		pick: eachCPU,
+		note: "host.cpu.<n>.busy_pct: each CPU's busy share (100 - idle - iowait) since the sample before. One CPU near 100% while the others have room is one thread's limit (a single writer, a lock holder), which the share of all CPUs hides."},
 	{name: "host-memory", title: "Host memory and page cache", y: chart.Axis{Label: "memory", Unit: "MiB"},
 		pick: among("host.mem.", "_mib", "available", "used", "page_cache", "dirty", "writeback", "swap_used"),
 		note: "host.mem.<kind>_mib from /proc/meminfo: available is MemAvailable, used MemTotal - MemAvailable (the two add up to the host's memory), page cache Cached + Buffers."},

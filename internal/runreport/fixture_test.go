@@ -36,8 +36,9 @@ func fixtureSamples() []monitor.Sample {
 		return map[string]float64{
 			"host.cpu.all.busy_pct": busy, "host.cpu.all.user_pct": user, "host.cpu.all.system_pct": system,
 			"host.cpu.all.irq_pct": 1, "host.cpu.all.iowait_pct": iowait, "host.cpu.all.steal_pct": 0,
-			"host.cpu.0.busy_pct": busy, // per CPU: on no chart
-			"host.mem.total_mib":  8000, "host.mem.available_mib": avail, "host.mem.used_mib": 8000 - avail,
+			// per CPU: cpu 10 after cpu 2 (numeric order), "all" not among them
+			"host.cpu.0.busy_pct": busy, "host.cpu.2.busy_pct": busy / 2, "host.cpu.10.busy_pct": 100 - busy,
+			"host.mem.total_mib": 8000, "host.mem.available_mib": avail, "host.mem.used_mib": 8000 - avail,
 			"host.mem.page_cache_mib": cache, "host.mem.dirty_mib": 10,
 			"host.psi.cpu.some_pct": busy / 10, "host.psi.io.some_pct": iowait / 2, "host.psi.io.full_pct": iowait / 4,
 		}

@@ -115,6 +115,7 @@ func TestFixtureCharts(t *testing.T) {
 		{"throughput", []string{"transactions", "statements", "errors"}, "transactions", []xy{{1, 100}, {2, 110}, {3, 90}}},
 		{"latency", []string{"p50", "p95", "p99", "max"}, "p95", []xy{{1, 4}, {2, 5}, {3, 6}}},
 		{"host-cpu", []string{"busy", "user", "system", "irq", "iowait", "steal"}, "busy", []xy{{1, 50}, {2, 60}, {3, 70}}},
+		{"host-cpu-each", []string{"cpu 0", "cpu 2", "cpu 10"}, "cpu 10", []xy{{1, 50}, {2, 40}, {3, 30}}},
 		{"host-memory", []string{"available", "used", "page cache", "dirty"}, "available", []xy{{0, 6000}, {1, 5900}, {2, 5800}, {3, 5700}}},
 		{"host-pressure", []string{"cpu some", "io some", "io full"}, "io full", []xy{{1, 1}, {2, 1}, {3, 1}}},
 		{"device-iops", []string{"disk sda reads", "disk sda writes", "disk sda flushes", "tier data reads", "tier data writes", "tier data flushes"},
