@@ -3,11 +3,13 @@ package runreport
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"tierbench/internal/monitor"
 	"tierbench/internal/report/chart"
 )
 
@@ -298,4 +300,124 @@ func (r *run) energyChart() (*chart.Chart, []string) {
 		}
 	}
 	return finish(c, keys, "The energy section's watts of each component, each the average over an interval that ends at its time (result.json's energy chart; the run was not sampled).", 1)
+}
+
+// engineOwnChart is a chart of the engine's own series of one unit: its counters'
+// rates, or its gauges.
+type engineOwnChart struct {
+	name, title string
+	y           chart.Axis
+	series      []chart.SeriesOf
+	note        string
+}
+
+// engineOwnCharts are the engine's own statistics (engine.<engine>.<stat> in the
+// monitor's catalogue: pg, mariadb, sqlite), one chart per unit: counters as rates
+// per second, gauges as sampled. Bytes are shown as MB/s, or MiB.
+func (r *run) engineOwnCharts() []engineOwnChart {
+	m := r.c.Monitoring
+	if m == nil {
+		return nil
+	}
+	type group struct {
+		unit, engine string
+		rate         bool
+		keys         []string
+	}
+	groups := map[string]*group{}
+	var order []string
+	for _, s := range m.Series {
+		rest, ok := strings.CutPrefix(s.Name, "engine.")
+		eng, stat, ok2 := strings.Cut(rest, ".")
+		if !ok || !ok2 || eng == "wait" || stat == "" {
+			continue
+		}
+		key, rate := s.Name, false
+		switch s.Kind {
+		case monitor.Counter:
+			key, rate = s.Name+"_per_s", true
+		case monitor.Value:
+			if strings.HasSuffix(s.Name, "_per_s") {
+				continue // a counter's rate: taken with its counter's unit
+			}
+		default:
+			continue
+		}
+		g := fmt.Sprintf("%s %s %v", eng, s.Unit, rate)
+		if groups[g] == nil {
+			groups[g] = &group{unit: s.Unit, engine: eng, rate: rate}
+			order = append(order, g)
+		}
+		groups[g].keys = append(groups[g].keys, key)
+	}
+	sort.Strings(order)
+	var out []engineOwnChart
+	for _, k := range order {
+		g := groups[k]
+		sort.Strings(g.keys)
+		unit, scale := g.unit, 1.0
+		switch {
+		case unit == "bytes" && g.rate:
+			unit, scale = "MB", 1e-6
+		case unit == "bytes":
+			unit, scale = "MiB", 1.0/(1<<20)
+		}
+		ec := engineOwnChart{y: chart.Axis{Label: g.unit}}
+		if scale != 1 {
+			ec.y = chart.Axis{Label: "size", Unit: unit}
+		}
+		prefix := "engine." + g.engine + "."
+		if g.rate {
+			ec.name = chart.Slug("engine-own-" + g.engine + "-" + g.unit + "-per-s")
+			ec.title = fmt.Sprintf("Engine (%s): %s a second", g.engine, g.unit)
+			ec.y = chart.Axis{Label: "rate", Unit: unit + "/s"}
+			ec.note = fmt.Sprintf("The engine's own counters counted in %s (%s<stat> in metrics.jsonl), as rates since the sample before.", g.unit, prefix)
+		} else {
+			ec.name = chart.Slug("engine-own-" + g.engine + "-" + g.unit)
+			ec.title = fmt.Sprintf("Engine (%s): %s", g.engine, g.unit)
+			ec.note = fmt.Sprintf("The engine's own gauges in %s (%s<stat> in metrics.jsonl), as sampled.", g.unit, prefix)
+		}
+		if scale != 1 {
+			ec.note += fmt.Sprintf(" Shown in %s: the samples' bytes times %g.", unit, scale)
+		}
+		for _, key := range g.keys {
+			label := strings.TrimSuffix(strings.TrimPrefix(key, prefix), "_per_s")
+			ec.series = append(ec.series, chart.SeriesOf{Key: key, Name: strings.ReplaceAll(label, "_", " "), Scale: scale})
+		}
+		out = append(out, ec)
+	}
+	return out
+}
+
+// build makes the chart of samples and its source; nil when nothing has a point.
+func (ec engineOwnChart) build(samples []chart.Sample, group int) (*chart.Chart, Source) {
+	c, keys := finish(chart.FromSamples(chart.TimeSeries, ec.name, ec.title, ec.y, samples, ec.series...), seriesKeys(ec.series), ec.note, group)
+	if c == nil {
+		return nil, Source{}
+	}
+	// An engine counts many things a run never does (temp files, conflicts): a series
+	// that is zero throughout is named in the note, not drawn, and a chart of nothing
+	// else is left out.
+	var kept []chart.Series
+	var zero []string
+	src := Source{Group: group}
+	for i, s := range c.Series {
+		if !slices.ContainsFunc(s.Points, func(p chart.Point) bool { return p.Y != 0 }) {
+			if len(s.Points) > 0 {
+				zero = append(zero, s.Name)
+			}
+			continue
+		}
+		kept = append(kept, s)
+		src.Keys = append(src.Keys, keys[i])
+		src.Scales = append(src.Scales, ec.series[i].Scale)
+	}
+	if len(kept) == 0 {
+		return nil, Source{}
+	}
+	c.Series = kept
+	if len(zero) > 0 {
+		c.Note += " Zero throughout, not drawn: " + strings.Join(zero, ", ") + "."
+	}
+	return c, src
 }

@@ -57,6 +57,11 @@ func fixtureSamples() []monitor.Sample {
 		v["proc.tierbench.cpu_cores"], v["proc.tierbench.cpu_wait_cores"], v["proc.tierbench.rss_mib"] = tb, 0.05, 21
 		v["proc.server.cpu_cores"], v["proc.server.rss_mib"] = server, 80
 		v["energy.cpu.watts"], v["energy.dram.watts"] = cpuW, 3
+		// PostgreSQL's own: two counters in rows, one in bytes (as MB/s), a gauge
+		v["engine.pg.tup_returned_per_s"], v["engine.pg.tup_fetched_per_s"] = 10*commits, 2*commits
+		v["engine.pg.temp_bytes_per_s"] = 1e6 * hit
+		v["engine.pg.sessions_idle_in_transaction"] = 1
+		v["engine.pg.conflicts_per_s"], v["engine.pg.deadlocks_per_s"] = 0, 0 // zero throughout: named, not drawn
 		return v
 	}
 	mark := at(2.0004)
@@ -101,7 +106,20 @@ func fixtureMonitoring() *monitor.Summary {
 	level := run
 	level.Label, level.Users, level.Start, level.End, level.CoveredS, level.Samples = "2 users", 2, at(0.5), at(2), 1.5, 2
 	return &monitor.Summary{IntervalS: 1, File: "metrics.jsonl", CSVFile: "metrics.csv", Samples: 5, Start: at(0), End: at(3),
-		Run: &run, Windows: []monitor.WindowSummary{level}}
+		Run: &run, Windows: []monitor.WindowSummary{level}, Series: []monitor.SeriesInfo{
+			{Name: "engine.commits", Kind: monitor.Counter, Unit: "transactions"}, // not the engine's own
+			{Name: "engine.wait.<event>", Kind: monitor.Value, Unit: "sessions"},  // neither
+			{Name: "engine.pg.tup_returned", Kind: monitor.Counter, Unit: "rows"},
+			{Name: "engine.pg.tup_returned_per_s", Kind: monitor.Value, Unit: "per_s"},
+			{Name: "engine.pg.tup_fetched", Kind: monitor.Counter, Unit: "rows"},
+			{Name: "engine.pg.tup_fetched_per_s", Kind: monitor.Value, Unit: "per_s"},
+			{Name: "engine.pg.temp_bytes", Kind: monitor.Counter, Unit: "bytes"},
+			{Name: "engine.pg.temp_bytes_per_s", Kind: monitor.Value, Unit: "per_s"},
+			{Name: "engine.pg.sessions_idle_in_transaction", Kind: monitor.Value, Unit: "sessions"},
+			{Name: "engine.pg.checkpoints", Kind: monitor.Counter, Unit: "checkpoints"}, // in no sample: no chart
+			{Name: "engine.pg.conflicts", Kind: monitor.Counter, Unit: "queries"},       // zero: no chart
+			{Name: "engine.pg.deadlocks", Kind: monitor.Counter, Unit: "rows"},          // zero: beside tup_*
+		}}
 }
 
 func fixtureVerdict() *verdict.Section {

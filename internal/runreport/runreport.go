@@ -33,6 +33,9 @@ type Source struct {
 	File  string
 	Keys  []string
 	Group int
+	// Scales multiply each key's values (nil, or a 0: 1), as the chart shows them
+	// (bytes as MB).
+	Scales []float64
 }
 
 // Options change how a report is built; the zero value is the default.
@@ -149,6 +152,14 @@ func (r *run) charts(rep *Report, maxPoints int) {
 		for _, tc := range machineCharts {
 			if c, keys := tc.build(pts, group); c != nil {
 				add(sectionOf(tc.name), c, Source{File: r.c.Monitoring.File, Keys: keys, Group: group})
+			}
+			if tc.name == "engine-sessions" {
+				for _, ec := range r.engineOwnCharts() {
+					if c, src := ec.build(pts, group); c != nil {
+						src.File = r.c.Monitoring.File
+						add(sectionOf(c.Name), c, src)
+					}
+				}
 			}
 		}
 	}

@@ -127,11 +127,19 @@ func TestFixtureCharts(t *testing.T) {
 		{"engine-hit-ratio", []string{"buffer hit"}, "buffer hit", []xy{{1, 90}, {2, 92}, {3, 88}}},
 		{"engine-commits", []string{"commits", "rollbacks"}, "commits", []xy{{1, 120}, {2, 130}, {3, 110}}},
 		{"engine-sessions", []string{"active", "waiting for a lock", "wait Lock.transactionid"}, "waiting for a lock", []xy{{1, 1}, {2, 1}, {3, 1}}},
+		{"engine-own-pg-bytes-per-s", []string{"temp bytes"}, "temp bytes", []xy{{1, 90}, {2, 92}, {3, 88}}},
+		{"engine-own-pg-rows-per-s", []string{"tup fetched", "tup returned"}, "tup returned", []xy{{1, 1200}, {2, 1300}, {3, 1100}}},
+		{"engine-own-pg-sessions", []string{"sessions idle in transaction"}, "sessions idle in transaction", []xy{{1, 1}, {2, 1}, {3, 1}}},
 		{"process-cpu", []string{"server", "tierbench", "tierbench waiting for a CPU"}, "tierbench", []xy{{1, 0.3}, {2, 0.35}, {3, 0.4}}},
 		{"process-rss", []string{"server", "tierbench"}, "tierbench", []xy{{0, 20}, {1, 21}, {2, 21}, {3, 21}}},
 		{"energy-watts", []string{"cpu", "dram"}, "cpu", []xy{{1, 12}, {2, 13}, {3, 14}}},
 	}
 	charts := rep.Doc.Charts()
+	for _, c := range charts {
+		if c.Name == "engine-own-pg-rows-per-s" && !strings.Contains(c.Note, "Zero throughout, not drawn: deadlocks.") {
+			t.Errorf("chart %s: note %q does not name the series that were zero", c.Name, c.Note)
+		}
+	}
 	if len(charts) != len(want) {
 		t.Errorf("%d charts, want %d", len(charts), len(want))
 	}

@@ -196,6 +196,10 @@ func CheckCharts(t testing.TB, dir string, rep *runreport.Report) {
 		}
 		group := max(src.Group, 1)
 		for si, key := range src.Keys {
+			scale := 1.0
+			if si < len(src.Scales) && src.Scales[si] != 0 {
+				scale = src.Scales[si]
+			}
 			var want []xy
 			for i := 0; i < len(kept); i += group {
 				sum, n := 0.0, 0
@@ -207,7 +211,7 @@ func CheckCharts(t testing.TB, dir string, rep *runreport.Report) {
 					}
 				}
 				if n > 0 {
-					want = append(want, xy{xs[end-1], sum / float64(n)})
+					want = append(want, xy{xs[end-1], sum / float64(n) * scale})
 				}
 			}
 			got := c.Series[si].Points
