@@ -154,7 +154,7 @@ func Calibrate(ctx context.Context, spec string, opts CalibrateOptions) (*Calibr
 			}
 			rounds = append(rounds, results)
 			spent += run.elapsed
-			if n := len(rounds); n >= maxRounds || (n%2 == 1 && spent+run.elapsed > budget) || ctx.Err() != nil {
+			if !anotherRound(ctx, len(rounds), spent, run.elapsed, budget) {
 				break
 			}
 		}
@@ -178,6 +178,13 @@ const (
 	hostTolerance = 0.05
 )
 
+// anotherRound says whether a probe runs again after n rounds that took spent, the
+// last one last: up to maxRounds, while another one fits the budget, and always an odd
+// number (the median is one round).
+func anotherRound(ctx context.Context, n int, spent, last, budget time.Duration) bool {
+	return n < maxRounds && (n%2 == 0 || spent+last <= budget) && ctx.Err() == nil
+}
+
 // nullRounds runs p on a null device in rounds as Calibrate runs it on the model's, and
 // returns the round with the median figure (mean latency at queue depth 1, the rate
 // deeper).
@@ -197,7 +204,7 @@ func nullRounds(ctx context.Context, dir string, p probe, span int64, budget tim
 		}
 		runs = append(runs, run)
 		spent += run.elapsed
-		if n := len(runs); n >= maxRounds || (n%2 == 1 && spent+run.elapsed > budget) || ctx.Err() != nil {
+		if !anotherRound(ctx, len(runs), spent, run.elapsed, budget) {
 			break
 		}
 	}

@@ -3,6 +3,7 @@
 package emulator
 
 import (
+	"context"
 	"math"
 	"testing"
 	"time"
@@ -169,5 +170,33 @@ func TestMedianRound(t *testing.T) {
 	}
 	if got := medianRound([][]ProbeResult{round(-7)}); got[0].ErrorPct != -7 || got[0].Rounds != 1 {
 		t.Errorf("one round: %+v", got)
+	}
+}
+
+// TestAnotherRound: rounds go on while one more fits the budget, up to five, and stop
+// at an odd number; a cancelled context stops them.
+func TestAnotherRound(t *testing.T) {
+	ms := time.Millisecond
+	bg := context.Background()
+	for _, c := range []struct {
+		n                   int
+		spent, last, budget time.Duration
+		want                bool
+	}{
+		{1, 100 * ms, 100 * ms, 1200 * ms, true},    // room for more
+		{1, 1000 * ms, 1000 * ms, 1200 * ms, false}, // one round filled the budget
+		{2, 1300 * ms, 300 * ms, 1200 * ms, true},   // over the budget, but even
+		{3, 900 * ms, 300 * ms, 1200 * ms, true},    // 900 + 300 fits
+		{3, 901 * ms, 300 * ms, 1200 * ms, false},
+		{5, 50 * ms, 10 * ms, 1200 * ms, false}, // five at most
+	} {
+		if got := anotherRound(bg, c.n, c.spent, c.last, c.budget); got != c.want {
+			t.Errorf("after %d rounds (%v, last %v, budget %v): %v, want %v", c.n, c.spent, c.last, c.budget, got, c.want)
+		}
+	}
+	ctx, cancel := context.WithCancel(bg)
+	cancel()
+	if anotherRound(ctx, 2, 0, 0, time.Second) {
+		t.Error("a cancelled context gets another round")
 	}
 }

@@ -28,24 +28,16 @@ func sysOpen(path string, flags int, perm uint32) (int, error) {
 // atFDCWD is AT_FDCWD (-100) as the kernel's int argument.
 var atFDCWD = -100
 
-func sysRead(f int, b []byte) (int, error) {
-	var p unsafe.Pointer
-	if len(b) > 0 {
-		p = unsafe.Pointer(&b[0])
-	}
-	r, _, e := syscall.RawSyscall(syscall.SYS_READ, uintptr(f), uintptr(p), uintptr(len(b)))
-	if e != 0 {
-		return 0, e
-	}
-	return int(r), nil
-}
+func sysRead(f int, b []byte) (int, error)  { return readWrite(syscall.SYS_READ, f, b) }
+func sysWrite(f int, b []byte) (int, error) { return readWrite(syscall.SYS_WRITE, f, b) }
 
-func sysWrite(f int, b []byte) (int, error) {
+// readWrite is read(2) or write(2) (trap) of b on f.
+func readWrite(trap uintptr, f int, b []byte) (int, error) {
 	var p unsafe.Pointer
 	if len(b) > 0 {
 		p = unsafe.Pointer(&b[0])
 	}
-	r, _, e := syscall.RawSyscall(syscall.SYS_WRITE, uintptr(f), uintptr(p), uintptr(len(b)))
+	r, _, e := syscall.RawSyscall(trap, uintptr(f), uintptr(p), uintptr(len(b)))
 	if e != 0 {
 		return 0, e
 	}
