@@ -427,8 +427,8 @@ func runProbe(ctx context.Context, dir, spec string, p probe, span int64, budget
 
 // writeProbeFile makes the sparse probe file and writes, once, every block the probe
 // will write: a database writes pages its files already hold, and the backing file
-// system's block allocation (several microseconds a page on tmpfs here) is the host's
-// cost, not the device's.
+// system's block allocation (longer than a fast device's write on a small host) is the
+// host's cost, not the device's.
 func writeProbeFile(path string, span int64, p probe, reqs []device.Request) error {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {

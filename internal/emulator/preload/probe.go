@@ -229,10 +229,10 @@ static void *tb_probe_main(void *a)
 	return NULL;
 }
 
-// tb_probe_start runs the probe on a thread of its own, outside Go's runtime: a
-// goroutine in a long cgo call keeps Go's monitor thread waking every 20 us, and on
-// two CPUs each wake-up takes one from the probe or the server. done_fd gets a byte
-// when it ends. Returns an errno.
+// tb_probe_start runs the probe on a thread of its own, outside Go's runtime (a
+// goroutine in a long cgo call holds a P in a system call that the runtime's monitor
+// keeps watching), so that the probe competes with nothing of tierbench's but the
+// server. done_fd gets a byte when it ends. Returns an errno.
 static int tb_probe_start(struct tb_probe_thread *t)
 {
 	pthread_attr_t attr;
