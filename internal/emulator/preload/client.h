@@ -403,28 +403,44 @@ static void tb_cq_push(struct tb_client *c, const struct tb_req *q, int64_t size
 	}
 }
 
+/* tb_complete returns q, whose answer has been taken, at deadline: it waits until then
+ * and reports the completion. It returns the time it returned at. */
+static int64_t tb_complete(struct tb_client *c, struct tb_req *q, int64_t deadline)
+{
+	tb_wait_until(c, deadline);
+	int64_t t1 = tb_mono();
+	if (!(q->flags & TB_REQ_UNCOUNTED))
+		atomic_fetch_sub(&c->h->dev[q->dev].inflight, 1);
+	tb_cq_push(c, q, q->size, t1 - q->t0, t1 - deadline);
+	return t1;
+}
+
+/* tb_take_answer frees the slot of q, which the server has answered, and returns the
+ * deadline it answered with. */
+static int64_t tb_take_answer(struct tb_client *c, struct tb_req *q)
+{
+	struct tb_slot *sl = &c->slots[q->slot];
+	int64_t deadline = sl->deadline;
+	atomic_store_explicit(&sl->state, TB_FREE, memory_order_release);
+	return deadline;
+}
+
 /* tb_end waits for the answer and the deadline, then reports the completion. */
 static void tb_end(struct tb_client *c, struct tb_req *q)
 {
 	if (q->slot < 0)
 		return;
 	struct tb_header *h = c->h;
-	struct tb_slot *sl = &c->slots[q->slot];
-	int64_t deadline = tb_answer(c, q->slot);
-	if (deadline < 0) {
+	if (tb_answer(c, q->slot) < 0) {
 		/* the server is gone: the slot may never be answered; leave it claimed */
 		if (!(q->flags & TB_REQ_UNCOUNTED))
 			atomic_fetch_sub(&h->dev[q->dev].inflight, 1);
 		return;
 	}
-	atomic_store_explicit(&sl->state, TB_FREE, memory_order_release);
+	int64_t deadline = tb_take_answer(c, q);
 	if (!(q->flags & TB_REQ_UNCOUNTED) && tb_mono() > deadline)
 		atomic_fetch_add(&h->slow_answers, 1);
-	tb_wait_until(c, deadline);
-	int64_t t1 = tb_mono();
-	if (!(q->flags & TB_REQ_UNCOUNTED))
-		atomic_fetch_sub(&h->dev[q->dev].inflight, 1);
-	tb_cq_push(c, q, q->size, t1 - q->t0, t1 - deadline);
+	tb_complete(c, q, deadline);
 }
 
 static inline uint64_t tb_file_id(const struct stat *st)
@@ -435,15 +451,14 @@ static inline uint64_t tb_file_id(const struct stat *st)
 /* tb_io_fn does the real call of a timed request. */
 typedef ssize_t (*tb_io_fn)(void *arg);
 
-/* tb_timed times one request on fd, a file of device dev, around io: a read or write
- * of size bytes at file offset off, or a flush. As the FUSE path does, a read is cut
- * to what the file holds and one past the end reaches no device; the file's size and
- * identity come from fstat. If expect is not 0 and fd is now another file (closed and
- * reused behind the caller's back), *stale is set and io runs untimed. errno is io's. */
-static ssize_t tb_timed(struct tb_client *c, int dev, int fd, uint32_t op, uint32_t flags, int64_t off, int64_t size,
-			uint64_t expect, int *stale, tb_io_fn io, void *arg)
+/* tb_timed_begin is tb_timed's part before the real call: it stamps the arrival, reads
+ * the file's size and identity and queues the request in q. q->slot < 0 when the
+ * request goes untimed: a read past the end, a stale fd (*stale set), a failed ring. */
+static void tb_timed_begin(struct tb_client *c, int dev, int fd, uint32_t op, uint32_t flags, int64_t off,
+			   int64_t size, uint64_t expect, int *stale, struct tb_req *q)
 {
 	int64_t t0 = tb_mono();
+	q->slot = -1;
 	struct stat st;
 	int64_t fsize = 0;
 	uint64_t file = expect;
@@ -456,21 +471,32 @@ static ssize_t tb_timed(struct tb_client *c, int dev, int fd, uint32_t op, uint3
 	if (expect != 0 && file != expect) {
 		if (stale)
 			*stale = 1;
-		return io(arg);
+		return;
 	}
 	if (op == TB_READ) {
 		if (size > fsize - off)
 			size = fsize - off;
 		if (size <= 0)
-			return io(arg);
+			return;
 	} else if (op == TB_WRITE) {
 		if (off + size > fsize)
 			fsize = off + size;
 	} else {
 		off = size = 0;
 	}
+	tb_begin(c, (uint32_t)dev, op, flags, file, off, size, fsize, t0, q);
+}
+
+/* tb_timed times one request on fd, a file of device dev, around io: a read or write
+ * of size bytes at file offset off, or a flush. As the FUSE path does, a read is cut
+ * to what the file holds and one past the end reaches no device; the file's size and
+ * identity come from fstat. If expect is not 0 and fd is now another file (closed and
+ * reused behind the caller's back), *stale is set and io runs untimed. errno is io's. */
+static ssize_t tb_timed(struct tb_client *c, int dev, int fd, uint32_t op, uint32_t flags, int64_t off, int64_t size,
+			uint64_t expect, int *stale, tb_io_fn io, void *arg)
+{
 	struct tb_req q;
-	tb_begin(c, (uint32_t)dev, op, flags, file, off, size, fsize, t0, &q);
+	tb_timed_begin(c, dev, fd, op, flags, off, size, expect, stale, &q);
 	ssize_t n = io(arg);
 	int saved = errno;
 	tb_end(c, &q);

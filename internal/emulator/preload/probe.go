@@ -14,16 +14,16 @@ package preload
 struct tb_probe {
 	int dev, fd, op, fsync, depth;
 	uint32_t flags;
-	int64_t size, nreq, budget_ns;
+	int64_t size, nreq;
 	const int64_t *offs; // nreq file offsets
 	char *buf;           // depth * size bytes
 	int64_t *lats;       // out: each request's latency (arrival to return), ns
 	int64_t *gaps;       // out: from the return that freed its place to its arrival, ns; -1: none
 	int64_t *flushes;    // out (fsync probes): each commit's flush, call to return, ns
 	_Atomic int32_t *stop;
-	_Atomic int64_t *next; // the next request to issue, shared by the probe's threads
+	int64_t next;          // the next request to issue
 	int64_t start, end;    // CLOCK_MONOTONIC ns: the probe's start and budget's end
-	int64_t n;             // out
+	int64_t n, elapsed;    // out: requests completed, and ns from start to the last
 	int err;               // out: errno of a failed call, or -1: the ring failed
 };
 
@@ -54,7 +54,7 @@ static void tb_probe_sync(struct tb_client *c, struct tb_probe *p, uint64_t file
 	for (;;) {
 		if (last != 0 && (tb_mono() >= end || atomic_load(p->stop)))
 			break;
-		int64_t i = atomic_fetch_add(p->next, 1);
+		int64_t i = p->next++;
 		if (i >= p->nreq)
 			break;
 		int64_t t = tb_mono();
@@ -85,20 +85,17 @@ struct tb_place {
 	int answered, busy;
 };
 
-// tb_probe_submit stamps request i, queues it on the ring and makes the real call,
-// as tb_timed does up to its wait; the wait is the loop's.
+// tb_probe_submit queues request i and makes the real call, as tb_timed does up to
+// its wait (tb_timed_begin); the wait is the loop's. A request that would go untimed
+// fails the probe.
 static int tb_probe_submit(struct tb_client *c, struct tb_probe *p, struct tb_place *pl, int k, int64_t i, uint64_t file)
 {
-	int64_t t0 = tb_mono();
-	p->gaps[i] = pl->freed ? t0 - pl->freed : -1;
-	struct stat st;
-	int64_t fsize = 0;
-	if (fstat(p->fd, &st) == 0)
-		fsize = st.st_size;
-	int64_t off = p->offs[i], size = p->size;
-	if (p->op == TB_WRITE && off + size > fsize)
-		fsize = off + size;
-	tb_begin(c, (uint32_t)p->dev, (uint32_t)p->op, p->flags, file, off, size, fsize, t0, &pl->q);
+	if (pl->freed)
+		p->gaps[i] = tb_mono() - pl->freed;
+	else
+		p->gaps[i] = -1;
+	int64_t off = p->offs[i];
+	tb_timed_begin(c, p->dev, p->fd, (uint32_t)p->op, p->flags, off, p->size, file, NULL, &pl->q);
 	if (pl->q.slot < 0) {
 		p->err = -1;
 		return -1;
@@ -125,7 +122,7 @@ static void tb_probe_async(struct tb_client *c, struct tb_probe *p, uint64_t fil
 	memset(pl, 0, sizeof pl);
 	int busy = 0;
 	for (int k = 0; k < p->depth; k++) {
-		int64_t i = atomic_fetch_add(p->next, 1);
+		int64_t i = p->next++;
 		if (i >= p->nreq)
 			break;
 		if (tb_probe_submit(c, p, &pl[k], k, i, file) != 0)
@@ -141,12 +138,10 @@ static void tb_probe_async(struct tb_client *c, struct tb_probe *p, uint64_t fil
 			if (!x->busy)
 				continue;
 			if (!x->answered) {
-				struct tb_slot *sl = &c->slots[x->q.slot];
-				if (atomic_load_explicit(&sl->state, memory_order_acquire) != TB_ANSWERED)
+				if (atomic_load_explicit(&c->slots[x->q.slot].state, memory_order_acquire) != TB_ANSWERED)
 					continue;
-				x->deadline = sl->deadline;
+				x->deadline = tb_take_answer(c, &x->q);
 				x->answered = 1;
-				atomic_store_explicit(&sl->state, TB_FREE, memory_order_release);
 			}
 			if (x->deadline < best) {
 				best = x->deadline;
@@ -172,16 +167,14 @@ static void tb_probe_async(struct tb_client *c, struct tb_probe *p, uint64_t fil
 			continue;
 		}
 		struct tb_place *x = &pl[bk];
-		if (!(x->q.flags & TB_REQ_UNCOUNTED))
-			atomic_fetch_sub(&h->dev[x->q.dev].inflight, 1);
-		tb_cq_push(c, &x->q, x->q.size, now - x->q.t0, now - best);
-		p->lats[x->idx] = now - x->q.t0;
+		int64_t t1 = tb_complete(c, &x->q, best);
+		p->lats[x->idx] = t1 - x->q.t0;
 		p->n++;
 		x->busy = 0;
-		x->freed = now;
+		x->freed = t1;
 		busy--;
-		if (now < end && !atomic_load_explicit(p->stop, memory_order_relaxed)) {
-			int64_t i = atomic_fetch_add(p->next, 1);
+		if (t1 < end && !atomic_load_explicit(p->stop, memory_order_relaxed)) {
+			int64_t i = p->next++;
 			if (i < p->nreq) {
 				if (tb_probe_submit(c, p, x, bk, i, file) != 0)
 					goto drain;
@@ -191,10 +184,16 @@ static void tb_probe_async(struct tb_client *c, struct tb_probe *p, uint64_t fil
 	}
 	return;
 drain:
-	// a failed submission: wait out what is in flight so no slot stays claimed
-	for (int k = 0; k < p->depth; k++)
-		if (pl[k].busy)
+	// a failed submission: return what is in flight, so that no slot stays claimed
+	// and the device's count of requests in flight comes back to none
+	for (int k = 0; k < p->depth; k++) {
+		if (!pl[k].busy)
+			continue;
+		if (pl[k].answered)
+			tb_complete(c, &pl[k].q, pl[k].deadline); // its slot is free already
+		else
 			tb_end(c, &pl[k].q);
+	}
 }
 
 static void tb_probe_run(struct tb_client *c, struct tb_probe *p)
@@ -207,12 +206,14 @@ static void tb_probe_run(struct tb_client *c, struct tb_probe *p)
 	uint64_t file = tb_file_id(&st);
 	if (p->depth <= 1) {
 		tb_probe_sync(c, p, file, p->end);
-		return;
+	} else {
+		// This thread busy-waits throughout: the server's load watch counts it as a
+		// spinner.
+		atomic_fetch_add(&c->h->spinners, 1);
+		tb_probe_async(c, p, file, p->end);
+		atomic_fetch_sub(&c->h->spinners, 1);
 	}
-	// This thread busy-waits throughout: the server's load watch counts it as a spinner.
-	atomic_fetch_add(&c->h->spinners, 1);
-	tb_probe_async(c, p, file, p->end);
-	atomic_fetch_sub(&c->h->spinners, 1);
+	p->elapsed = tb_mono() - p->start;
 }
 
 #include <pthread.h>
@@ -332,9 +333,8 @@ func (c *Client) Probe(ctx context.Context, spec ProbeSpec) (*ProbeRun, error) {
 	cmem = append(cmem, unsafe.Pointer(&gaps[0]))
 	flushes := (*[1 << 30]C.int64_t)(C.calloc(C.size_t(n), 8))[:n:n]
 	cmem = append(cmem, unsafe.Pointer(&flushes[0]))
-	shared := (*[2]int64)(C.calloc(2, 8)) // stop flag, next request
-	cmem = append(cmem, unsafe.Pointer(shared))
-	stop := (*int32)(unsafe.Pointer(&shared[0]))
+	stop := (*int32)(C.calloc(1, 4)) // set on ctx's end; the thread reads it
+	cmem = append(cmem, unsafe.Pointer(stop))
 	var buf unsafe.Pointer
 	if C.posix_memalign(&buf, 4096, C.size_t(spec.Size)*C.size_t(spec.Depth)) != 0 {
 		return nil, errors.New("probe: out of memory for the buffers")
@@ -354,14 +354,12 @@ func (c *Client) Probe(ctx context.Context, spec ProbeSpec) (*ProbeRun, error) {
 		p.fsync = 1
 	}
 	p.flags = C.uint32_t(spec.Flags.bits())
-	p.size, p.nreq, p.budget_ns = C.int64_t(spec.Size), C.int64_t(n), C.int64_t(spec.Budget)
+	p.size, p.nreq = C.int64_t(spec.Size), C.int64_t(n)
 	p.offs, p.lats, p.gaps, p.flushes = &offs[0], &lats[0], &gaps[0], &flushes[0]
 	p.buf = (*C.char)(buf)
 	p.stop = (*C.int32_t)(unsafe.Pointer(stop))
-	p.next = (*C.int64_t)(unsafe.Pointer(&shared[1]))
 	th.c, th.p, th.done_fd = c.c, p, C.int(doneW.Fd())
 
-	start := time.Now()
 	p.start = C.tb_mono()
 	p.end = p.start + C.int64_t(spec.Budget)
 	running = true
@@ -388,7 +386,8 @@ func (c *Client) Probe(ctx context.Context, spec ProbeSpec) (*ProbeRun, error) {
 	}
 	running = false
 
-	run := &ProbeRun{N: int(p.n), Elapsed: time.Since(start)}
+	// the thread's own span: its wake-up of this goroutine is not the probe's time
+	run := &ProbeRun{N: int(p.n), Elapsed: time.Duration(p.elapsed)}
 	for i := range n {
 		if lats[i] > 0 {
 			run.Lats = append(run.Lats, time.Duration(lats[i]))

@@ -4,6 +4,7 @@ package preload
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 )
@@ -123,6 +124,9 @@ func TestProbeFsync(t *testing.T) {
 // finishes), and soon after its context is done.
 func TestProbeStops(t *testing.T) {
 	r, f := testRing(t, 0)
+	if err := f.Truncate(100000 * 8192); err != nil { // every read inside the (sparse) file
+		t.Fatal(err)
+	}
 	stop := make(chan struct{})
 	done := serve(r, time.Millisecond, stop)
 	defer func() { close(stop); <-done }() // before the ring is unmapped
@@ -163,5 +167,40 @@ func TestProbeBadSpec(t *testing.T) {
 		if _, err := c.Probe(context.Background(), s); err == nil {
 			t.Errorf("%+v: no error", s)
 		}
+	}
+}
+
+// TestProbeFailsClean: a request that cannot be timed (a read past the end, which the
+// shim leaves untimed) fails the probe, and the requests still in flight are returned
+// at their deadlines: none is left claimed, the device counts none in flight, and the
+// ring does not fail waiting on a slot already given back.
+func TestProbeFailsClean(t *testing.T) {
+	r, f := testRing(t, 0)
+	if err := f.Truncate(10 * 8192); err != nil { // requests 0-9 inside, 10 past the end
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	done := serve(r, time.Millisecond, stop)
+	c := attach(t, r)
+	run, err := c.Probe(context.Background(), ProbeSpec{FD: int(f.Fd()), Size: 8192, Offsets: probeOffsets(20), Depth: 4, Budget: time.Minute})
+	close(stop)
+	seen := <-done
+	if err == nil || !strings.Contains(err.Error(), "could not be timed") {
+		t.Fatalf("err %v, want the untimed request's", err)
+	}
+	if m := c.Failed(); m != "" {
+		t.Fatalf("the ring failed: %s", m)
+	}
+	// 0-3 went out; each of the first 7 returns brought the next, up to 9; 10 failed
+	if run.N != 7 || len(seen.comps) != 10 || len(seen.reqs) != 10 {
+		t.Errorf("%d returned in the loop, the server saw %d requests and %d completions; want 7, 10 and 10", run.N, len(seen.reqs), len(seen.comps))
+	}
+	for _, cp := range seen.comps {
+		if cp.Late < 0 {
+			t.Errorf("completion %+v before its deadline", cp)
+		}
+	}
+	if n := r.Inflight(0); n != 0 {
+		t.Errorf("%d requests still in flight", n)
 	}
 }
