@@ -272,7 +272,7 @@ func evaluate(newModel func() (device.Model, error), p probe, run *probeRun, cos
 	if pathName == PathPreload {
 		gap = medianOf(run.gaps)
 	}
-	modelVal, _, modelLats := simulate(fresh, p, run.reqs, gap, nil)
+	modelVal, modelLats := simulate(fresh, p, run.reqs, gap, nil)
 	if math.IsInf(modelVal, 0) { // the null device: no time at all
 		modelVal = 0
 	}
@@ -285,7 +285,7 @@ func evaluate(newModel func() (device.Model, error), p probe, run *probeRun, cos
 		if err != nil {
 			return nil, err
 		}
-		best, _, bestLats = simulate(again, p, run.reqs, gap, cost.floor)
+		best, bestLats = simulate(again, p, run.reqs, gap, cost.floor)
 		if math.IsInf(best, 0) {
 			best = 0
 		}
@@ -299,12 +299,10 @@ func evaluate(newModel func() (device.Model, error), p probe, run *probeRun, cos
 		// the mean that is the host's, not the device's.
 		median = &ProbeResult{Probe: p.name, Metric: "p50_latency_us", Model: us(medianOf(modelLats)),
 			HostBest: us(medianOf(bestLats)), Measured: us(medianOf(run.lats)), Requests: run.n}
-	case "iops":
+	case "iops", "fsyncs_per_s":
 		r.Measured = float64(run.n) / run.elapsed.Seconds()
 	case "mb_per_s":
 		r.Measured = float64(run.n*p.size) / run.elapsed.Seconds() / 1e6
-	case "fsyncs_per_s":
-		r.Measured = float64(run.n) / run.elapsed.Seconds()
 	}
 	var late [3]float64
 	if h := run.dev.TimingError; h != nil && h.Count() > 0 {
@@ -413,14 +411,13 @@ func runProbe(ctx context.Context, dir, spec string, p probe, span int64, budget
 	if err != nil {
 		return nil, err
 	}
-	if len(final) == 1 && final[0].TimingError != nil {
-		run.dev.TimingError = final[0].TimingError
-	}
-	if len(final) == 1 && final[0].Ring != nil {
-		run.dev.Ring = final[0].Ring
-	}
-	if len(final) == 1 && final[0].Ring != nil && final[0].Ring.Failed != "" {
-		return nil, fmt.Errorf("preload ring: %s", final[0].Ring.Failed)
+	if len(final) == 1 {
+		if final[0].TimingError != nil {
+			run.dev.TimingError = final[0].TimingError
+		}
+		if r := final[0].Ring; r != nil && r.Failed != "" {
+			return nil, fmt.Errorf("preload ring: %s", r.Failed)
+		}
 	}
 	return run, nil
 }
@@ -452,16 +449,11 @@ func writeProbeFile(path string, span int64, p probe, reqs []device.Request) err
 
 // probeInC runs p on the preload path from C (preload.Client.Probe).
 func probeInC(ctx context.Context, e *Emulator, d Device, p probe, budget time.Duration, run *probeRun) error {
-	fd, err := syscall.Open(filepath.Join(d.BackingDir, "probe"), syscall.O_RDWR, 0)
-	if err != nil {
-		return fmt.Errorf("open probe file: %w", err)
-	}
-	defer syscall.Close(fd)
-	c, err := preload.Attach(e.RingPath())
+	fd, c, closeBacking, err := openBacking(e, d)
 	if err != nil {
 		return err
 	}
-	defer c.Detach()
+	defer closeBacking()
 	offs := make([]int64, len(run.reqs))
 	for i, r := range run.reqs {
 		offs[i] = r.Offset
@@ -482,6 +474,21 @@ func probeInC(ctx context.Context, e *Emulator, d Device, p probe, budget time.D
 	run.gaps = res.Gaps
 	run.flushes = res.Flushes
 	return nil
+}
+
+// openBacking opens the probe's backing file and attaches a client of the ring in this
+// process: how the preload path reaches the device (the shim and the VFS do the same
+// inside the engine).
+func openBacking(e *Emulator, d Device) (fd int, c *preload.Client, closeBacking func(), err error) {
+	fd, err = syscall.Open(filepath.Join(d.BackingDir, "probe"), syscall.O_RDWR, 0)
+	if err != nil {
+		return 0, nil, nil, fmt.Errorf("open probe file: %w", err)
+	}
+	if c, err = preload.Attach(e.RingPath()); err != nil {
+		syscall.Close(fd)
+		return 0, nil, nil, err
+	}
+	return fd, c, func() { c.Detach(); syscall.Close(fd) }, nil
 }
 
 // probeInGo runs p from p.depth goroutines, each issuing its next request when its
@@ -557,13 +564,8 @@ func probeInGo(ctx context.Context, e *Emulator, d Device, p probe, budget time.
 // O_DIRECT; a mount strips it too).
 func openProbe(e *Emulator, d Device, p probe) (func(buf []byte, r device.Request) (time.Duration, error), func(), error) {
 	if e.Path() == PathPreload {
-		fd, err := syscall.Open(filepath.Join(d.BackingDir, "probe"), syscall.O_RDWR, 0)
+		fd, c, closeBacking, err := openBacking(e, d)
 		if err != nil {
-			return nil, nil, fmt.Errorf("open probe file: %w", err)
-		}
-		c, err := preload.Attach(e.RingPath())
-		if err != nil {
-			syscall.Close(fd)
 			return nil, nil, err
 		}
 		fl := preload.IOFlags{Direct: true}
@@ -581,7 +583,7 @@ func openProbe(e *Emulator, d Device, p probe) (func(buf []byte, r device.Reques
 			return flush, err
 		}
 		var once sync.Once
-		return issue, func() { once.Do(func() { c.Detach(); syscall.Close(fd) }) }, nil
+		return issue, func() { once.Do(closeBacking) }, nil
 	}
 	fd, err := syscall.Open(filepath.Join(d.MountPoint, "probe"), syscall.O_RDWR|syscall.O_DIRECT, 0)
 	if err != nil {
@@ -605,7 +607,7 @@ func openProbe(e *Emulator, d Device, p probe) (func(buf []byte, r device.Reques
 }
 
 // simulate runs reqs through m in virtual time as the probe ran them (closed loop at
-// the probe's depth) and returns the probe's metric and the request rate. Each worker
+// the probe's depth) and returns the probe's metric and each request's latency. Each worker
 // issues its next request gap after its last one completed: a program's next request
 // never arrives the instant the last one ends, and a disk notices (a sequential write
 // that misses the streaming head waits a revolution).
@@ -613,12 +615,12 @@ func openProbe(e *Emulator, d Device, p probe) (func(buf []byte, r device.Reques
 // floor, if not nil, is the least time request i takes (op: its own, or OpFlush for
 // its commit's flush), the path's own cost: simulate then gives the best a path with
 // those costs could measure.
-func simulate(m device.Model, p probe, reqs []device.Request, gap time.Duration, floor func(i int, op device.Op) time.Duration) (metric, rate float64, lats []time.Duration) {
+func simulate(m device.Model, p probe, reqs []device.Request, gap time.Duration, floor func(i int, op device.Op) time.Duration) (metric float64, lats []time.Duration) {
 	if floor == nil {
 		floor = func(int, device.Op) time.Duration { return 0 }
 	}
 	if len(reqs) == 0 {
-		return 0, 0, nil
+		return 0, nil
 	}
 	free := make([]time.Duration, p.depth) // when each of the probe's workers is free
 	var latSum, last time.Duration
@@ -641,14 +643,13 @@ func simulate(m device.Model, p probe, reqs []device.Request, gap time.Duration,
 		last = max(last, done)
 	}
 	n := float64(len(reqs))
-	rate = n / last.Seconds()
 	switch p.metric {
 	case "mean_latency_us":
-		return us(latSum / time.Duration(len(reqs))), rate, lats
+		return us(latSum / time.Duration(len(reqs))), lats
 	case "mb_per_s":
-		return n * float64(p.size) / last.Seconds() / 1e6, rate, lats
+		return n * float64(p.size) / last.Seconds() / 1e6, lats
 	}
-	return rate, rate, lats
+	return n / last.Seconds(), lats
 }
 
 func medianOf(ds []time.Duration) time.Duration {

@@ -42,16 +42,18 @@ func TestSimulateFloor(t *testing.T) {
 		}
 		return 0
 	}
-	mean, rate, lats := simulate(fixedModel{lat: 10 * time.Microsecond}, p, reads(4), time.Microsecond, floor)
+	mean, lats := simulate(fixedModel{lat: 10 * time.Microsecond}, p, reads(4), time.Microsecond, floor)
 	// latencies 30, 10, 10, 10: mean 15 us; the last completes at 30+1+10+1+10+1+10 = 63 us
 	if mean != 15 || len(lats) != 4 || lats[0] != 30*time.Microsecond || lats[3] != 10*time.Microsecond {
 		t.Errorf("mean %v us, lats %v: want 15 us, [30us 10us 10us 10us]", mean, lats)
 	}
-	if want := 4 / 63e-6; math.Abs(rate-want) > 1e-6*want {
-		t.Errorf("rate %.1f/s, want %.1f (4 requests by 63 us)", rate, want)
+	iops := p
+	iops.metric = "iops"
+	if rate, _ := simulate(fixedModel{lat: 10 * time.Microsecond}, iops, reads(4), time.Microsecond, floor); math.Abs(rate-4/63e-6) > 1e-6*4/63e-6 {
+		t.Errorf("rate %.1f/s, want %.1f (4 requests by 63 us)", rate, 4/63e-6)
 	}
 	// no floor: the model alone
-	if mean, _, _ := simulate(fixedModel{lat: 10 * time.Microsecond}, p, reads(4), time.Microsecond, nil); mean != 10 {
+	if mean, _ := simulate(fixedModel{lat: 10 * time.Microsecond}, p, reads(4), time.Microsecond, nil); mean != 10 {
 		t.Errorf("without a floor: mean %v us, want 10", mean)
 	}
 
@@ -69,7 +71,7 @@ func TestSimulateFloor(t *testing.T) {
 		}
 		return 0
 	}
-	got, _, lats := simulate(fixedModel{lat: 10 * time.Microsecond, flush: 2 * time.Microsecond}, f, ws, time.Microsecond, flushFloor)
+	got, lats := simulate(fixedModel{lat: 10 * time.Microsecond, flush: 2 * time.Microsecond}, f, ws, time.Microsecond, flushFloor)
 	if want := 2 / 33e-6; math.Abs(got-want) > 1e-6*want || lats[0] != 16*time.Microsecond {
 		t.Errorf("fsync: %.1f commits/s, first %v; want %.1f/s, 16us", got, lats[0], want)
 	}
