@@ -193,6 +193,14 @@ func (s *Settings) plan() (*placement.Plan, []string, *device.Registry, error) {
 	return plan, paths, reg, nil
 }
 
+// bufferBytes is --buffer in bytes (0: the engine's default).
+func (s *Settings) bufferBytes() (int64, error) {
+	if s.buffer == "" {
+		return 0, nil
+	}
+	return params.ParseSize("--buffer", s.buffer)
+}
+
 // engineConfig is the engine's configuration from the engine flags.
 func (s *Settings) engineConfig(req workload.Request) (*engine.Config, error) {
 	cfg := &engine.Config{Name: s.EngineName(), DSN: s.dsn, Dir: s.db, Keep: s.keepDB || s.opts.KeepDatabase,
@@ -200,13 +208,11 @@ func (s *Settings) engineConfig(req workload.Request) (*engine.Config, error) {
 	if cfg.Dir == "" {
 		cfg.Dir = filepath.Join(s.out, "db")
 	}
-	if s.buffer != "" {
-		n, err := params.ParseSize("--buffer", s.buffer)
-		if err != nil {
-			return nil, err
-		}
-		cfg.BufferBytes = n
+	n, err := s.bufferBytes()
+	if err != nil {
+		return nil, err
 	}
+	cfg.BufferBytes = n
 	if len(s.settings) > 0 {
 		if s.dsn != "" {
 			return nil, fmt.Errorf("--set changes server settings, which tierbench never does on an external server (--dsn): set them on your server instead")

@@ -9,7 +9,6 @@ import (
 
 	"tierbench/internal/capacity"
 	"tierbench/internal/engine"
-	"tierbench/internal/params"
 	"tierbench/internal/placement"
 	"tierbench/internal/workload"
 )
@@ -94,11 +93,9 @@ func (s *Settings) checkCapacity(req workload.Request) error {
 	if err != nil {
 		return nil
 	}
-	var buffer int64
-	if s.buffer != "" {
-		if buffer, err = params.ParseSize("--buffer", s.buffer); err != nil {
-			return nil // engineConfig reports it
-		}
+	buffer, err := s.bufferBytes()
+	if err != nil {
+		return nil // engineConfig reports it
 	}
 	needs, err := req.Needs(workload.EngineFacts{Dialect: d, External: s.dsn != "", DataDir: s.dataDir(), Out: s.out, BufferBytes: buffer})
 	if err != nil {
