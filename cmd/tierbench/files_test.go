@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"tierbench/internal/files"
 	"tierbench/internal/metrics"
+	"tierbench/internal/workload/postmark"
 )
 
 func TestFilesRun(t *testing.T) {
@@ -17,18 +17,18 @@ func TestFilesRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := metrics.ReadJSONFile[files.Result](filepath.Join(out, "result.json"))
+	res, err := metrics.ReadJSONFile[postmark.Result](filepath.Join(out, "result.json"))
 	if err != nil || res == nil {
 		t.Fatalf("result.json: %v", err)
 	}
-	low, _ := files.LookupPreset("low")
+	low, _ := postmark.LookupPreset("low")
 	want := low
 	want.Files, want.Transactions, want.SizeMax, want.Buffered, want.Seed = 30, 120, 8192, false, 5
 	if res.Config != want || res.Preset != "low" || res.Status != "ok" {
 		t.Fatalf("config %+v preset %q status %s, want %+v", res.Config, res.Preset, res.Status, want)
 	}
-	if res.Counts != files.Simulate(want).Counts {
-		t.Fatalf("counts %+v, want %+v", res.Counts, files.Simulate(want).Counts)
+	if res.Counts != postmark.Simulate(want).Counts {
+		t.Fatalf("counts %+v, want %+v", res.Counts, postmark.Simulate(want).Counts)
 	}
 	for _, s := range []string{"preset low: 30 files of 512 B to 8 KiB in 10 subdirectories, 120 transactions", "unbuffered I/O, seed 5", "transactions: 120 (",
 		"\nmonitoring, transactions: ", "\nverdict, transactions: ", "  by window: create ", "result: " + filepath.Join(out, "result.json")} {
@@ -95,7 +95,7 @@ func TestFilesRunOnTier(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := metrics.ReadJSONFile[files.Result](filepath.Join(out, "result.json"))
+	res, err := metrics.ReadJSONFile[postmark.Result](filepath.Join(out, "result.json"))
 	if err != nil || res == nil {
 		t.Fatalf("result.json: %v", err)
 	}

@@ -8,7 +8,7 @@ import (
 	"tierbench/internal/capacity"
 	"tierbench/internal/lifecycle"
 	"tierbench/internal/params"
-	"tierbench/internal/tpch"
+	"tierbench/internal/workload/tpch"
 )
 
 // The hand-written tool commands (tpch gen and qgen, demo, device) parse their flags

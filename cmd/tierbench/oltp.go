@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"tierbench/internal/oltp/mix"
+	"tierbench/internal/workload/oltp"
 )
 
 func newOLTPMixesCommand() *cobra.Command {
@@ -17,8 +17,8 @@ func newOLTPMixesCommand() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			w := cmd.OutOrStdout()
-			for _, name := range mix.Bundled() {
-				m, err := mix.Open(name)
+			for _, name := range oltp.Bundled() {
+				m, err := oltp.Open(name)
 				if err != nil {
 					return err
 				}
@@ -45,14 +45,14 @@ func newOLTPShowCommand() *cobra.Command {
 		Example: "  tierbench oltp show policy > my-policy.yaml",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				names := mix.Bundled()
+				names := oltp.Bundled()
 				sort.Strings(names)
 				return fmt.Errorf("give one bundled mix: %s", strings.Join(names, ", "))
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			data, err := mix.BundledSource(args[0])
+			data, err := oltp.BundledSource(args[0])
 			if err != nil {
 				return err
 			}

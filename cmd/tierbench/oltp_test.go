@@ -15,7 +15,7 @@ import (
 func TestOLTPBadInput(t *testing.T) {
 	dir := t.TempDir()
 	zero := filepath.Join(dir, "zero.yaml")
-	src, err := os.ReadFile("../../internal/oltp/mix/testdata/tiny.yaml")
+	src, err := os.ReadFile("../../internal/workload/oltp/testdata/tiny.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +193,7 @@ func TestOLTPCommands(t *testing.T) {
 // and returns an error (a non-zero exit), keeping what was measured.
 func TestOLTPRunNotOK(t *testing.T) {
 	dir := t.TempDir()
-	src := string(mustRead(t, "../../internal/oltp/mix/testdata/tiny.yaml"))
+	src := string(mustRead(t, "../../internal/workload/oltp/testdata/tiny.yaml"))
 	src = src[:strings.Index(src, "transactions:")] + `transactions:
   - name: get
     weight: 1
@@ -247,7 +247,7 @@ func TestOLTPRunNotOK(t *testing.T) {
 // of 10^12 rows).
 func TestRefusesWhatCannotFit(t *testing.T) {
 	dir := t.TempDir()
-	src := string(mustRead(t, "../../internal/oltp/mix/testdata/tiny.yaml"))
+	src := string(mustRead(t, "../../internal/workload/oltp/testdata/tiny.yaml"))
 	huge := filepath.Join(dir, "huge.yaml")
 	if err := os.WriteFile(huge, []byte(strings.Replace(src, "rows: 1000\n", "rows: 1000000000000\n", 1)), 0o644); err != nil {
 		t.Fatal(err)

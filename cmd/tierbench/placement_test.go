@@ -11,8 +11,8 @@ import (
 	"tierbench/internal/engine/enginetest"
 	"tierbench/internal/engine/mysql"
 	"tierbench/internal/engine/postgres"
-	"tierbench/internal/oltp/mix"
-	"tierbench/internal/tpch"
+	"tierbench/internal/workload/oltp"
+	"tierbench/internal/workload/tpch"
 )
 
 // TestMain lets the test binary serve emulated devices: emulator.Start runs this
@@ -209,7 +209,7 @@ func TestOLTPRunOnTierIORates(t *testing.T) {
 	if !strings.Contains(stdout, "over the window: data r/w MB/s: ") {
 		t.Errorf("the summary has no I/O line:\n%s", stdout)
 	}
-	var res mix.Result
+	var res oltp.Result
 	if err := json.Unmarshal(mustRead(t, filepath.Join(out, "result.json")), &res); err != nil {
 		t.Fatal(err)
 	}

@@ -161,7 +161,7 @@ func TestFullDiskKeepsEarlierRun(t *testing.T) {
 // that is gone, and a run then asks for a load.
 func TestLoadFailureLeavesNoStaleLoadInfo(t *testing.T) {
 	out := t.TempDir()
-	tiny := "../../internal/oltp/mix/testdata/tiny.yaml"
+	tiny := "../../internal/workload/oltp/testdata/tiny.yaml"
 	if _, err := runCLI(t, "oltp", "load", "--mix", tiny, "--out", out); err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"tierbench/internal/capacity"
-	"tierbench/internal/tpch/dbgen"
+	"tierbench/internal/workload/tpch/dbgen"
 )
 
 func newTPCHGenCommand() *cobra.Command {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"tierbench/internal/tpch/dbgen"
+	"tierbench/internal/workload/tpch/dbgen"
 )
 
 func TestGenBadInput(t *testing.T) {

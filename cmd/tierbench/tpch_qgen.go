@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"tierbench/internal/tpch"
-	"tierbench/internal/tpch/qgen"
+	"tierbench/internal/workload/tpch"
+	"tierbench/internal/workload/tpch/qgen"
 )
 
 func newTPCHQgenCommand() *cobra.Command {

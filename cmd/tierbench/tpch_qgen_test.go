@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"tierbench/internal/tpch"
-	"tierbench/internal/tpch/qgen"
+	"tierbench/internal/workload/tpch"
+	"tierbench/internal/workload/tpch/qgen"
 )
 
 // TestQgenSeeds: a seed with a leading zero is the decimal seed, and without --seed

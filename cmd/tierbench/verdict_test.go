@@ -11,8 +11,8 @@ import (
 
 	"tierbench/internal/engine/enginetest"
 	"tierbench/internal/engine/postgres"
-	"tierbench/internal/oltp/mix"
 	"tierbench/internal/verdict"
+	"tierbench/internal/workload/oltp"
 )
 
 // The verdict's cases, each built for real with `oltp load` and `oltp run` on a mix of
@@ -22,14 +22,14 @@ import (
 func verdictMix(name string) string { return filepath.Join("testdata", "verdict", name+".yaml") }
 
 // runVerdict runs `oltp run` with args and returns the result and what it printed.
-func runVerdict(t *testing.T, out string, args ...string) (*mix.Result, string) {
+func runVerdict(t *testing.T, out string, args ...string) (*oltp.Result, string) {
 	t.Helper()
 	args = append([]string{"oltp", "run", "--out", out, "--ramp", "500ms", "--duration", "2s", "--interval", "1s", "--sample", "250ms"}, args...)
 	stdout, err := runCLI(t, args...)
 	if err != nil {
 		t.Fatalf("oltp run: %v\n%s", err, stdout)
 	}
-	var res mix.Result
+	var res oltp.Result
 	if err := json.Unmarshal(mustRead(t, filepath.Join(out, "result.json")), &res); err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func runVerdict(t *testing.T, out string, args ...string) (*mix.Result, string) 
 }
 
 // level is the verdict of users' level, failing t when there is none.
-func level(t *testing.T, res *mix.Result, users int) *verdict.Verdict {
+func level(t *testing.T, res *oltp.Result, users int) *verdict.Verdict {
 	t.Helper()
 	v := res.Verdict.Level(users)
 	if v == nil {

@@ -7,8 +7,8 @@ import (
 
 	"tierbench/internal/lifecycle"
 	"tierbench/internal/metrics"
-	"tierbench/internal/oltp/mix"
 	"tierbench/internal/workload"
+	"tierbench/internal/workload/oltp"
 )
 
 // TestCommandArgsAsCommands: the command lines lifecycle.CommandArgs makes of a
@@ -30,11 +30,11 @@ func TestCommandArgsAsCommands(t *testing.T) {
 			t.Fatalf("%q: %v\n%s", args, err, stdout)
 		}
 	}
-	li, err := metrics.ReadJSONFile[mix.LoadInfo](filepath.Join(out, mix.LoadInfoFile))
+	li, err := metrics.ReadJSONFile[oltp.LoadInfo](filepath.Join(out, oltp.LoadInfoFile))
 	if err != nil || li == nil || li.Seed != 42 || li.Scale != 0.001 {
 		t.Fatalf("load info %+v, %v", li, err)
 	}
-	res, err := metrics.ReadJSONFile[mix.Result](filepath.Join(out, mix.ResultFile))
+	res, err := metrics.ReadJSONFile[oltp.Result](filepath.Join(out, oltp.ResultFile))
 	if err != nil || res == nil || len(res.Levels) != 2 || res.Levels[1].Users != 2 || res.Engine.Settings["cache_size"] != "-4000" || res.Energy == nil {
 		t.Fatalf("result %+v, %v", res, err)
 	}

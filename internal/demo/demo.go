@@ -18,8 +18,8 @@ import (
 	"tierbench/internal/lifecycle"
 	"tierbench/internal/placement"
 	"tierbench/internal/rundir"
-	"tierbench/internal/tpch"
 	"tierbench/internal/workload"
+	"tierbench/internal/workload/tpch"
 )
 
 // Defaults of Config, chosen by measuring on a 2-core VM (README): the SF 0.01 database

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"tierbench/internal/result"
-	"tierbench/internal/tpch"
 	"tierbench/internal/verdict"
+	"tierbench/internal/workload/tpch"
 )
 
 func TestSortAndRanking(t *testing.T) {

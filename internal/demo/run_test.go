@@ -14,7 +14,7 @@ import (
 
 	"tierbench/internal/emulator/emutest"
 	"tierbench/internal/rundir"
-	"tierbench/internal/tpch"
+	"tierbench/internal/workload/tpch"
 )
 
 func TestMain(m *testing.M) { emutest.Main(m) }

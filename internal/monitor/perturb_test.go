@@ -15,8 +15,8 @@ import (
 	"tierbench/internal/engine/postgres"
 	"tierbench/internal/metrics"
 	"tierbench/internal/monitor"
-	"tierbench/internal/oltp"
-	"tierbench/internal/oltp/mix"
+	"tierbench/internal/workload/oltp"
+	"tierbench/internal/workload/vuser"
 )
 
 // TestPerturbation measures whether sampling changes what a run measures, when
@@ -47,19 +47,19 @@ func TestPerturbation(t *testing.T) {
 	ctx := context.Background()
 	e := enginetest.OpenManaged(t, postgres.Installed(), engine.Config{Name: "postgres", Sessions: 4,
 		Settings: map[string]string{"fsync": "off", "synchronous_commit": "off"}})
-	m, err := mix.Open("point-select")
+	m, err := oltp.Open("point-select")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := mix.Load(ctx, e, m, mix.LoadConfig{Scale: 0.2, Seed: 1}); err != nil {
+	if _, err := oltp.Load(ctx, e, m, oltp.LoadConfig{Scale: 0.2, Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
-	wl, err := mix.NewWorkload(ctx, e, m, mix.WorkloadConfig{Seed: 1})
+	wl, err := oltp.NewTransactions(ctx, e, m, oltp.TransactionsConfig{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	alt := &alternator{t: t, e: e, every: every}
-	if _, err := oltp.Run(ctx, wl, oltp.Config{Users: 4, Ramp: 5 * time.Second, Duration: duration,
+	if _, err := vuser.Run(ctx, wl, vuser.Config{Users: 4, Ramp: 5 * time.Second, Duration: duration,
 		Interval: slot, Observer: alt}); err != nil {
 		t.Fatal(err)
 	}

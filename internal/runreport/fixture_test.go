@@ -14,11 +14,11 @@ import (
 	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
 	"tierbench/internal/monitor"
-	"tierbench/internal/oltp"
-	"tierbench/internal/oltp/mix"
 	"tierbench/internal/result"
 	"tierbench/internal/runreport"
 	"tierbench/internal/verdict"
+	"tierbench/internal/workload/oltp"
+	"tierbench/internal/workload/vuser"
 )
 
 // The fixture is a run of a mix at 2 users, monitored every second for 3 s, with a
@@ -160,11 +160,11 @@ func fixtureEnergy() *energy.Section {
 		}}}
 }
 
-func fixtureResult() *mix.Result {
-	res := &mix.Result{RunResult: oltp.RunResult{Benchmark: "oltp-mix", Status: result.StatusOK, Started: t0,
+func fixtureResult() *oltp.Result {
+	res := &oltp.Result{RunResult: vuser.RunResult{Benchmark: "oltp-mix", Status: result.StatusOK, Started: t0,
 		Engine: engine.Info{Name: "sqlite", Version: "3.99.0", Mode: "embedded"}, DurationS: 3, Loop: "closed",
 		Users: 2, TPS: 110, QPS: 220, IntervalsFile: "intervals.jsonl"}, Mix: "fixture",
-		Levels: []oltp.LevelReport{{Users: 2, Status: result.StatusOK, Seconds: 3, TPS: 110, QPS: 220,
+		Levels: []vuser.LevelReport{{Users: 2, Status: result.StatusOK, Seconds: 3, TPS: 110, QPS: 220,
 			Latency: metrics.Latency{P50: 1.25, P95: 5, P99: 10, Max: 50}}}}
 	res.Monitoring, res.Verdict, res.Energy = fixtureMonitoring(), fixtureVerdict(), fixtureEnergy()
 	res.Storage = &result.Storage{Tiers: []result.TierResult{

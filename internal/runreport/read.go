@@ -13,15 +13,15 @@ import (
 	"time"
 
 	"tierbench/internal/engine"
-	"tierbench/internal/files"
 	"tierbench/internal/metrics"
 	"tierbench/internal/monitor"
-	"tierbench/internal/oltp"
-	"tierbench/internal/oltp/mix"
-	"tierbench/internal/oltp/tpcc"
 	"tierbench/internal/result"
-	"tierbench/internal/tpch"
 	"tierbench/internal/workload"
+	"tierbench/internal/workload/oltp"
+	"tierbench/internal/workload/postmark"
+	"tierbench/internal/workload/tpcc"
+	"tierbench/internal/workload/tpch"
+	"tierbench/internal/workload/vuser"
 )
 
 // ResultFile is the file that makes a directory a run directory.
@@ -37,8 +37,8 @@ type common struct {
 	Started   string       `json:"started"`
 	Engine    *engine.Info `json:"engine"`
 	// IntervalsFile is the runner's intervals.jsonl (TPC-C and mixes).
-	IntervalsFile string             `json:"intervals_file"`
-	Levels        []oltp.LevelReport `json:"levels"`
+	IntervalsFile string              `json:"intervals_file"`
+	Levels        []vuser.LevelReport `json:"levels"`
 	result.Sections
 }
 
@@ -55,9 +55,9 @@ func workloadResult(c *common) (outcome, string) {
 	case c.Benchmark == "tpcc":
 		return &tpcc.Result{}, "TPC-C"
 	case c.Benchmark == "oltp-mix":
-		return &mix.Result{}, "transaction mix"
+		return &oltp.Result{}, "transaction mix"
 	case c.Benchmark == "files":
-		return &files.Result{}, "files (Postmark 1.5)"
+		return &postmark.Result{}, "files (Postmark 1.5)"
 	case c.Benchmark == "" && c.SF != nil:
 		return &tpch.Result{}, "TPC-H"
 	}

@@ -8,16 +8,16 @@ import (
 	"strings"
 	"testing"
 
-	"tierbench/internal/files"
-	"tierbench/internal/oltp"
-	"tierbench/internal/oltp/tpcc"
 	"tierbench/internal/report"
 	"tierbench/internal/report/chart"
 	"tierbench/internal/report/reporttest"
 	"tierbench/internal/result"
 	"tierbench/internal/runreport"
 	"tierbench/internal/runreport/runreporttest"
-	"tierbench/internal/tpch"
+	"tierbench/internal/workload/postmark"
+	"tierbench/internal/workload/tpcc"
+	"tierbench/internal/workload/tpch"
+	"tierbench/internal/workload/vuser"
 )
 
 func build(t *testing.T, dir string, opt runreport.Options) *runreport.Report {
@@ -391,10 +391,10 @@ func TestReportInChromium(t *testing.T) {
 // TestEachWorkloadsHeadline: each workload's result.json is read through its own
 // result type: its headline numbers, its status and the workload's name.
 func TestEachWorkloadsHeadline(t *testing.T) {
-	tpccRes := &tpcc.Result{RunResult: oltp.RunResult{Benchmark: "tpcc", Status: result.StatusOK, TPS: 40, QPS: 900}, NOPM: 1000, TPM: 2400}
+	tpccRes := &tpcc.Result{RunResult: vuser.RunResult{Benchmark: "tpcc", Status: result.StatusOK, TPS: 40, QPS: 900}, NOPM: 1000, TPM: 2400}
 	tpchRes := &tpch.Result{Tool: "tierbench", SF: 0.01, Metrics: &tpch.Metrics{QphHAtSize: 160.4, PowerAtSize: 212.9, ThroughputAtSize: 120.9},
 		Validation: &tpch.Validation{Passed: false, Failures: []string{"q1 row 1"}}}
-	filesRes := &files.Result{Benchmark: "files", Status: result.StatusInterrupted, Error: "interrupted", Rates: files.Rates{TransactionsPerS: 3453.72, ReadMBs: 16.9}}
+	filesRes := &postmark.Result{Benchmark: "files", Status: result.StatusInterrupted, Error: "interrupted", Rates: postmark.Rates{TransactionsPerS: 3453.72, ReadMBs: 16.9}}
 	for _, tc := range []struct {
 		res           any
 		title, metric string

@@ -9,8 +9,8 @@ import (
 
 	"tierbench/internal/engine"
 	"tierbench/internal/monitor"
-	"tierbench/internal/oltp"
 	"tierbench/internal/verdict"
+	"tierbench/internal/workload/vuser"
 )
 
 // burner is a workload whose cost is all in tierbench: each transaction hashes
@@ -19,16 +19,16 @@ type burner struct{}
 
 func (burner) Ops() []string { return []string{"burn"} }
 
-func (burner) NewWorker(context.Context, int) (oltp.Worker, error) { return &burnWorker{}, nil }
+func (burner) NewWorker(context.Context, int) (vuser.Worker, error) { return &burnWorker{}, nil }
 
 type burnWorker struct{ buf [256 << 10]byte }
 
-func (w *burnWorker) Next() oltp.Txn { return oltp.Txn{Op: "burn"} }
+func (w *burnWorker) Next() vuser.Txn { return vuser.Txn{Op: "burn"} }
 
-func (w *burnWorker) Run(ctx context.Context, _ string) oltp.Result {
+func (w *burnWorker) Run(ctx context.Context, _ string) vuser.Outcome {
 	sum := sha256.Sum256(w.buf[:])
 	w.buf[0] = sum[0]
-	return oltp.Result{Queries: 1}
+	return vuser.Outcome{Queries: 1}
 }
 
 func (w *burnWorker) Close() error { return nil }
@@ -52,18 +52,18 @@ func TestHarnessBoundForReal(t *testing.T) {
 		t.Fatal(err)
 	}
 	mon.Start()
-	plan := oltp.Plan{Users: []int{2}, Ramp: 500 * time.Millisecond, Duration: 2 * time.Second, Rate: 100000, Interval: time.Second,
+	plan := vuser.Plan{Users: []int{2}, Ramp: 500 * time.Millisecond, Duration: 2 * time.Second, Rate: 100000, Interval: time.Second,
 		Mark: func(label string, start bool) { mon.Mark(label, start, time.Now()) }}
-	sum, err := oltp.Run(context.Background(), burner{}, plan.Level(2, nil))
+	sum, err := vuser.Run(context.Background(), burner{}, plan.Level(2, nil))
 	msum, stopErr := mon.Stop()
 	if err != nil || stopErr != nil {
 		t.Fatal(err, stopErr)
 	}
-	lvl := oltp.NewLevelReport(sum, burner{}.Ops())
-	res := oltp.NewRunResult("burn", engine.Info{Name: "none"}, plan, nil)
-	res.Headline(lvl, []oltp.LevelReport{lvl})
+	lvl := vuser.NewLevelReport(sum, burner{}.Ops())
+	res := vuser.NewRunResult("burn", engine.Info{Name: "none"}, plan, nil)
+	res.Headline(lvl, []vuser.LevelReport{lvl})
 	res.Monitoring = msum
-	res.Verdict = verdict.JudgeRun(msum, levels{&res, []oltp.LevelReport{lvl}}, verdict.Facts{})
+	res.Verdict = verdict.JudgeRun(msum, levels{&res, []vuser.LevelReport{lvl}}, verdict.Facts{})
 	v := res.Verdict.Level(2)
 	if v == nil || res.Verdict.Primary != verdict.Harness {
 		t.Fatalf("verdict %+v, want the harness", res.Verdict)
@@ -87,8 +87,8 @@ func TestHarnessBoundForReal(t *testing.T) {
 
 // levels is a run's levels as a verdict.Subject, as tpcc's and mix's results are.
 type levels struct {
-	r *oltp.RunResult
-	l []oltp.LevelReport
+	r *vuser.RunResult
+	l []vuser.LevelReport
 }
 
 func (s levels) VerdictWindows() ([]verdict.Window, int) { return s.r.LevelWindows(s.l) }

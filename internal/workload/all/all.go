@@ -3,8 +3,8 @@
 package all
 
 import (
-	_ "tierbench/internal/files"
-	_ "tierbench/internal/oltp/mix"
-	_ "tierbench/internal/oltp/tpcc"
-	_ "tierbench/internal/tpch"
+	_ "tierbench/internal/workload/oltp"
+	_ "tierbench/internal/workload/postmark"
+	_ "tierbench/internal/workload/tpcc"
+	_ "tierbench/internal/workload/tpch"
 )

@@ -1,0 +1,51 @@
+package oltp
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"tierbench/internal/bundle"
+)
+
+//go:embed mixes/*.yaml
+var bundledFS embed.FS
+
+var bundled = bundle.Set{FS: bundledFS, Dir: "mixes"}
+
+// Bundled lists the names of the mixes built into tierbench.
+func Bundled() []string { return bundled.Names() }
+
+// BundledSource is the YAML of a bundled mix, for users to copy and edit.
+func BundledSource(name string) ([]byte, error) {
+	data, err := bundled.Source(name)
+	if err != nil {
+		return nil, fmt.Errorf("no bundled mix %q: the bundled mixes are %s", name, strings.Join(Bundled(), ", "))
+	}
+	return data, nil
+}
+
+// Open reads a mix by bundled name (point-select) or by path (./my.yaml). A name with
+// a path separator or a .yaml/.yml suffix is a path; otherwise a bundled name wins
+// over a file of that name in the working directory.
+func Open(nameOrPath string) (*Mix, error) {
+	if nameOrPath == "" {
+		return nil, fmt.Errorf("no mix given: name a bundled mix (%s) or a mix file", strings.Join(Bundled(), ", "))
+	}
+	isPath := bundle.IsPath(nameOrPath)
+	if !isPath {
+		if data, err := BundledSource(nameOrPath); err == nil {
+			return Parse("bundled:"+nameOrPath, data)
+		}
+	}
+	data, err := os.ReadFile(nameOrPath)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) && !isPath {
+			return nil, fmt.Errorf("no mix %q: name a bundled mix (%s) or a mix file", nameOrPath, strings.Join(Bundled(), ", "))
+		}
+		return nil, fmt.Errorf("mix file: %w", err)
+	}
+	return Parse(nameOrPath, data)
+}

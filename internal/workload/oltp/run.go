@@ -1,0 +1,128 @@
+package oltp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"tierbench/internal/engine"
+	"tierbench/internal/metrics"
+	"tierbench/internal/result"
+	"tierbench/internal/verdict"
+	"tierbench/internal/workload/vuser"
+)
+
+// RunConfig describes `oltp run`: the plan of every run, and the think time.
+type RunConfig struct {
+	vuser.Plan
+	// Think is the pause after each transaction (closed loop).
+	Think time.Duration
+}
+
+// Definitions say what the metrics count; they are written into every result.
+var Definitions = map[string]string{
+	"tps":          "transactions completed per second of the measured window: commits, plus rollbacks the mix asks for (on_empty: rollback); failed transactions and retried attempts are not counted",
+	"qps":          "statements sent per second, BEGIN and COMMIT included (a one-statement transaction runs alone, in autocommit)",
+	"io":           vuser.IODefinition,
+	"client_cpu":   vuser.ClientCPUDefinition,
+	"status":       vuser.StatusDefinition,
+	"schedule_lag": vuser.ScheduleLagDefinition,
+}
+
+// Result is result.json of `oltp run`: what every run reports (vuser.RunResult; the
+// headline level is the one with the highest TPS), the mix, and each level's report.
+type Result struct {
+	vuser.RunResult
+	Mix       string              `json:"mix"`
+	MixFile   string              `json:"mix_file"`
+	MixSHA256 string              `json:"mix_sha256"`
+	ThinkS    float64             `json:"think_s"`
+	Weights   map[string]float64  `json:"weights"`
+	Levels    []vuser.LevelReport `json:"levels"`
+}
+
+// WriteResult writes r to dir/result.json atomically.
+func WriteResult(dir string, r *Result) error { return vuser.WriteResultFile(dir, r) }
+
+// ResultFile and IntervalsFile are the names of the files Run writes in OutDir.
+const (
+	ResultFile    = vuser.ResultFile
+	IntervalsFile = vuser.IntervalsFile
+)
+
+// Run runs every concurrency level and writes result.json after each, so that an
+// interrupted or failed run keeps what it measured. It returns the result also with
+// an error.
+func Run(ctx context.Context, e engine.Engine, m *Mix, cfg RunConfig) (*Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("mix: %w", err)
+	}
+	if cfg.Think < 0 {
+		return nil, fmt.Errorf("mix: think time %s: give 0 or more", cfg.Think)
+	}
+	wl, err := NewTransactions(ctx, e, m, TransactionsConfig{Seed: cfg.Seed, Think: cfg.Think})
+	if err != nil {
+		return nil, err
+	}
+	info, err := e.Info(ctx)
+	if err != nil {
+		return nil, err
+	}
+	jf, err := os.Create(filepath.Join(cfg.OutDir, IntervalsFile))
+	if err != nil {
+		return nil, fmt.Errorf("mix: %w", err)
+	}
+	defer jf.Close()
+	jl := metrics.NewJSONLines(jf)
+
+	res := &Result{
+		RunResult: vuser.NewRunResult("oltp-mix", info, cfg.Plan, Definitions),
+		Mix:       m.Name, MixFile: m.File, MixSHA256: m.SHA256, ThinkS: cfg.Think.Seconds(), Weights: map[string]float64{},
+	}
+	for _, t := range m.Transactions {
+		res.Weights[t.Name] = t.Weight
+	}
+	runErr := cfg.Sweep(func(users int) error {
+		sum, err := vuser.Run(ctx, wl, cfg.Level(users, jl))
+		if sum != nil {
+			res.Levels = append(res.Levels, vuser.NewLevelReport(sum, wl.Ops()))
+		}
+		if err != nil {
+			var status result.Status
+			if sum != nil {
+				status = sum.Status
+			}
+			res.LevelFailed(status, err)
+		}
+		if b := vuser.Best(res.Levels); b >= 0 {
+			res.Headline(res.Levels[b], res.Levels)
+		}
+		return err
+	}, func() error { res.NoteIntervals(jl); return WriteResult(cfg.OutDir, res) })
+	return res, errors.Join(runErr, res.NoteIntervals(jl))
+}
+
+// WriteSummary prints a run's result for people: first, for a run that is not ok,
+// why (vuser.WriteStatus); then the headline numbers, one row per transaction type, the
+// first error of each type that failed and, for a sweep, the table of levels.
+func WriteSummary(w io.Writer, r *Result, order []string) {
+	vuser.WriteStatus(w, &r.RunResult)
+	fmt.Fprintf(w, "mix %s on %s %s (%s), %s loop, status %s\n", r.Mix, r.Engine.Name, r.Engine.Version, r.Engine.Describe(), r.Loop, r.Status)
+	fmt.Fprintf(w, "users %d: TPS %.1f  QPS %.1f\n", r.Users, r.TPS, r.QPS)
+	metrics.WriteIOLine(w, r.IO, r.IOError)
+	vuser.WriteClientCPULine(w, r.ClientCPU, r.Engine.Mode == engine.Embedded)
+	metrics.WriteOpTable(w, "transaction", order, r.Transactions)
+	vuser.WriteFirstErrors(w, order, r.FirstErrors)
+	if len(r.Sweep) > 1 {
+		fmt.Fprintln(w, "\nconcurrency sweep (saturation: the fewest users reaching 95% of the best throughput)")
+		metrics.WriteSweepTable(w, r.Sweep)
+	}
+	r.Storage.WriteSummary(w)
+}
+
+// VerdictWindows are the levels' windows (verdict.Subject).
+func (r *Result) VerdictWindows() ([]verdict.Window, int) { return r.LevelWindows(r.Levels) }

@@ -1,0 +1,60 @@
+package tpch
+
+import (
+	"fmt"
+
+	"tierbench/internal/result"
+	"tierbench/internal/workload"
+)
+
+// meta registers TPC-H with package workload; its gen and qgen tools are commands of
+// their own.
+var meta = workload.Meta{
+	Name:    "tpch",
+	Short:   "TPC-H: data generator, query generator and the load/power/throughput run",
+	Engine:  true,
+	OutHelp: "directory for result.json (created if missing)",
+	OutWhat: "the directory for result.json (and, by default, the database)",
+	Phases: []workload.PhaseMeta{{
+		Phase: workload.Run,
+		Short: "Run the TPC-H load, power and throughput tests and report the official metrics",
+		Example: `  tierbench tpch run --sf 0.1 --out runs/sqlite-sf0.1
+  tierbench tpch run --engine postgres --buffer 1GB --sf 1 --validate --out runs/pg-sf1
+  tierbench tpch run --engine mysql --dsn 'bench@tcp(127.0.0.1:3306)/tpch' --sf 1 --out runs/ext`,
+		Estimates: true, Sections: true,
+	}},
+	New: func() workload.Workload { return New() },
+}
+
+func init() { workload.Register(meta) }
+
+// Meta describes TPC-H.
+func (b *Workload) Meta() workload.Meta { return meta }
+
+// HeadlineMetrics are QphH@Size with its power and throughput parts (and its twin
+// from unrounded times), and the load test's time.
+func (r *Result) HeadlineMetrics() []result.Metric {
+	var out []result.Metric
+	if m := r.Metrics; m != nil {
+		out = append(out,
+			result.Metric{Name: "qphh_at_size", Value: m.QphHAtSize, Unit: "QphH@Size", Better: result.HigherIsBetter},
+			result.Metric{Name: "power_at_size", Value: m.PowerAtSize, Unit: "Power@Size", Better: result.HigherIsBetter},
+			result.Metric{Name: "throughput_at_size", Value: m.ThroughputAtSize, Unit: "Throughput@Size", Better: result.HigherIsBetter},
+			result.Metric{Name: "qphh_at_size_unrounded", Value: m.QphHAtSizeUnrounded, Unit: "QphH@Size", Better: result.HigherIsBetter})
+	}
+	if l := r.Load; l != nil && !l.Skipped {
+		out = append(out, result.Metric{Name: "load_s", Value: l.Total, Unit: "s", Better: result.LowerIsBetter})
+	}
+	return out
+}
+
+// RunStatus is failed for a run that stopped early or whose answers were wrong.
+func (r *Result) RunStatus() (result.Status, string) {
+	switch {
+	case r.Failed != "":
+		return result.StatusFailed, r.Failed
+	case r.Validation != nil && !r.Validation.Passed:
+		return result.StatusFailed, fmt.Sprintf("answer validation failed (%d mismatches)", len(r.Validation.Failures))
+	}
+	return result.StatusOK, ""
+}
