@@ -1,10 +1,10 @@
 // Package lifecycle is the one run lifecycle every command, the demo and studies go
-// through: lock the output directory, set an earlier run's files aside, estimate and
-// refuse what cannot fit, place the files on tiers, open the engine (or, for a
-// workload without one, take the directory to run in), start the energy recorder and
-// the monitor, run the phase, then stop the monitor, close the engine, unmount, attach
-// the storage, energy and monitoring sections, write the result atomically, say what
-// was kept and unlock.
+// through: check the load the phase runs on, estimate and refuse what cannot fit, lock
+// the output directory, set an earlier run's files aside, place the files on tiers,
+// open the engine (or, for a workload without one, take the directory to run in), start
+// the energy recorder and the monitor, run the phase, then stop the monitor, close the
+// engine, unmount, attach the storage, energy and monitoring sections, write the result
+// atomically, say what was kept and unlock.
 //
 // An execution is a Spec: a registered workload (package workload), its phases in
 // order, and every value of its parameters and of the run settings by flag name, as
