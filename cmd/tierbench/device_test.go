@@ -32,8 +32,8 @@ func writeTestTrace(t *testing.T, n int) string {
 }
 
 // TestDeviceFlagErrors: every device command's bad flag fails at once with one line
-// naming the flag (issue 13: --budget -1s said "probe randread-8k-qd1: no request
-// completed" after mounting).
+// naming the flag (--budget -1s used to mount first and then say "probe
+// randread-8k-qd1: no request completed").
 func TestDeviceFlagErrors(t *testing.T) {
 	trace := writeTestTrace(t, 10)
 	b, err := os.ReadFile(trace)

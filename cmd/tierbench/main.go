@@ -1,6 +1,7 @@
-// Command tierbench runs database benchmarks (TPC-H, TPC-C, declared transaction
-// mixes) on real engines over real or emulated storage. This package holds only the
-// command line; the work lives under internal/.
+// Command tierbench runs benchmarks (TPC-H, TPC-C, transaction mixes declared in YAML,
+// a Postmark-compatible file workload) on real engines over real or emulated storage.
+// This package holds only the command line; the work lives under internal/, and
+// docs/internals.md says where.
 package main
 
 import (

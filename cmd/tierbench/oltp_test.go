@@ -242,9 +242,9 @@ func TestOLTPRunNotOK(t *testing.T) {
 
 // TestRefusesWhatCannotFit: loads and runs whose estimate exceeds this host's memory
 // or disk stop before anything starts (no server, no database directory), with one
-// line that gives the estimate, the limit and the override (issue 13: 10^11 TPC-C
-// warehouses, now refused as more than W_ID holds, 100,000 PostgreSQL users, a table
-// of 10^12 rows).
+// line that gives the estimate, the limit and the override: 10^11 TPC-C warehouses
+// (refused as more than W_ID holds), 100,000 PostgreSQL users and a table of 10^12
+// rows each used to start a run that could only fail.
 func TestRefusesWhatCannotFit(t *testing.T) {
 	dir := t.TempDir()
 	src := string(mustRead(t, "../../internal/workload/oltp/testdata/tiny.yaml"))

@@ -43,8 +43,9 @@ func noMountsUnder(t *testing.T, dir string) {
 	}
 }
 
-// TestPlacementBadInput checks issue 3's bad input: each mistake is one line naming
-// the flag, field or file, and nothing is left mounted.
+// TestPlacementBadInput checks the placement mistakes of docs/placement.md, "Bad
+// input": each is one line naming the flag, field or file, and nothing is left
+// mounted.
 func TestPlacementBadInput(t *testing.T) {
 	dir := t.TempDir()
 	profiles := filepath.Join(dir, "profiles.yaml")

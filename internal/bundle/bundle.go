@@ -1,5 +1,5 @@
 // Package bundle holds what the bundled YAML files of tierbench (the mixes of package
-// mix, the studies of package study) share: listing them, reading one, and telling a
+// oltp, the studies of package study) share: listing them, reading one, and telling a
 // bundled name from the path of a user's file.
 package bundle
 

@@ -22,15 +22,15 @@ import (
 	"tierbench/internal/workload/tpch"
 )
 
-// Defaults of Config, chosen by measuring on a 2-core VM (README): the SF 0.01 database
-// is 13 MiB. A 10 MiB page cache model with 64 KiB pages in front of each device keeps
-// most of it in memory, so the run finishes in about a minute on a 7,200 rpm disk,
-// but scans and index lookups still miss, so the device shows: measured QphH@Size
-// (unrounded) 92 on hdd-7200, 160 on hdd-15k, 538 on sata-ssd. With 16 MiB the whole
-// database stays cached and the CPU's noise decides the ranking; with 8 MiB a disk
-// thrashes for two minutes and more. 64 KiB pages stand for the kernel's readahead,
-// which the page cache model does not have: with 4 KiB pages a scan on a disk pays a
-// seek for every page a hole in the cache leaves.
+// Defaults of Config, chosen by measuring on a 2-core VM (docs/demo.md): the SF 0.01
+// database is 13 MiB. A 10 MiB page cache model with 64 KiB pages in front of each
+// device keeps most of it in memory, so the run finishes in about a minute on a 7,200
+// rpm disk, but scans and index lookups still miss, so the device shows: measured
+// QphH@Size (unrounded) 92 on hdd-7200, 160 on hdd-15k, 538 on sata-ssd. With 16 MiB
+// the whole database stays cached and the CPU's noise decides the ranking; with 8 MiB a
+// disk thrashes for two minutes and more. 64 KiB pages stand for the kernel's
+// readahead, which the page cache model does not have: with 4 KiB pages a scan on a
+// disk pays a seek for every page a hole in the cache leaves.
 const (
 	DefaultSF         = 0.01
 	DefaultPageCache  = 10 << 20

@@ -14,7 +14,7 @@ type Power struct {
 }
 
 // Energy in joules of a device that was up for total and busy for busy:
-// E = P_idle*T + (P_active - P_idle)*T_busy (energy.md, "The model").
+// E = P_idle*T + (P_active - P_idle)*T_busy (docs/energy.md, "The model").
 func (p Power) Energy(total, busy time.Duration) float64 {
 	return p.IdleW*total.Seconds() + (p.ActiveW-p.IdleW)*busy.Seconds()
 }

@@ -5,8 +5,10 @@ import (
 	"time"
 )
 
-// HDD is a disk with one head (one server, FIFO), following devices.md "HDD service
-// time": T = controller overhead + seek(d) + rotational wait + size / transfer rate.
+// HDD is a disk with one head (one server, FIFO), following docs/devices.md, "HDD
+// service time":
+//
+//	T = controller overhead + seek(d) + rotational wait + size / transfer rate
 //
 // Geometry: the capacity is split evenly over N cylinders (cylinder = offset / (capacity
 // / N)); a track holds what passes under the head in one revolution (transfer rate x
@@ -70,7 +72,7 @@ func hddClass() *class {
 			{key: "seek_avg_ms", required: true, help: "average seek (read)"},
 			{key: "seek_full_ms", required: true, help: "full-stroke seek"},
 			{key: "seek_fit", kind: kindChoice, choices: []string{"random", "uniform"}, def: Figure{Text: "random"},
-				help: "what seek_avg_ms averages over: random request pairs (datasheets) or uniform distances (devices.md formula)"},
+				help: "what seek_avg_ms averages over: random request pairs (datasheets) or uniform distances (the fit of docs/devices.md)"},
 			{key: "write_settle_ms", help: "extra settle time of a write seek (datasheet write minus read average)"},
 			{key: "transfer_mbps", required: true, above: true, help: "media transfer rate in MB/s"},
 			{key: "interface_mbps", required: true, above: true, help: "host interface rate in MB/s (write-cache hits)"},
@@ -116,8 +118,9 @@ func NewHDD(name string, p *Profile) *HDD {
 	// seek(d) = t2t + A*x + B*sqrt(x), x = (d-1)/N, so seek(1) = t2t and seek(N+1) =
 	// full (A + B = full - t2t); the third condition places the average.
 	if p.Text("seek_fit") == "uniform" {
-		// devices.md: A = 4 full - 6 avg + 2 t2t, B = -3 full + 6 avg - 3 t2t. The mean
-		// over distances uniform in [0, N] (E[x] = 1/2, E[sqrt x] = 2/3) is avg.
+		// docs/devices.md, "HDD service time": A = 4 full - 6 avg + 2 t2t,
+		// B = -3 full + 6 avg - 3 t2t. The mean over distances uniform in [0, N]
+		// (E[x] = 1/2, E[sqrt x] = 2/3) is avg.
 		h.seekA = float64(4*full) - float64(6*avg) + float64(2*h.t2t)
 		h.seekB = float64(-3*full) + float64(6*avg) - float64(3*h.t2t)
 	} else {

@@ -92,7 +92,8 @@ func TestHDDSeekCurve(t *testing.T) {
 			}
 		})
 	}
-	// devices.md's fit: A = 4*10 - 6*5 + 2 = 12, B = -30 + 30 - 3 = -3;
+	// The uniform fit (docs/devices.md, "HDD service time"):
+	// A = 4*10 - 6*5 + 2 = 12, B = -30 + 30 - 3 = -3;
 	// seek(251) = 1 + 12*0.25 - 3*0.5 = 2.5 ms.
 	if got := build(t, r, "thdd(seek_fit=uniform)").(*HDD).SeekTime(251); got != 2500*us {
 		t.Errorf("uniform fit seek(251) = %v, want 2.5ms", got)

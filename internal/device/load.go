@@ -34,7 +34,7 @@ func Builtin() (*Registry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("built-in profiles: %w", err)
 	}
-	// The order of the issue: disks by speed, then flash, then DRAM.
+	// Slowest first: disks by speed, then flash, then DRAM, as `device list` shows them.
 	rank := func(name string) int {
 		i := slices.Index(builtinOrder, strings.TrimSuffix(name, ".yaml"))
 		if i < 0 {

@@ -8,7 +8,7 @@ import (
 
 // PageCache is the emulated machine's page cache in front of a device: an LRU of pages
 // holding size bytes (the emulated machine's free RAM, so that comparing buffer-pool
-// sizes means something; devices.md "Caches and tiers").
+// sizes means something; docs/devices.md, "Caches and tiers").
 //
 //   - A read copies hit pages from memory and reads the missing ones from the device,
 //     contiguous misses as one request. There is no readahead.

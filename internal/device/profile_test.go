@@ -29,7 +29,7 @@ func TestBuiltinProfiles(t *testing.T) {
 	}
 }
 
-// The models of the built-ins land in the ranges devices.md gives.
+// The models of the built-ins land in the ranges of docs/devices.md, "Published figures".
 func TestBuiltinFiguresMatchPublishedRanges(t *testing.T) {
 	r := testRegistry(t)
 	tests := []struct {

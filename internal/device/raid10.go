@@ -6,11 +6,11 @@ import (
 	"time"
 )
 
-// RAID10 stripes over mirrored pairs (devices.md: "reads from either mirror, writes to
-// both; stripes spread a request"). Chunk c of stripe_kib goes to pair c mod P at row
-// c / P. A read goes to the mirror whose last request ends first (ties alternate), a
-// write to both; a request completes when its last piece does. A flush goes to every
-// member.
+// RAID10 stripes over mirrored pairs (docs/devices.md, "Caches and tiers": reads from
+// either mirror, writes to both, stripes spread a request). Chunk c of stripe_kib goes
+// to pair c mod P at row c / P. A read goes to the mirror whose last request ends first
+// (ties alternate), a write to both; a request completes when its last piece does. A
+// flush goes to every member.
 type RAID10 struct {
 	counters
 	name    string

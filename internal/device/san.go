@@ -5,11 +5,11 @@ import (
 	"time"
 )
 
-// SAN puts a Fibre Channel link and an array controller in front of a device (devices.md,
-// FC SAN row). The link is full duplex: one server per direction at link_mbps (payload
-// rate: 4GFC ~400 MB/s, 8GFC ~800 MB/s, 16GFC ~1.6 GB/s). Each crossing of the fabric
-// costs switch_us; the controller adds controller_us per command (0.1-0.5 ms in
-// devices.md; an assumption, so it is a field).
+// SAN puts a Fibre Channel link and an array controller in front of a device
+// (docs/devices.md, FC SAN link row). The link is full duplex: one server per direction
+// at link_mbps (payload rate: 4GFC ~400 MB/s, 8GFC ~800 MB/s, 16GFC ~1.6 GB/s). Each
+// crossing of the fabric costs switch_us; the controller adds controller_us per command
+// (0.1-0.5 ms in docs/devices.md; an assumption, so it is a field).
 //
 //	read:  switch + controller + inner read, then the data over the link + switch
 //	write: the data over the link + switch + controller + inner write, then switch
@@ -35,9 +35,9 @@ func sanClass() *class {
 		composite: true,
 		fields: []field{
 			{key: "inner", kind: kindSpec, required: true, help: "the device in the array"},
-			{key: "link_mbps", above: true, def: Figure{Value: 800, Source: "8GFC ~800 MB/s (devices.md)"}, help: "link payload rate per direction (4gfc, 8gfc, 16gfc or MB/s)"},
-			{key: "controller_us", def: Figure{Value: 200, Source: "assumption: array controller 0.1-0.5 ms (devices.md)"}, help: "array controller latency per command"},
-			{key: "switch_us", def: Figure{Value: 1, Source: "FC switch < 1 us (devices.md)"}, help: "fabric latency per crossing"},
+			{key: "link_mbps", above: true, def: Figure{Value: 800, Source: "8GFC ~800 MB/s (docs/devices.md)"}, help: "link payload rate per direction (4gfc, 8gfc, 16gfc or MB/s)"},
+			{key: "controller_us", def: Figure{Value: 200, Source: "assumption: array controller 0.1-0.5 ms (docs/devices.md)"}, help: "array controller latency per command"},
+			{key: "switch_us", def: Figure{Value: 1, Source: "FC switch < 1 us (docs/devices.md)"}, help: "fabric latency per crossing"},
 		},
 		build: func(b *builder, p *Profile, name string) (Model, error) {
 			inner, err := b.build(p.Text("inner"))

@@ -7,7 +7,7 @@ import (
 )
 
 // SSD is a flash (or DRAM) device with K = channels x dies parallel servers, following
-// devices.md "SSD service time". A request passes three stages:
+// docs/devices.md, "SSD service time". A request passes three stages:
 //
 //   - the controller (one server): firmware_us per request;
 //   - the dies (K servers): per page-sized chunk, read_us or program_us (times the write

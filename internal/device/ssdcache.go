@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// SSDCache is an SSD of a given size caching a slower device (devices.md "Caches and
-// tiers"), in blocks of block_kib, LRU eviction.
+// SSDCache is an SSD of a given size caching a slower device (docs/devices.md, "Caches
+// and tiers"), in blocks of block_kib, LRU eviction.
 //
 // mode=readonly, as Adaptec MaxIQ: a block is copied to the SSD when it has been read
 // admit_reads times while not cached (the counts live in a ghost list as long as the

@@ -44,7 +44,8 @@ var valueUnits = map[string]unit{
 	"kb": {kindSize, 1e3}, "mb": {kindSize, 1e6}, "gb": {kindSize, 1e9}, "tb": {kindSize, 1e12},
 	"kib": {kindSize, 1 << 10}, "mib": {kindSize, 1 << 20}, "gib": {kindSize, 1 << 30}, "tib": {kindSize, 1 << 40},
 	"mb/s": {kindRate, 1e6}, "gb/s": {kindRate, 1e9}, "mbps": {kindRate, 1e6}, "gbps": {kindRate, 1e9},
-	// Fibre Channel speeds by their marketing names, as payload rates (devices.md, FC row).
+	// Fibre Channel speeds by their marketing names, as payload rates (docs/devices.md,
+	// FC SAN link row).
 	"gfc": {kindRate, 1e8}, // 8gfc = 800 MB/s: 1GFC carries about 100 MB/s of payload
 	"w":   {kindPower, 1},
 }

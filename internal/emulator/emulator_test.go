@@ -250,7 +250,7 @@ func alignedBuf(n int) []byte {
 // microsecond, must not: the best of three hits staying above 200 ms would take three
 // stalls of that length in a row, which no load short of a hung host produces. (With a
 // plain hdd-7200 the seek can be under 1 ms, and a hit delayed by load looked like a
-// miss: issue 13, item 14.)
+// miss, so the test failed on a busy host.)
 func TestTwoDevicesAndPageCache(t *testing.T) {
 	needFUSE(t)
 	dir := t.TempDir()

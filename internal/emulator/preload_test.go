@@ -159,7 +159,7 @@ func TestPreloadHDDTiming(t *testing.T) {
 	// Each read returns at or after its deadline, never before, so the wall time can
 	// only exceed the model's. How much later is the host's doing: a loaded 2-core
 	// machine deschedules a waiter now and then for tens of milliseconds, so the test
-	// bounds the median lateness, not the sum (the README has the quiet figures).
+	// bounds the median lateness, not the sum (docs/devices.md has the quiet figures).
 	if wall < model || late.Count() != 50 || late.Quantile(0.5) > 2*time.Millisecond {
 		t.Fatalf("wall %v vs model %v, %d late samples with median %v: want wall >= model and a median under 2 ms of a 12 ms read",
 			wall, model, late.Count(), late.Quantile(0.5))
@@ -208,8 +208,8 @@ func TestPreloadNestedDirectories(t *testing.T) {
 
 // TestPreloadCalibration calibrates the two profiles a FUSE mount refuses here on the
 // preload path, with short probes. Its bounds are the ones a loaded 2-core machine
-// cannot break, derived from the model rather than from a quiet host (the README has
-// the quiet-machine table, scripts/preload-floor the measurement):
+// cannot break, derived from the model rather than from a quiet host (docs/devices.md
+// has the quiet-machine table, scripts/preload-floor the measurement):
 //
 //   - never faster than the model: every request waits for its model deadline, so a
 //     rate is at most the model's and a latency at least the model's. 5% covers the

@@ -106,7 +106,7 @@ func Start(ctx context.Context, devs []Device, opts Options) (*Emulator, error) 
 		// A preload device serves nvme and dram-ssd, whose flushes take 0-5 us; a real
 		// fdatasync of the backing file on the host's disk takes 0.1-10 ms and would
 		// be what a flush measured. The backing files lose durability against a host
-		// crash during the run (README, "The preload path").
+		// crash during the run (docs/devices.md, "Two paths to the models").
 		opts.NoBackingSync = true
 	}
 	cfg := serveConfig{

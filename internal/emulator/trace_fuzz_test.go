@@ -28,7 +28,7 @@ func FuzzTraceReader(f *testing.F) {
 	f.Add([]byte("TBTRACE2\n{\"device\":\"d\"}\nxx")) // a partial record
 	f.Add([]byte("not a trace"))
 	big := bytes.Clone(small)
-	copy(big[recordAt(big, 2)+16:], bytes.Repeat([]byte{0x7f}, 40)) // issue 13's damage
+	copy(big[recordAt(big, 2)+16:], bytes.Repeat([]byte{0x7f}, 40)) // TestReplayDamagedThroughPageCache's damage
 	f.Add(big)
 	v1 := append([]byte(traceMagicV1), small[len(traceMagic):recordAt(small, 5)]...)
 	f.Add(v1) // format 1 holding the format 2 requests

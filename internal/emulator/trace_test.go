@@ -297,8 +297,8 @@ func TestReplayCancelled(t *testing.T) {
 	}
 }
 
-// TestReplayDamagedThroughPageCache is issue 13's case: 40 damaged bytes replayed
-// through a page cache reported exabytes and grew without bound; now the record is named.
+// TestReplayDamagedThroughPageCache: 40 damaged bytes replayed through a page cache
+// used to report exabytes and grow without bound; now the record at fault is named.
 func TestReplayDamagedThroughPageCache(t *testing.T) {
 	b := writeTrace(t, testRecords(1000))
 	copy(b[recordAt(b, 500)+16:], bytes.Repeat([]byte{0x7f}, 40)) // size, file, op, ...

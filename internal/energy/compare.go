@@ -3,7 +3,7 @@ package energy
 import "fmt"
 
 // WattsPerKQphH is TPC-H's energy metric, Watts/KQphH@Size: the average power over
-// the performance run divided by a thousandth of QphH@Size (energy.md). TPC-Energy
+// the performance run divided by a thousandth of QphH@Size (docs/energy.md). TPC-Energy
 // asks for the power measured at the wall; a modelled figure is an estimate of it.
 func WattsPerKQphH(avgW, qphh float64) (float64, error) {
 	if !finite(avgW) || avgW < 0 {
@@ -33,10 +33,10 @@ type BreakEvenResult struct {
 	SlowJ        float64 `json:"slow_j"`
 }
 
-// BreakEven applies energy.md's rule: a faster system that draws more power uses
-// less energy only if T_fast / T_slow < P_slow / P_fast, which is E_fast < E_slow
-// written as ratios (for the SAN study's systems, 263.8 W / 475.7 W = 0.55: the
-// DRAM-SSD system must finish in 55% of the HDD system's time).
+// BreakEven applies the rule of docs/energy.md, "Break-even": a faster system that
+// draws more power uses less energy only if T_fast / T_slow < P_slow / P_fast, which is
+// E_fast < E_slow written as ratios (for the SAN study's systems, 263.8 W / 475.7 W =
+// 0.55: the DRAM-SSD system must finish in 55% of the HDD system's time).
 func BreakEven(fast, slow System) (BreakEvenResult, error) {
 	for _, s := range []struct {
 		name string

@@ -49,7 +49,7 @@ type Shape string
 const (
 	// ShapeLinear is P = P_idle + (P_max - P_idle) x u, the default: SPECpower's
 	// measured servers rise close to linearly with load, and Cloud Carbon Footprint
-	// uses them that way (energy.md).
+	// uses them that way (docs/energy.md, "How other tools measure energy").
 	ShapeLinear Shape = "linear"
 	// ShapeCodeCarbon is P = P_idle + (P_max - P_idle) x u^3, which with the TDP
 	// profile's idle of 10% is CodeCarbon's TDP x (0.1 + 0.9 u^3). The cube is the
@@ -72,11 +72,11 @@ func ParseShape(text string) (Shape, error) {
 }
 
 // The TDP profile's idle and full watts as fractions of TDP, low, nominal and high.
-// Nominal is CodeCarbon's (energy.md: a socket idles near 10% of TDP and runs near
-// TDP). The band is tierbench's judgement, stated so it can be argued with: an idle
-// socket in deep C-states draws less than 10%, one kept awake by a busy uncore or
-// disabled C-states more; sustained package power is capped at TDP (Intel's PL1,
-// AMD's default PPT), and all-core loads that stall on memory stay well below it.
+// Nominal is CodeCarbon's (docs/energy.md, "The model": a socket idles near 10% of TDP
+// and runs near TDP). The band is tierbench's judgement, stated so it can be argued
+// with: an idle socket in deep C-states draws less than 10%, one kept awake by a busy
+// uncore or disabled C-states more; sustained package power is capped at TDP (Intel's
+// PL1, AMD's default PPT), and all-core loads that stall on memory stay well below it.
 var (
 	IdleFraction = Range{0.05, 0.10, 0.20}
 	MaxFraction  = Range{0.60, 1.00, 1.00}
@@ -182,7 +182,7 @@ func ResolveCPU(procRoot string, watts *CPUWatts, shape Shape) (*CPUModel, *Unav
 		tdpText = fmt.Sprintf("TDP per thread %.3g W [%.3g-%.3g]", pt.Nominal, pt.Low, pt.High)
 	}
 	m.Source = fmt.Sprintf("%s (%s; %s); idle %g%% [%g-%g%%] and full %g%% [%g-%g%%] of TDP "+
-		"(nominal: CodeCarbon, energy.md; band: tierbench's)", p.Match, tdpText, p.Source,
+		"(nominal: CodeCarbon, docs/energy.md; band: tierbench's)", p.Match, tdpText, p.Source,
 		100*IdleFraction.Nominal, 100*IdleFraction.Low, 100*IdleFraction.High,
 		100*MaxFraction.Nominal, 100*MaxFraction.Low, 100*MaxFraction.High)
 	return m, nil

@@ -1,5 +1,5 @@
-// Package energy measures or models the energy of the whole system a run used (issue
-// 15, section 3), per component and per measured window, following energy.md:
+// Package energy measures or models the energy of the whole system a run used, per
+// component and per measured window, following the model of docs/energy.md:
 //
 //	E = E_cpu + E_dram + E_base + sum of E_device (+ meters outside the host)
 //
@@ -30,8 +30,8 @@
 //
 // Per window and component: joules with their band, Wh, average and peak watts (the
 // highest average over one sampling interval), CO2 at the grid intensity, joules per
-// query and per transaction; Watts/KQphH@Size for TPC-H (WattsPerKQphH) and
-// energy.md's break-even rule (BreakEven) as helpers. The run window's watts over
+// query and per transaction; Watts/KQphH@Size for TPC-H (WattsPerKQphH) and the
+// break-even rule of docs/energy.md (BreakEven) as helpers. The run window's watts over
 // time are a Chart.
 //
 // # What the run lifecycle calls

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// ModelText is Section.Model: how the figures are made (energy.md, "The model").
+// ModelText is Section.Model: how the figures are made (docs/energy.md, "The model").
 const ModelText = "E = E_cpu + E_dram + E_base + sum of E_device + E_extra meters; a host meter that covers a window " +
 	"replaces cpu, dram and base, which it contains. Joules integrate each component's watts over the window: " +
 	"flat between samples for RAPL (counter deltas) and the CPU model (P_idle + (P_max - P_idle) x u at each " +
@@ -92,7 +92,7 @@ type WindowResult struct {
 	Components   []Figures `json:"components"`
 	Total        Figures   `json:"total"`
 	// QphH and WattsPerKQphH: the total's average watts per thousand QphH@Size
-	// (energy.md; TPC-Energy's metric, which asks for measured power at the wall).
+	// (docs/energy.md; TPC-Energy's metric, which asks for measured power at the wall).
 	QphH          float64 `json:"qphh,omitempty"`
 	WattsPerKQphH float64 `json:"watts_per_kqphh,omitempty"`
 }

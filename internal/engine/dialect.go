@@ -87,8 +87,8 @@ func (d *Dialect) ColumnType(kind string, args ...int) string {
 
 // Footprint is what an engine takes of the host it runs on, measured, for the
 // estimates commands make before they start (capacity.Check); 0 means unknown. The
-// figures and how they were measured are in the README (What a run needs; What a load
-// or a run needs).
+// figures and how they were measured are in docs/tpch.md ("What a run needs") and
+// docs/oltp.md ("What a load or a run needs").
 type Footprint struct {
 	// TPCHBytesPerSF is the disk a TPC-H database takes per unit of scale factor at
 	// its peak during the load (tables, keys, indexes, statistics and what the engine

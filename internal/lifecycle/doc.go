@@ -1,21 +1,37 @@
 // Package lifecycle is the one run lifecycle every command, the demo and studies go
-// through: lock the output directory, set an earlier run's files aside, estimate and
-// refuse what cannot fit, place the files on tiers, open the engine (or, for a
-// workload without one, take the directory to run in), start the energy recorder and
-// the monitor, run the phase, then stop the monitor, close the engine, unmount, attach
-// the storage, energy and monitoring sections, write the result atomically, say what
-// was kept and unlock.
+// through: check the load the phase runs on, estimate and refuse what cannot fit, lock
+// the output directory, set an earlier run's files aside, place the files on tiers,
+// open the engine (or, for a workload without one, take the directory to run in), start
+// the energy recorder and the monitor, run the phase, then stop the monitor, close the
+// engine, unmount, attach the storage, energy and monitoring sections, write the result
+// atomically, say what was kept and unlock.
 //
-//	s := lifecycle.NewSettings(lifecycle.Options{Engine: true, Sections: true, ...})
-//	... set s.Params() from flags or a study ...
-//	req, err := bench.Prepare(workload.Run)         // the phase's own checks
-//	r, err := lifecycle.Start(ctx, s, req, io)      // load, capacity, Config, Open
-//	rep, err := bench.Run(ctx, r)                   // r is the phase's workload.Env
+// An execution is a Spec: a registered workload (package workload), its phases in
+// order, and every value of its parameters and of the run settings by flag name, as
+// strings, so that a command line and a study file set them alike. The command line,
+// the demo and each study cell's commands run one with Execute:
+//
+//	o, err := lifecycle.Execute(ctx, lifecycle.Spec{Workload: "tpcc",
+//		Phases: []workload.Phase{workload.Load, workload.Run},
+//		Values: map[string][]string{"warehouses": {"2"}, "out": {dir}}, IO: io})
+//
+// Validate checks a Spec without running anything, as Execute does before it starts,
+// which is how a study checks every cell before the first one runs; CommandArgs turns
+// a Spec into one tierbench command line per phase, for a study that runs each cell in
+// a process of its own. Execute takes each phase through the same steps:
+//
+//	s := lifecycle.NewSettings(lifecycle.OptionsFor(meta, phaseMeta))
+//	... s.Params() and the workload's own parameters set from the Spec ...
+//	req, err := w.Prepare(phase)                    // the phase's own checks
+//	r, err := lifecycle.Start(ctx, s, req, io, mon) // load, capacity, Config, Open
+//	rep, err := workload.Do(ctx, w, phase, r)       // r is the phase's workload.Env
 //	err = r.Finish(rep, err)                        // sections, result, what was kept
 //
-// Settings are the run settings as parameters (package params), so a command line and
-// a study file set them alike; Settings.Config validates them into a Config without
-// running anything, which is how a study checks every cell before the first starts.
+// Settings are the run settings as parameters (package params); Settings.Config
+// validates them into a Config without running anything. The lifecycle imports no
+// workload: it finds them in the registry, and the workloads know nothing of the
+// engine's implementation, the emulator or placement, which only the lifecycle puts
+// together.
 //
 // Monitoring (--sample, default every second; sampling.go): the sampler of package
 // monitor follows the host, tierbench's and the server's process trees, the disks

@@ -1,7 +1,7 @@
-// Package monitor samples what a run does to the machine while it goes (issue 15,
-// section 1): every second by default, from the run's start to its end, it reads its
-// sources in parallel and writes one JSON line per sample to metrics.jsonl, then
-// metrics.csv when it stops, and summarises each measured window for the result.
+// Package monitor samples what a run does to the machine while it goes
+// (docs/monitoring.md): every second by default, from the run's start to its end, it
+// reads its sources in parallel and writes one JSON line per sample to metrics.jsonl,
+// then metrics.csv when it stops, and summarises each measured window for the result.
 //
 // # Sources
 //

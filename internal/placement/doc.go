@@ -15,8 +15,9 @@
 //
 // A tier value that the device registry resolves (a profile or a device spec such as
 // "pagecache(sata-ssd,size=64MiB)", or "null") is emulated: its files live in
-// OUT/tiers/NAME/backing and are used through the mount OUT/tiers/NAME/mnt, removed
-// after the run unless Options.Keep. Any other value must be an existing, writable
+// OUT/tiers/NAME/backing and are used through the mount OUT/tiers/NAME/mnt on the FUSE
+// path, or in the backing directory itself on the preload path (docs/devices.md, "Two
+// paths to the models"), and are removed after the run unless Options.Keep. Any other value must be an existing, writable
 // directory. The database goes in a "db" directory inside its tier, so an engine that
 // removes its empty directory never removes a user's.
 //

@@ -16,7 +16,7 @@ const DefaultGridIntensity = energy.DefaultGridIntensity
 // GridIntensitySource names where DefaultGridIntensity comes from.
 const GridIntensitySource = energy.GridIntensitySource
 
-// energyModel is Storage.EnergyModel (energy.md, "The model").
+// energyModel is Storage.EnergyModel (docs/energy.md, "The model").
 const energyModel = "E = P_idle x T + (P_active - P_idle) x T_busy per device of the spec (a system-scope profile counts its own watts only); " +
 	"T from mount to unmount, T_busy the model's busy time; CO2 = kWh x grid intensity"
 

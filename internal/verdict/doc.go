@@ -1,7 +1,8 @@
-// Package verdict says what limited a run (issue 15, section 2): for each measured
-// window (a level of users in a sweep, TPC-H's power or throughput test), a verdict
-// with its evidence, in the spirit of the USE method: the utilisation, saturation and
-// errors of each resource, read from the monitor's summary of the window.
+// Package verdict says what limited a run (docs/monitoring.md, "The bottleneck
+// verdict"): for each measured window (a level of users in a sweep, TPC-H's power or
+// throughput test), a verdict with its evidence, in the spirit of the USE method: the
+// utilisation, saturation and errors of each resource, read from the monitor's summary
+// of the window.
 //
 // # The users' time
 //

@@ -12,7 +12,10 @@
 // hands back what it produced (Report), which the lifecycle writes with the storage
 // and energy sections once the engine has stopped and the tiers are unmounted.
 //
-// The package imports no engine implementation, emulator or placement: the workloads
-// (tpch, oltp/tpcc, oltp/mix, files) import it, and package lifecycle, which imports
-// it, puts the pieces together (lifecycle.Execute).
+// The workloads live in the folders below this one: tpch (with dbgen, qgen and dists),
+// tpcc, oltp (the YAML transaction mixes) and postmark (the file workload), each with
+// a type Workload that implements this package's Workload; vuser is the virtual-user
+// driver that tpcc and oltp share. The package imports no engine implementation,
+// emulator or placement: the workloads import it, and package lifecycle, which
+// imports it, puts the pieces together (lifecycle.Execute).
 package workload

@@ -181,7 +181,7 @@ type Tuning struct {
 }
 
 // DefaultTuning is what scripts/preload-floor measured best on the 2-core VM
-// (README, "The preload path").
+// (docs/devices.md, "Two paths to the models").
 func DefaultTuning() Tuning {
 	return Tuning{ConsumerSpin: 200 * time.Microsecond, AnswerSpin: 20 * time.Microsecond,
 		SpinWindow: 300 * time.Microsecond, MaxSpinners: max(runtime.NumCPU()-1, 1)}

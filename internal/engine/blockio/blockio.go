@@ -3,14 +3,14 @@
 //
 // A virtual user that sends a statement and waits for its answer does, through the
 // poller, a write, a read that fails with EAGAIN, a park, an epoll_wait in whichever
-// thread looks for work, a wake-up and the read again; with a blocking socket it does
-// a write and a read. On a machine where client and server share a few cores, that
-// difference is CPU the server does not get (issue 4, section 4). The price is one OS
-// thread per connection while it waits, so engines use it only for runs with few
-// sessions (engine.Config.ThreadSessions), and while such connections are open the
-// process keeps one more GOMAXPROCS than there are of them: a goroutine that returns
-// from poll(2) then finds a free P at once instead of waiting for one that the runtime
-// took back from a thread asleep in the kernel.
+// thread looks for work, a wake-up and the read again; with a blocking socket it does a
+// write and a read. On a machine where client and server share a few cores, that
+// difference is CPU the server does not get (docs/oltp.md, "Harness overhead"). The
+// price is one OS thread per connection while it waits, so engines use it only for runs
+// with few sessions (engine.Config.ThreadSessions), and while such connections are open
+// the process keeps one more GOMAXPROCS than there are of them: a goroutine that
+// returns from poll(2) then finds a free P at once instead of waiting for one that the
+// runtime took back from a thread asleep in the kernel.
 package blockio
 
 import (

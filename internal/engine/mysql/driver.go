@@ -21,13 +21,14 @@ var ioSettings = &engine.IOSettings{
 	Emulated: []engine.Setting{
 		// InnoDB submits reads and writes with libaio or io_uring; simulated AIO uses
 		// its I/O threads and plain pread/pwrite, the calls every device emulation
-		// (FUSE, an LD_PRELOAD shim, a trace) sees one by one (devices.md).
+		// (FUSE, an LD_PRELOAD shim, a trace) sees one by one (docs/devices.md,
+		// "Engines on emulated storage").
 		{Name: "innodb_use_native_aio", Value: "0", Reason: "pread/pwrite from InnoDB's I/O threads instead of libaio/io_uring"},
 	},
 	Flush: map[engine.FlushMethod][]engine.Setting{
 		// O_DIRECT is the default of recent versions; on an emulated tier buffered is
-		// the default instead (devices.md: innodb_flush_method=fsync with a FUSE mount),
-		// so that a pagecache(...) model stands for the host's page cache.
+		// the default instead (docs/devices.md, "Engines on emulated storage"), so
+		// that a pagecache(...) model stands for the host's page cache.
 		engine.Buffered: {{Name: "innodb_flush_method", Value: "fsync", Reason: "--flush-method buffered: data files through the page cache, then fsync"}},
 		engine.Direct:   {{Name: "innodb_flush_method", Value: "O_DIRECT", Reason: "--flush-method direct: data files opened with O_DIRECT, then fsync"}},
 	},

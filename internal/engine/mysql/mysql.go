@@ -55,7 +55,7 @@ var Dialect = &engine.Dialect{
 		return fmt.Sprintf("substring(%s from %d for %d)", expr, from, n)
 	},
 	Footprint: engine.Footprint{
-		// Measured at SF 1 by scripts/tpch-footprint (README, "What a run needs").
+		// Measured at SF 1 by scripts/tpch-footprint (docs/tpch.md, "What a run needs").
 		TPCHBytesPerSF:   2340 << 20,
 		TPCHSessionBytes: 3 << 20,
 		// A connection thread after TPC-C's statements: 781 KiB (scripts/session-memory,

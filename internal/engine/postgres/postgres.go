@@ -49,7 +49,7 @@ var Dialect = &engine.Dialect{
 	},
 	DerivedColumnList: true,
 	Footprint: engine.Footprint{
-		// Measured at SF 1 by scripts/tpch-footprint (README, "What a run needs").
+		// Measured at SF 1 by scripts/tpch-footprint (docs/tpch.md, "What a run needs").
 		TPCHBytesPerSF:   2667 << 20,
 		TPCHSessionBytes: 36 << 20,
 		// A backend after TPC-C's 29 statements: 1,824 KiB of private memory and page

@@ -52,7 +52,7 @@ var Dialect = &engine.Dialect{
 	Year:      func(expr string) string { return "cast(strftime('%Y', " + expr + ") as integer)" },
 	Substring: func(expr string, from, n int) string { return fmt.Sprintf("substr(%s, %d, %d)", expr, from, n) },
 	Footprint: engine.Footprint{
-		// Measured at SF 1 by scripts/tpch-footprint (README, "What a run needs").
+		// Measured at SF 1 by scripts/tpch-footprint (docs/tpch.md, "What a run needs").
 		TPCHBytesPerSF:   1414 << 20,
 		TPCHSessionBytes: 1 << 20,
 		BufferPerSession: true, // every connection gets cache_size = Config.BufferBytes

@@ -10,8 +10,8 @@ import (
 )
 
 // What a loaded row costs on disk, as PostgreSQL, MariaDB (InnoDB) and SQLite store
-// it, the largest of the three where they differ; the README (What a load or a run
-// needs) compares the estimate with measured loads.
+// it, the largest of the three where they differ; docs/oltp.md ("What a load or a run
+// needs") compares the estimate with measured loads.
 const (
 	// rowOverhead is a row's header and its slot in the page: PostgreSQL's 23-byte
 	// tuple header, alignment and 4-byte line pointer; InnoDB's record header,

@@ -171,8 +171,8 @@ func TestOneTransactionFails(t *testing.T) {
 // TestFirstErrorsAgreeWithCounts: a transaction type that failed only during the
 // ramp-up (its sequence starts on keys the table holds, then passes them) has no
 // errors in the window, so the result names no first error for it; first errors and
-// error counts come from the same window (issue 13: after a killed MariaDB, a type
-// listed a first error while its error count was 0).
+// error counts come from the same window (after a killed MariaDB, a type used to list
+// a first error while its error count was 0).
 func TestFirstErrorsAgreeWithCounts(t *testing.T) {
 	e := openSQLite(t)
 	m := tinyWith(t, `transactions:

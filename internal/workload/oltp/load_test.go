@@ -240,7 +240,7 @@ func TestSweepOnSQLite(t *testing.T) {
 }
 
 // TestChunksStream: a table's chunks are made as loaders draw them; a list of the
-// chunks of 10^12 rows (issue 13: rows: 1e12) took 10^7 entries before a row was
+// chunks of 10^12 rows (rows: 1e12) took 10^7 entries before a row was
 // loaded. Drawing the first few of 2^53 rows allocates next to nothing.
 func TestChunksStream(t *testing.T) {
 	m, err := Parse("huge.yaml", []byte(strings.Replace(string(mustReadFile(t, "testdata/tiny.yaml")), "rows: 1000\n", "rows: 9007199254740992\n", 1)))

@@ -111,7 +111,7 @@ func TestValidationErrors(t *testing.T) {
 		{"nurand without a", "{dist: key, table: a}", "{dist: nurand, min: 1, max: 9}", "base.yaml:13: transactions[0].params.id.a: give A of NURand(A, x, y)"},
 		{"sequence divide in a parameter", "{dist: key, table: a}", "{dist: sequence, divide: 2}", "base.yaml:13: transactions[0].params.id: divide: and cycle: are for the population only"},
 		{"missing sql", "        sql: SELECT 1\n", "", "base.yaml:20: transactions[1].statements[0].sql: missing"},
-		// Issue 13: these loaded 1 row and reported success.
+		// These used to load 1 row and report success.
 		{"rows past int64's float", "    rows: 10", "    rows: 9223372036854775807", "base.yaml:4: tables[0].rows: 9223372036854775807 is more than the 9007199254740992 (2^53) rows a table may have"},
 		{"rows x scale", "name: t\n", "name: t\nscale: 1e15\n", "base.yaml:2: scale: table a would have 1e+16 rows (rows: 10 x scale 1e+15), more than the 9007199254740992 (2^53) a table may have"},
 		{"scale NaN", "name: t\n", "name: t\nscale: .nan\n", `base.yaml:2: scale: ".nan" is not a number`},
@@ -238,7 +238,7 @@ func TestDiskBytes(t *testing.T) {
 	if want := 10_000*105.0 + 1<<30; err != nil || got != want {
 		t.Errorf("with an index on v: DiskBytes = %v, %v; want %v", got, err, want)
 	}
-	// A table of 10^12 rows (issue 13: rows: 1e12 started a multi-terabyte load).
+	// A table of 10^12 rows (rows: 1e12 used to start a multi-terabyte load).
 	need, err := LoadNeed(m, 1e11, 1, &engine.Dialect{Name: "sqlite"}, false, "/srv")
 	if err != nil || need.Disk != 1e12*105+1<<30 || need.DiskDir != "/srv" || need.What != "oltp load --mix t --scale 1e+11" {
 		t.Errorf("LoadNeed: %+v, %v", need, err)

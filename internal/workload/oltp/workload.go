@@ -242,7 +242,7 @@ func (w *Transactions) NewWorker(ctx context.Context, user int) (vuser.Worker, e
 	// The session's own statements are prepared outside conn.Raw, which holds the
 	// connection: a session may need it through database/sql while it prepares
 	// (MariaDB's, after a KILL QUERY that a cancelled prepare sent), and would wait for
-	// itself for ever (a Ctrl-C during MariaDB logins hung, issue 13).
+	// itself for ever (a Ctrl-C during MariaDB logins hung tierbench that way).
 	if own, ok := s.(engine.Preparer); ok {
 		for i, p := range w.plans {
 			for j, sp := range p.stmts {

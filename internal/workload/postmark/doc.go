@@ -1,4 +1,4 @@
-// Package files is a file-system workload built on Postmark 1.5's model (Jeffrey
+// Package postmark is a file-system workload built on Postmark 1.5's model (Jeffrey
 // Katcher, NetApp, 1997-2001; Debian ships 1.53): the small-file load of mail, news
 // and web servers. With the same parameters and seed it does the same operations as
 // Debian's postmark, in the same order, on the same files.
@@ -50,6 +50,6 @@
 //     39 GiB in all, far more than writeback can hold back.
 //
 // All levels keep Postmark's biases (5 and 5) and seed 42, and spread files over 10
-// to 100 subdirectories so that directories stay small, as a mail spool's do. The
-// README gives what each level measured on this project's test machine.
+// to 100 subdirectories so that directories stay small, as a mail spool's do.
+// docs/postmark.md gives what each level measured on this project's test machine.
 package postmark

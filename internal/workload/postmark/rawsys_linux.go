@@ -6,10 +6,10 @@ import (
 )
 
 // The executor's system calls on the run's files, made with syscall.RawSyscall: the
-// workload is one goroutine doing one call after another, as Postmark's C does, and
-// the runtime's bookkeeping around a blocking call (entersyscall, and sysmon handing
-// the P to another thread when a create or unlink is slow) was most of the CPU that
-// tierbench spent beyond Postmark's (README, "Against Debian's postmark"). The other
+// workload is one goroutine doing one call after another, as Postmark's C does, and the
+// runtime's bookkeeping around a blocking call (entersyscall, and sysmon handing the P
+// to another thread when a create or unlink is slow) was most of the CPU that tierbench
+// spent beyond Postmark's (docs/postmark.md, "Against Debian's postmark"). The other
 // goroutines of a run (the monitor, the progress line, signals) have the other Ps; on
 // one CPU they wait at most one call.
 

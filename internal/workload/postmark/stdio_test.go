@@ -25,8 +25,8 @@ func recordCalls(t *testing.T, calls *[]string) {
 // The executor makes the system calls Debian's postmark makes, in the same order and
 // sizes. Each expected sequence is what strace showed postmark 1.51 doing with the
 // same parameters on a file system whose st_blksize is 4096 (so glibc's FILE buffer is
-// 4096 bytes); scripts/files-vs-postmark's README section says how it was compared
-// over whole runs.
+// 4096 bytes); docs/postmark.md ("Against Debian's postmark") says how
+// scripts/files-vs-postmark compared them over whole runs.
 func TestExecutorCallsAsPostmark(t *testing.T) {
 	dir := shortTempDir(t)
 	probe := filepath.Join(dir, "probe")

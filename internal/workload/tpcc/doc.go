@@ -42,4 +42,8 @@
 // again with the same input, up to 10 attempts; the latency covers every attempt and
 // the retries are counted. A transaction that still fails, or fails otherwise, counts
 // as an error; when its connection no longer answers, the run stops as failed.
+//
+// Transactions implements vuser.Transactions, so the virtual users, sweeps and open
+// loop are package vuser's; Workload is TPC-C as the registry names it ("tpcc",
+// `tierbench tpcc load|run|check`), with its three phases; docs/tpcc.md is its manual.
 package tpcc

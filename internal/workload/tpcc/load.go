@@ -122,7 +122,8 @@ const MaxWarehouses = math.MaxInt32
 
 // BytesPerWarehouse is what a loaded warehouse takes on disk, data and indexes: the
 // growth from W=1 to W=4, over 3, was 104 MB on PostgreSQL 15, 92 MB on MariaDB 10.11
-// and 86 MB on SQLite (README: What a load or a run needs); the largest, rounded up.
+// and 86 MB on SQLite (docs/oltp.md, "What a load or a run needs"); the largest,
+// rounded up.
 const BytesPerWarehouse = 110e6
 
 // logBytes is what the engine's log may hold during a load beside the data:

@@ -17,4 +17,7 @@
 // CheckAnswer compares a query's rows with the TPC's SF 1 qualification answers,
 // embedded from answers/, using the tolerances of Clause 2.1.3.5 column by column;
 // CompareAnswers applies the same tolerances between two engines at any scale factor.
+//
+// Workload is TPC-H as the registry names it ("tpch", `tierbench tpch run`): one phase,
+// run, with its parameters; docs/tpch.md is its manual.
 package tpch

@@ -12,9 +12,9 @@ import (
 // carries.
 const ClientCPUDefinition = "CPU time of the tierbench process itself (user + system, all threads) over the measured window: seconds, cores (seconds per second of the window), machine_share (cores over the machine's CPUs) and microseconds per transaction counted in tps; with SQLite it includes the embedded engine, which runs in the process"
 
-// ClientCPU is what the tierbench process spent over a measured window, so that a
-// run shows whether the harness could be what limits it (issue 4, section 4): on a
-// machine it shares with the server, every core it uses is one the server lacks.
+// ClientCPU is what the tierbench process spent over a measured window, so that a run
+// shows whether the harness could be what limits it (docs/oltp.md, "Harness overhead"):
+// on a machine it shares with the server, every core it uses is one the server lacks.
 type ClientCPU struct {
 	Seconds      float64 `json:"seconds"`
 	Cores        float64 `json:"cores"`
@@ -69,6 +69,6 @@ func WriteClientCPULine(w io.Writer, c *ClientCPU, embedded bool) {
 	}
 	fmt.Fprintf(w, "%s: %.1f µs a transaction, %.2f cores (%.0f%% of %d CPUs)\n", who, c.USPerTxn, c.Cores, c.MachineShare*100, c.CPUs)
 	if !embedded && c.MachineShare >= NoteShare {
-		fmt.Fprintf(w, "note: if the server runs on this machine, the %.0f%% tierbench used is CPU it did not get (README: Harness overhead)\n", c.MachineShare*100)
+		fmt.Fprintf(w, "note: if the server runs on this machine, the %.0f%% tierbench used is CPU it did not get (docs/oltp.md: Harness overhead)\n", c.MachineShare*100)
 	}
 }

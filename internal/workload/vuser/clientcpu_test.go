@@ -118,7 +118,7 @@ func TestWriteClientCPULine(t *testing.T) {
 	var b bytes.Buffer
 	WriteClientCPULine(&b, c, false)
 	want := "tierbench's own CPU: 16.0 µs a transaction, 0.64 cores (32% of 2 CPUs)\n" +
-		"note: if the server runs on this machine, the 32% tierbench used is CPU it did not get (README: Harness overhead)\n"
+		"note: if the server runs on this machine, the 32% tierbench used is CPU it did not get (docs/oltp.md: Harness overhead)\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}

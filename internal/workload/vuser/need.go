@@ -9,17 +9,17 @@ import (
 )
 
 // UserMemory is what one virtual user costs tierbench itself in resident memory: its
-// goroutine, its worker (prepared statements, argument and row buffers) and its
-// driver connection, with users sharing metrics handles (maxHandles). Measured with
+// goroutine, its worker (prepared statements, argument and row buffers) and its driver
+// connection, with users sharing metrics handles (maxHandles). Measured with
 // scripts/session-memory (at most 101 KiB a user, on PostgreSQL with the policy mix),
-// rounded up (README: What a load or a run needs); the engine's side of a session is
-// engine.Dialect.Footprint.SessionMemory.
+// rounded up (docs/oltp.md, "What a load or a run needs"); the engine's side of a
+// session is engine.Dialect.Footprint.SessionMemory.
 const UserMemory = 128 << 10
 
 // LoaderMemory is what one parallel loader costs tierbench: the generator's buffers,
 // the pipe to the bulk loader, the driver's copy buffers. tierbench's peak RSS over
 // `tpcc load --engine postgres --warehouses 4` was 23.5 MiB with 1 loader and 35.5 MiB
-// with 8: 1.7 MiB a loader, rounded up (README: What a load or a run needs).
+// with 8: 1.7 MiB a loader, rounded up (docs/oltp.md, "What a load or a run needs").
 const LoaderMemory = 2 << 20
 
 // Loaders is the number of parallel loads a load runs for n given (0: automatic, one

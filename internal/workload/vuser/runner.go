@@ -54,7 +54,7 @@ type Worker interface {
 // server: Discard drops the session's connection (DropConn), and the server frees
 // what the session held with it. A run that is interrupted or failed discards its
 // workers: closing thousands of PostgreSQL sessions cleanly, a prepared statement
-// after another, took 5 ms each, 50 s for 10,000 users after a Ctrl-C (issue 13).
+// after another, took 5 ms each, 50 s for 10,000 users after a Ctrl-C.
 type Discarder interface {
 	Discard() error
 }
@@ -524,8 +524,8 @@ func (r *run) user(loopCtx, stmtCtx context.Context, worker Worker, u int) {
 		c := metrics.Counts{Queries: int64(res.Queries), Retries: int64(res.Retries)}
 		switch {
 		case res.Err != nil:
-			// The error is kept with its count, in the same window (issue 13: a first
-			// error kept apart from the counts outlived them).
+			// The error is kept with its count, in the same window: a first error kept
+			// apart from the counts outlived them, naming errors the window did not count.
 			h.RecordError(txn.Op, time.Now(), res.Err.Error(), c)
 		case res.Rollback:
 			c.Rollbacks = 1

@@ -7,10 +7,11 @@ import (
 	"testing"
 )
 
-// Where the time of a whole SF 1 run goes (issue 17; measured with pprof CPU
-// and allocation profiles, strace -c and /usr/bin/time on the shared 2-core
-// machine, whose load average was 20-30 at the time, so read shares, not
-// seconds; perf has no hardware counters in this VM):
+// Where the time of a whole SF 1 run goes (docs/tpch.md, "tierbench tpch gen",
+// compares the run with tpchgen-cli; measured with pprof CPU and allocation
+// profiles, strace -c and /usr/bin/time on the shared 2-core machine, whose
+// load average was 20-30 at the time, so read shares, not seconds; perf has no
+// hardware counters in this VM):
 //
 //   - The text pool: ~1/3 of the CPU before tables start. dbgen's pool is
 //     300 MiB of sentences from one Park-Miller stream. Writing it as bytes
@@ -26,10 +27,10 @@ import (
 //     1.1 GB written, not small writes; the kernel's copy into the page cache
 //     (~0.8 s at SF 1 here) is most of what is left, plus dirty-page
 //     throttling that shows up as wall time when the disk is busy. The 2.27 s
-//     of system time in the issue came from that copy plus the page faults of
-//     the byte pool. Allocation is not the problem: the allocation profile of
-//     a whole SF 1 run shows 94 MB allocated in total (13 batch buffers of
-//     4 MiB, the order records of each batch).
+//     of system time measured before the piece pool came from that copy plus
+//     the page faults of the byte pool. Allocation is not the problem: the
+//     allocation profile of a whole SF 1 run shows 94 MB allocated in total
+//     (13 batch buffers of 4 MiB, the order records of each batch).
 //   - Row generation: strconv.AppendInt ~10%, Park-Miller draws with a float
 //     division each (UnifInt must be reproduced bit for bit, so the division
 //     stays), and the per-row skip of every stream, now folded instead of

@@ -15,7 +15,10 @@ import (
 	"testing"
 )
 
-// refDir holds the TPC's SF 1 reference output (see shared/reference/tpch/README.md).
+// refDir holds the TPC's SF 1 reference output, which the TPC publishes with its
+// TPC-H kit and this repository does not carry: the chunks of dbgen -C/-S, the update
+// segments of dbgen -U (each trimmed to its first 100 lines) and qgen's parameter
+// files, in a directory beside the clone (docs/internals.md, "Tests and CI").
 const refDir = "../../../../../shared/reference/tpch/ref_data_sf1"
 
 func requireRefDir(t *testing.T) {

@@ -22,7 +22,7 @@ const updateSetBytesAtSF1 = 1_000_000
 
 // MemoryBytes is about what generation holds in memory: the text pool (about 105 MiB
 // as word pieces) and each table's fixed batch buffers. `scripts/gen-vs-tpchgen` measured
-// peaks of 153 MiB at SF 1 and 166-175 MiB at SF 10 on 2 cores (README, tpch gen);
+// peaks of 153 MiB at SF 1 and 166-175 MiB at SF 10 on 2 cores (docs/tpch.md, tpch gen);
 // rounded up for more workers.
 const MemoryBytes = 256 << 20
 

@@ -1,0 +1,44 @@
+// Package study runs studies: a matrix of configurations of one workload, run,
+// repeated, resumed and reported as one unit of work (`tierbench study`; docs/studies.md
+// is the manual).
+//
+// # From a file to cells
+//
+// A study file (YAML) names a registered workload, fixes some of its parameters and of
+// the run settings by flag name, and varies others as factors; zip pairs factors that
+// vary together, exclude drops cells, baseline names the cell each other cell is
+// compared with, and sizes are named variants (--size quick). Open reads a bundled
+// study by name (studies/*.yaml, embedded) or a user's file by path; Parse reports
+// every problem as file:line: field with what would be valid (FileError). File.At
+// applies a size, and Expand checks the result against the workload's parameters
+// (package params, through lifecycle.ParamSets) and turns it into a Plan: its cells,
+// each with its factors' levels, every value it sets, an ID and a fingerprint, and the
+// order its runs go in (fixed, repetition by repetition, or shuffled by a seed). Plan.Validate checks every cell as its commands
+// would parse and check it (lifecycle.Validate), before anything runs.
+//
+// # Running
+//
+// A Runner runs the plan's runs (cell x repetition) in OUT/cells/CELL/rep-N, each
+// phase as the tierbench command a user would type (lifecycle.CommandArgs) in a child
+// process of its own, so that a crash, an OOM kill or a hang of one run never takes
+// the study down and a study accepts exactly what the command line accepts. The child
+// writes how it ended to the file its hidden --outcome flag names (WriteOutcome); the
+// runner records each run as cell.json (RunRecord), written last, and the study as
+// study.json (Record). A run that fails is recorded and the study goes on; a timeout
+// or Ctrl-C sends SIGTERM, then SIGKILL after a grace period, and what finished is
+// kept. Running again resumes: finished runs are skipped, and a study file that no
+// longer matches the runs OUT holds is refused (MismatchError). --shard K/N (Shard)
+// runs every N-th cell, for several machines.
+//
+// # Reporting
+//
+// Load reads one study's directories (one, or its shards', merged; directories of
+// different studies are refused) into Results; BuildReport summarises each cell's
+// repetitions (package report: mean, SD, confidence interval, Welch's test against the
+// baseline), words the comparisons (Findings), chooses each chart by the factors'
+// axes (Axis: numbers, sizes and durations as lines, categories as grouped bars), adds
+// what the runs' result files hold beyond the headline metrics (latency, devices,
+// monitoring, verdicts, energy), and Report.Write writes report.html, its figures,
+// cells.csv and summary.json. Compare sets two studies, or two runs of one, side by
+// side cell by cell.
+package study
