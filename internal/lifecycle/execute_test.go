@@ -19,11 +19,15 @@ import (
 )
 
 // TestRegistry: the four workloads are registered with their phases, each phase has
-// its implementation, and no parameter of a phase shares its name with a run setting.
+// its implementation, and no parameter of a phase shares its name with a run setting;
+// files, the Postmark-compatible workload's old name, still names it.
 func TestRegistry(t *testing.T) {
-	want := map[string][]workload.Phase{"files": {"run"}, "oltp": {"load", "run"}, "tpcc": {"load", "run", "check"}, "tpch": {"run"}}
-	if got := workload.Names(); !slices.Equal(got, []string{"files", "oltp", "tpcc", "tpch"}) {
+	want := map[string][]workload.Phase{"postmark": {"run"}, "oltp": {"load", "run"}, "tpcc": {"load", "run", "check"}, "tpch": {"run"}}
+	if got := workload.Names(); !slices.Equal(got, []string{"oltp", "postmark", "tpcc", "tpch"}) {
 		t.Fatalf("workloads %v", got)
+	}
+	if m, err := workload.Get("files"); err != nil || m.Name != "postmark" {
+		t.Errorf("files: %s, %v; want postmark", m.Name, err)
 	}
 	for name, phases := range want {
 		m, err := workload.Get(name)
@@ -59,7 +63,7 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("%s phases %v, want %v", name, got, phases)
 		}
 	}
-	if _, err := workload.Get("tpce"); err == nil || err.Error() != `unknown workload "tpce": valid workloads are files, oltp, tpcc, tpch` {
+	if _, err := workload.Get("tpce"); err == nil || err.Error() != `unknown workload "tpce": valid workloads are oltp, postmark, tpcc, tpch` {
 		t.Errorf("unknown workload: %v", err)
 	}
 	defer func() {

@@ -1,8 +1,13 @@
 // Package workload is the registry of benchmarks and their contract with the run
 // lifecycle, after CockroachDB's pkg/workload: each workload registers its Meta from
 // init() (Register panics on a duplicate, as database/sql does), package all imports
-// them all, and the command line and studies are built from the registry (Names, Get)
-// without knowing a workload's package.
+// them all, and the command line, studies and reports are built from the registry
+// without knowing a workload's package or switching on its name.
+//
+// Meta describes a workload fully: its name and older names (Aliases, looked up by
+// Get), its title for people, its phases and their help, and its result file
+// (ResultMeta): the result type to decode it into, the "benchmark" values that name
+// it (ForResult), and its headline metrics.
 //
 // A Workload is small: its Meta, its parameters per phase (package params) and
 // Prepare, which checks them and says what a phase asks of the run (Request) without
@@ -13,6 +18,7 @@
 // and energy sections once the engine has stopped and the tiers are unmounted.
 //
 // The package imports no engine implementation, emulator or placement: the workloads
-// (tpch, oltp/tpcc, oltp/mix, files) import it, and package lifecycle, which imports
-// it, puts the pieces together (lifecycle.Execute).
+// (tpch, tpcc, oltp, postmark, and vuser, which drives the virtual users of tpcc
+// and oltp) import it, and package lifecycle, which imports it, puts the pieces
+// together (lifecycle.Execute).
 package workload

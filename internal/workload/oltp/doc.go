@@ -1,10 +1,11 @@
-// Package mix runs transaction mixes declared in YAML: a schema, how to populate it,
+// Package oltp runs transaction mixes declared in YAML: a schema, how to populate it,
 // and weighted transactions of parameterised SQL with parameters drawn from
 // distributions (uniform, zipfian, TPC-C's NURand, sequences, existing keys, text
 // patterns, dates, choices). Parse validates a file and names the file, line and
 // field of every problem; Load populates the tables in parallel, deterministically
-// for a seed; Workload implements oltp.Workload, so runs get the oltp package's
-// closed and open loops, ramp-up, intervals and sweeps; Run writes result.json.
+// for a seed; Transactions implements vuser.Transactions, so runs get package
+// vuser's closed and open loops, ramp-up, intervals and sweeps; Run writes result.json
+// after each level.
 //
 // Mixes stay portable: column types (int, varchar(N), decimal(P,S), date...) and
 // :name placeholders are mapped per engine dialect; a statement may carry per-dialect

@@ -80,7 +80,7 @@ func Run(ctx context.Context, e engine.Engine, m *Mix, cfg RunConfig) (*Result, 
 	jl := metrics.NewJSONLines(jf)
 
 	res := &Result{
-		RunResult: vuser.NewRunResult("oltp-mix", info, cfg.Plan, Definitions),
+		RunResult: vuser.NewRunResult(meta.Name, info, cfg.Plan, Definitions),
 		Mix:       m.Name, MixFile: m.File, MixSHA256: m.SHA256, ThinkS: cfg.Think.Seconds(), Weights: map[string]float64{},
 	}
 	for _, t := range m.Transactions {

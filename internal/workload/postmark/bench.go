@@ -26,7 +26,7 @@ type Workload struct {
 
 // New returns the file workload with Postmark's defaults.
 func New() *Workload {
-	b := &Workload{set: params.NewSet("files run"), cfg: PostmarkDefaults()}
+	b := &Workload{set: params.NewSet("postmark run"), cfg: PostmarkDefaults()}
 	s, c := b.set, &b.cfg
 	s.Enum(&b.preset, "preset", "", PresetNames(), "load level: "+strings.Join(PresetNames(), ", ")+" (flags given override its parameters)")
 	s.Int(&c.Files, "files", c.Files, "files in the pool (Postmark's 'set number')")
@@ -53,10 +53,10 @@ func (b *Workload) Params(p workload.Phase) *params.Set {
 }
 
 // Prepare reads the sizes, applies the preset under the parameters given and checks
-// them; the run writes result.json.
+// them; the run's result is result.json.
 func (b *Workload) Prepare(p workload.Phase) (workload.Request, error) {
 	if p != workload.Run {
-		return workload.Request{}, fmt.Errorf("files has no phase %q", p)
+		return workload.Request{}, fmt.Errorf("postmark has no phase %q", p)
 	}
 	for _, sz := range []struct {
 		flag, text string

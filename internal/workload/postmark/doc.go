@@ -1,4 +1,4 @@
-// Package files is a file-system workload built on Postmark 1.5's model (Jeffrey
+// Package postmark is a file-system workload built on Postmark 1.5's model (Jeffrey
 // Katcher, NetApp, 1997-2001; Debian ships 1.53): the small-file load of mail, news
 // and web servers. With the same parameters and seed it does the same operations as
 // Debian's postmark, in the same order, on the same files.

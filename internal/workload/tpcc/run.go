@@ -107,7 +107,7 @@ func Run(ctx context.Context, e engine.Engine, cfg RunConfig) (*Result, error) {
 	jl := metrics.NewJSONLines(jf)
 
 	res := &Result{
-		RunResult: vuser.NewRunResult("tpcc", info, cfg.Plan, Definitions),
+		RunResult: vuser.NewRunResult(meta.Name, info, cfg.Plan, Definitions),
 		Spec:      "TPC-C revision 5.11 (not audited; see package tpcc)", Warehouses: cfg.Warehouses,
 		ThinkTimes: cfg.Think, Mix: cfg.Mix,
 	}

@@ -202,11 +202,12 @@ func Run(ctx context.Context, eng engine.Engine, cfg RunConfig) (*Result, error)
 		return nil, err
 	}
 	res := &Result{
-		Tool:    "tierbench",
-		SF:      cfg.SF,
-		Streams: r.streams,
-		Engine:  info,
-		Started: time.Now().UTC().Format(time.RFC3339),
+		Tool:      "tierbench",
+		Benchmark: meta.Name,
+		SF:        cfg.SF,
+		Streams:   r.streams,
+		Engine:    info,
+		Started:   time.Now().UTC().Format(time.RFC3339),
 	}
 	if err := r.load(ctx, res); err != nil {
 		return r.fail(res, err)

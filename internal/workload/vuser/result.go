@@ -11,6 +11,7 @@ import (
 	"tierbench/internal/metrics"
 	"tierbench/internal/monitor"
 	"tierbench/internal/result"
+	"tierbench/internal/workload"
 )
 
 // ResultFile and IntervalsFile are the names of the files a run writes in its output
@@ -192,12 +193,20 @@ func (r *RunResult) NoteIntervals(jl *metrics.JSONLines) error {
 	return fmt.Errorf("%s holds the first %d intervals only: %w", r.IntervalsFile, jl.Lines(), err)
 }
 
+// Headline describes RunResult's headline metrics, TPS and QPS, each with what it
+// counts in a workload's definitions (its Definitions["tps"] and ["qps"]), for the
+// workload's registry entry.
+func Headline(definitions map[string]string) []workload.MetricInfo {
+	return []workload.MetricInfo{
+		{Name: "tps", Unit: "transactions/s", Better: result.HigherIsBetter, What: definitions["tps"]},
+		{Name: "qps", Unit: "statements/s", Better: result.HigherIsBetter, What: definitions["qps"]},
+	}
+}
+
 // HeadlineMetrics are TPS and QPS of the headline level.
 func (r *RunResult) HeadlineMetrics() []result.Metric {
-	return []result.Metric{
-		{Name: "tps", Value: r.TPS, Unit: "transactions/s", Better: result.HigherIsBetter},
-		{Name: "qps", Value: r.QPS, Unit: "statements/s", Better: result.HigherIsBetter},
-	}
+	h := Headline(r.Definitions)
+	return []result.Metric{h[0].Of(r.TPS), h[1].Of(r.QPS)}
 }
 
 // RunStatus is the run's status and why it is not ok.
