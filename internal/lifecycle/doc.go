@@ -4,7 +4,9 @@
 // workload without one, take the directory to run in), start the energy recorder and
 // the monitor, run the phase, then stop the monitor, close the engine, unmount, attach
 // the storage, energy and monitoring sections, write the result atomically, say what
-// was kept and unlock.
+// was kept and unlock. The lifecycle is the only writer of result.json: a phase that
+// saves as it goes hands its result to Run.Checkpoint (workload.Env), which writes it
+// atomically so that a crash keeps what was measured.
 //
 //	s := lifecycle.NewSettings(lifecycle.Options{Engine: true, Sections: true, ...})
 //	... set s.Params() from flags or a study ...

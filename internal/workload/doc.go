@@ -15,7 +15,9 @@
 // (Loader, Runner, Checker), as are its results' headline numbers (Headliner) and how
 // they ended (Statuser). A phase runs in what the lifecycle opened for it (Env) and
 // hands back what it produced (Report), which the lifecycle writes with the storage
-// and energy sections once the engine has stopped and the tiers are unmounted.
+// and energy sections once the engine has stopped and the tiers are unmounted. The
+// lifecycle is the only writer of result files: a phase that saves as it goes (after
+// each level of users) hands its result to Env.Checkpoint.
 //
 // The package imports no engine implementation, emulator or placement: the workloads
 // (tpch, tpcc, oltp, postmark, and vuser, which drives the virtual users of tpcc

@@ -4,8 +4,8 @@
 // patterns, dates, choices). Parse validates a file and names the file, line and
 // field of every problem; Load populates the tables in parallel, deterministically
 // for a seed; Transactions implements vuser.Transactions, so runs get package
-// vuser's closed and open loops, ramp-up, intervals and sweeps; Run writes result.json
-// after each level.
+// vuser's closed and open loops, ramp-up, intervals and sweeps; Run hands its result
+// to the run lifecycle after each level, which writes result.json.
 //
 // Mixes stay portable: column types (int, varchar(N), decimal(P,S), date...) and
 // :name placeholders are mapped per engine dialect; a statement may carry per-dialect

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 	"time"
 
 	"tierbench/internal/engine"
@@ -35,8 +34,12 @@ type Plan struct {
 	Seed     int64
 	// MaxErrorShare is Config.MaxErrorShare of every level.
 	MaxErrorShare float64
-	// OutDir receives result.json and intervals.jsonl.
+	// OutDir receives intervals.jsonl.
 	OutDir string
+	// Checkpoint, if set, is handed the result after each level (Save), so that an
+	// interrupted or failed sweep keeps what it measured (workload.Env.Checkpoint
+	// writes it as result.json); nil keeps nothing.
+	Checkpoint func(result any) error
 	// Lines receives the per-interval lines (nil: none).
 	Lines io.Writer
 	// IO, if set, reads I/O counters for each interval's and each level's MB/s
@@ -66,10 +69,18 @@ func (p Plan) Level(users int, jl *metrics.JSONLines) Config {
 	return c
 }
 
+// Save hands result, a workload's result as it stands, to Checkpoint.
+func (p Plan) Save(result any) error {
+	if p.Checkpoint == nil {
+		return nil
+	}
+	return p.Checkpoint(result)
+}
+
 // Sweep runs the plan's levels in order: level(users) runs and records one level;
-// after each, save writes the result, so an interrupted or failed sweep keeps what it
-// measured. With more than one level, Lines (when set) gets a header before each. The
-// first error, of a level or of save, ends the sweep and is returned.
+// after each, save saves the result (Save), so an interrupted or failed sweep keeps
+// what it measured. With more than one level, Lines (when set) gets a header before
+// each. The first error, of a level or of save, ends the sweep and is returned.
 func (p Plan) Sweep(level func(users int) error, save func() error) error {
 	for _, u := range p.Users {
 		if p.Lines != nil && len(p.Users) > 1 {
@@ -174,12 +185,6 @@ func (r *RunResult) Headline(l LevelReport, levels []LevelReport) {
 	if len(levels) > 1 {
 		r.Sweep = SweepTable(levels)
 	}
-}
-
-// WriteResultFile writes result, a workload's result embedding RunResult, to
-// dir/result.json atomically.
-func WriteResultFile(dir string, result any) error {
-	return metrics.WriteJSONFile(filepath.Join(dir, ResultFile), result)
 }
 
 // NoteIntervals records in r whether jl, the run's intervals file, lost lines after a
