@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"tierbench/internal/metrics"
+	"tierbench/internal/report"
+	"tierbench/internal/runreport"
 	"tierbench/internal/workload/postmark"
 )
 
@@ -71,7 +73,7 @@ func TestFilesBadInput(t *testing.T) {
 		{"out of files", run("--dir", dir, "--files", "40", "--transactions", "1000", "--create-bias", "2"), "--transactions 1000: the pool of 40 files is empty after transaction"},
 		{"sample 0", run("--dir", dir, "--sample", "0"), "--sample 0: give how often to sample, above 0"},
 		{"metrics addr in use", run("--dir", dir, "--metrics-addr", busy), "--metrics-addr " + busy + ": the address is already in use: stop what listens there or choose another port"},
-		{"larger than the disk", run("--dir", dir, "--files", "40000000", "--size-min", "1GiB", "--size-max", "1GiB"), "files run --files 40000000 --size-max 1073741824 --transactions 500 needs about"},
+		{"larger than the disk", run("--dir", dir, "--files", "40000000", "--size-min", "1GiB", "--size-max", "1GiB"), "postmark run --files 40000000 --size-max 1073741824 --transactions 500 needs about"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := runCLI(t, tc.args...)
@@ -113,4 +115,61 @@ func TestFilesRunOnTier(t *testing.T) {
 		t.Errorf("the summary has no storage section:\n%s", stdout)
 	}
 	noMountsUnder(t, out)
+}
+
+// TestPostmarkAndItsOldName: the file workload's command is postmark, and files, its
+// name before, runs the same command: both write a result that names the workload
+// postmark, which `tierbench report` reports by its title with its headline numbers.
+// The command list shows the workload once.
+func TestPostmarkAndItsOldName(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"postmark", "files"} {
+		out := filepath.Join(t.TempDir(), "out")
+		if stdout, err := runCLI(t, name, "run", "--dir", dir, "--preset", "low", "--files", "20", "--transactions", "60", "--seed", "5",
+			"--sample", "off", "--out", out); err != nil {
+			t.Fatalf("%s run: %v\n%s", name, err, stdout)
+		}
+		res, err := metrics.ReadJSONFile[postmark.Result](filepath.Join(out, "result.json"))
+		if err != nil || res == nil || res.Benchmark != "postmark" || res.Status != "ok" {
+			t.Fatalf("%s run: result.json %+v, %v: want benchmark postmark, ok", name, res, err)
+		}
+		if stdout, err := runCLI(t, "report", out); err != nil || stdout != "report: "+filepath.Join(out, report.HTMLFile)+"\n" {
+			t.Fatalf("report of %s run: %v, printed %q", name, err, stdout)
+		}
+		doc := mustBuild(t, out)
+		if doc.Title != "tierbench run: Postmark-compatible file workload" {
+			t.Errorf("report of %s run: title %q", name, doc.Title)
+		}
+		if got := headlineValue(t, doc, "transactions_per_s"); got != res.Rates.TransactionsPerS {
+			t.Errorf("report of %s run: transactions_per_s %v, result.json's %v", name, got, res.Rates.TransactionsPerS)
+		}
+	}
+	help, err := runCLI(t, "--help")
+	if err != nil || !strings.Contains(help, "\n  postmark ") || strings.Contains(help, "\n  files ") {
+		t.Errorf("the command list shows postmark and not files: %v\n%s", err, help)
+	}
+}
+
+// mustBuild is the run report of dir.
+func mustBuild(t *testing.T, dir string) *report.Document {
+	t.Helper()
+	rep, err := runreport.Build(dir, runreport.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep.Doc
+}
+
+// headlineValue is the value of metric in a run report's headline table.
+func headlineValue(t *testing.T, doc *report.Document, metric string) float64 {
+	t.Helper()
+	for _, tb := range doc.Tables() {
+		for _, row := range tb.Rows {
+			if tb.Name == "headline" && row[0].Text == metric && row[1].Value != nil {
+				return *row[1].Value
+			}
+		}
+	}
+	t.Fatalf("the report has no headline %s", metric)
+	return 0
 }

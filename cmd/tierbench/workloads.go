@@ -24,7 +24,7 @@ func newWorkloadCommands(tools map[string][]*cobra.Command) []*cobra.Command {
 	var cmds []*cobra.Command
 	for _, name := range workload.Names() {
 		m, _ := workload.Get(name)
-		cmd := &cobra.Command{Use: m.Name, Short: m.Short, Long: m.Long}
+		cmd := &cobra.Command{Use: m.Name, Aliases: m.Aliases, Short: m.Short, Long: m.Long}
 		for _, pm := range m.Phases {
 			cmd.AddCommand(newPhaseCommand(m, pm))
 		}

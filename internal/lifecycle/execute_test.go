@@ -7,11 +7,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/spf13/pflag"
 
+	"tierbench/internal/metrics"
 	"tierbench/internal/params"
 	"tierbench/internal/result"
 	"tierbench/internal/workload"
@@ -19,11 +21,15 @@ import (
 )
 
 // TestRegistry: the four workloads are registered with their phases, each phase has
-// its implementation, and no parameter of a phase shares its name with a run setting.
+// its implementation, and no parameter of a phase shares its name with a run setting;
+// files, the Postmark-compatible workload's old name, still names it.
 func TestRegistry(t *testing.T) {
-	want := map[string][]workload.Phase{"files": {"run"}, "oltp": {"load", "run"}, "tpcc": {"load", "run", "check"}, "tpch": {"run"}}
-	if got := workload.Names(); !slices.Equal(got, []string{"files", "oltp", "tpcc", "tpch"}) {
+	want := map[string][]workload.Phase{"postmark": {"run"}, "oltp": {"load", "run"}, "tpcc": {"load", "run", "check"}, "tpch": {"run"}}
+	if got := workload.Names(); !slices.Equal(got, []string{"oltp", "postmark", "tpcc", "tpch"}) {
 		t.Fatalf("workloads %v", got)
+	}
+	if m, err := workload.Get("files"); err != nil || m.Name != "postmark" {
+		t.Errorf("files: %s, %v; want postmark", m.Name, err)
 	}
 	for name, phases := range want {
 		m, err := workload.Get(name)
@@ -59,7 +65,7 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("%s phases %v, want %v", name, got, phases)
 		}
 	}
-	if _, err := workload.Get("tpce"); err == nil || err.Error() != `unknown workload "tpce": valid workloads are files, oltp, tpcc, tpch` {
+	if _, err := workload.Get("tpce"); err == nil || err.Error() != `unknown workload "tpce": valid workloads are oltp, postmark, tpcc, tpch` {
 		t.Errorf("unknown workload: %v", err)
 	}
 	defer func() {
@@ -308,5 +314,42 @@ func TestExecuteInterrupted(t *testing.T) {
 	}
 	if s, why := o.Status(); s != result.StatusInterrupted || !strings.Contains(why, "kept in "+filepath.Join(out, "result.json")) {
 		t.Errorf("status %s %q", s, why)
+	}
+}
+
+// TestExecuteKeepsCheckpoints: a sweep's result is saved after each level through
+// the run's Checkpoint; when the last write, with the sections, fails (a full disk),
+// the file holds both levels as the last checkpoint wrote them, and the error says so.
+func TestExecuteKeepsCheckpoints(t *testing.T) {
+	out := t.TempDir()
+	path := filepath.Join(out, "result.json")
+	var levels []int
+	writeJSON = func(p string, v any) error {
+		if p != path {
+			return metrics.WriteJSONFile(p, v)
+		}
+		if len(levels) == 2 {
+			return syscall.ENOSPC
+		}
+		if err := metrics.WriteJSONFile(p, v); err != nil {
+			return err
+		}
+		back, err := metrics.ReadJSONFile[struct{ Levels []any }](p)
+		levels = append(levels, len(back.Levels))
+		return err
+	}
+	defer func() { writeJSON = metrics.WriteJSONFile }()
+	_, err := Execute(context.Background(), Spec{Workload: "oltp", Phases: []workload.Phase{workload.Load, workload.Run},
+		Values: map[string][]string{"out": {out}, "mix": {"point-select"}, "scale": {"0.001"}, "users": {"1,2"},
+			"ramp": {"0s"}, "duration": {"1s"}, "interval": {"1s"}, "sample": {"off"}}})
+	if err == nil || !strings.Contains(err.Error(), "no space left on device ("+path+" holds what was measured until the last write that succeeded)") {
+		t.Fatalf("error %v: want the full disk, and that the checkpoints are kept", err)
+	}
+	if !slices.Equal(levels, []int{1, 2}) {
+		t.Errorf("checkpoints wrote %v levels, want 1 then 2", levels)
+	}
+	kept, rerr := metrics.ReadJSONFile[map[string]any](path)
+	if rerr != nil || kept == nil || (*kept)["tps"] == nil || (*kept)["energy"] != nil {
+		t.Errorf("result.json %v (%v): want the last checkpoint, without the sections of the failed last write", kept, rerr)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -74,6 +75,22 @@ func (r *Run) Finish(rep *workload.Report, runErr error) error {
 	return r.result
 }
 
+// Checkpoint writes the phase's result as it stands to OUT/result.json atomically, so
+// that what was measured survives a crash (workload.Env). The sections come with
+// Finish, once the engine has stopped and the figures are final. A phase whose
+// request names no result.json has none to save: an earlier command's would be
+// overwritten, not set aside.
+func (r *Run) Checkpoint(res any) error {
+	if !slices.Contains(r.cfg.Request.Results, result.File) {
+		return fmt.Errorf("%s: this phase writes no %s", r.cfg.Out, result.File)
+	}
+	err := writeJSON(filepath.Join(r.cfg.Out, result.File), res)
+	if err == nil {
+		r.checkpointed = true
+	}
+	return err
+}
+
 // Close ends a run that produced nothing (Finish(nil, nil)) unless Finish ran; for a
 // deferred call after an early return.
 func (r *Run) Close() error { return r.Finish(nil, nil) }
@@ -102,7 +119,7 @@ func (r *Run) write(rep *workload.Report, storage *result.Storage, err error) er
 	kept, where := "what was measured is kept in "+path, true
 	if werr != nil {
 		err = errors.Join(err, werr)
-		if holds, _ := metrics.FileHolds(path, "started", rep.Started); holds {
+		if r.checkpointed && rep.File == result.File {
 			kept = path + " holds what was measured until the last write that succeeded"
 		} else {
 			kept, where = "nothing of this run could be written to "+path+": the summary above is all that is left of it", false

@@ -173,7 +173,7 @@ func TestRunOnSQLite(t *testing.T) {
 	r.Mark("window", true)
 	r.Mark("window", false)
 	res := &sectioned{Started: time.Now().UTC(), N: 7}
-	err = r.Finish(&workload.Report{Result: res, File: "result.json", Started: res.Started, Announce: true,
+	err = r.Finish(&workload.Report{Result: res, File: "result.json", Announce: true,
 		Summary: func(w io.Writer) { w.Write([]byte("summary\n")) }}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -40,10 +40,12 @@ type Run struct {
 	// no engine at all (the file workload), for the verdict.
 	embedded bool
 
-	started  map[string]time.Time // windows begun, by label
-	windows  []energy.Window
-	finished bool
-	result   error
+	started map[string]time.Time // windows begun, by label
+	windows []energy.Window
+	// checkpointed says that a Checkpoint of the phase's result reached its file.
+	checkpointed bool
+	finished     bool
+	result       error
 }
 
 // Open starts a run of cfg: it locks cfg.Out against a second command (rundir.Lock),

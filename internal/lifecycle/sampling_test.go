@@ -72,7 +72,7 @@ func TestSampledRun(t *testing.T) {
 	}
 	r.Mark(monitor.LevelLabel(2), false)
 	res := &levelResult{Started: time.Now().UTC(), Users: 2}
-	if err := r.Finish(&workload.Report{Result: res, File: "result.json", Started: res.Started, Announce: true,
+	if err := r.Finish(&workload.Report{Result: res, File: "result.json", Announce: true,
 		Summary: func(w io.Writer) { io.WriteString(w, "summary\n") }}, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package metrics
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -108,20 +107,4 @@ func ReadJSONFile[T any](path string) (*T, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return v, nil
-}
-
-// FileHolds reports whether path holds a JSON object whose member key equals value
-// (compared as JSON), as a result file's "started" tells whose run it holds. A missing
-// file is (false, nil).
-func FileHolds(path, key string, value any) (bool, error) {
-	doc, err := ReadJSONFile[map[string]json.RawMessage](path)
-	if doc == nil || err != nil {
-		return false, err
-	}
-	want, err := json.Marshal(value)
-	if err != nil {
-		return false, err
-	}
-	got, ok := (*doc)[key]
-	return ok && bytes.Equal(bytes.TrimSpace(got), want), nil
 }

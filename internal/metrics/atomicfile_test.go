@@ -7,7 +7,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"tierbench/internal/diskfull"
 )
@@ -68,33 +67,6 @@ func TestWriteJSONFileNamesFileAndCause(t *testing.T) {
 	err := WriteJSONFile(path, fileDoc{"x", 1})
 	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "does not exist") {
 		t.Errorf("write into a missing directory: %v; want the path and that the directory does not exist", err)
-	}
-}
-
-func TestFileHolds(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "result.json")
-	started := time.Date(2026, 3, 1, 10, 0, 0, 123456789, time.UTC)
-	if ok, err := FileHolds(path, "started", started); ok || err != nil {
-		t.Errorf("missing file: %v, %v", ok, err)
-	}
-	if err := WriteJSONFile(path, map[string]any{"started": started, "tps": 1}); err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		value any
-		want  bool
-	}{
-		{started, true},
-		{started.Add(time.Nanosecond), false},
-		{"2026-03-01T10:00:00.123456789Z", true},
-	} {
-		if ok, err := FileHolds(path, "started", tc.value); ok != tc.want || err != nil {
-			t.Errorf("FileHolds(%v) = %v, %v; want %v", tc.value, ok, err, tc.want)
-		}
-	}
-	if ok, _ := FileHolds(path, "finished", started); ok {
-		t.Error("a member the file lacks matched")
 	}
 }
 

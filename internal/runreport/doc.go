@@ -5,11 +5,12 @@
 // table) and its browser test (package reporttest).
 //
 // It reads what any workload command leaves in its --out (tpch run, tpcc run, oltp
-// run, files run, each device's directory of the demo):
+// run, postmark run, each device's directory of the demo):
 //
-//   - result.json: the status and the headline numbers, through the workload's own
-//     result type (workload.Headliner and Statuser; the result names its workload by
-//     its benchmark field, TPC-H's by its sf), the levels of a sweep, and the
+//   - result.json, through package resultfile: the workload's title, status and
+//     headline numbers from its own result type, which the registry names by the
+//     file's benchmark member (workload.Headliner and Statuser), the levels of a
+//     sweep, and the
 //     sections the run lifecycle attaches: the verdict of each window with its
 //     findings, their checks and thresholds; the monitoring summary of each window;
 //     the energy of each window and component; the storage section's tiers;

@@ -12,66 +12,25 @@ import (
 	"path/filepath"
 	"time"
 
-	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
 	"tierbench/internal/monitor"
 	"tierbench/internal/result"
+	"tierbench/internal/resultfile"
 	"tierbench/internal/workload"
-	"tierbench/internal/workload/oltp"
-	"tierbench/internal/workload/postmark"
-	"tierbench/internal/workload/tpcc"
-	"tierbench/internal/workload/tpch"
-	"tierbench/internal/workload/vuser"
 )
 
 // ResultFile is the file that makes a directory a run directory.
 const ResultFile = result.File
 
-// common is what every workload's result.json has, or may have, at its top level:
-// the sections the run lifecycle attaches and the facts a report names the run by.
-type common struct {
-	Benchmark string       `json:"benchmark"`
-	SF        *float64     `json:"sf"` // TPC-H's result has no benchmark field
-	Status    string       `json:"status"`
-	Error     string       `json:"error"`
-	Started   string       `json:"started"`
-	Engine    *engine.Info `json:"engine"`
-	// IntervalsFile is the runner's intervals.jsonl (TPC-C and mixes).
-	IntervalsFile string              `json:"intervals_file"`
-	Levels        []vuser.LevelReport `json:"levels"`
-	result.Sections
-}
-
-// outcome is a workload's result: its headline numbers and how it ended.
-type outcome interface {
-	workload.Headliner
-	workload.Statuser
-}
-
-// workloadResult is the result type of the workload that wrote c, and the
-// workload's name for people; nil for a result this tierbench does not know.
-func workloadResult(c *common) (outcome, string) {
-	switch {
-	case c.Benchmark == "tpcc":
-		return &tpcc.Result{}, "TPC-C"
-	case c.Benchmark == "oltp-mix":
-		return &oltp.Result{}, "transaction mix"
-	case c.Benchmark == "files":
-		return &postmark.Result{}, "files (Postmark 1.5)"
-	case c.Benchmark == "" && c.SF != nil:
-		return &tpch.Result{}, "TPC-H"
-	}
-	if c.Benchmark == "" {
-		return nil, "an unknown workload"
-	}
-	return nil, c.Benchmark
-}
-
 // run is what a run directory holds, read.
 type run struct {
-	dir      string
-	c        common
+	dir string
+	// c is result.json's members that every workload's file may have.
+	c        resultfile.Common
 	workload string
+	// meta describes the workload that wrote the result (nil: one this tierbench
+	// does not know).
+	meta     *workload.Meta
 	headline []result.Metric
 	status   result.Status
 	why      string
@@ -94,7 +53,7 @@ type NotRunDirError struct {
 }
 
 func (e *NotRunDirError) Error() string {
-	return fmt.Sprintf("%s: no such file: %s is not a run directory (tpch run, tpcc run, oltp run, files run and each device of the demo write one)", e.Path, e.Dir)
+	return fmt.Sprintf("%s: no such file: %s is not a run directory (tpch run, tpcc run, oltp run, postmark run and each device of the demo write one)", e.Path, e.Dir)
 }
 
 // IsRunDir returns a *NotRunDirError when dir has no result.json, and nil when it has
@@ -110,27 +69,16 @@ func IsRunDir(dir string) error {
 // read reads the run directory dir.
 func read(dir string) (*run, error) {
 	path := filepath.Join(dir, ResultFile)
-	data, err := os.ReadFile(path)
+	d, err := resultfile.Read(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, &NotRunDirError{Dir: dir, Path: path}
 	}
 	if err != nil {
 		return nil, err
 	}
-	r := &run{dir: dir}
-	if err := json.Unmarshal(data, &r.c); err != nil {
-		return nil, fmt.Errorf("%s: not a result of tierbench: %w", path, err)
-	}
-	r.status, r.why = result.Status(r.c.Status), r.c.Error
-	res, name := workloadResult(&r.c)
-	r.workload = name
-	if res != nil {
-		if err := json.Unmarshal(data, res); err != nil {
-			return nil, fmt.Errorf("%s: not a %s result: %w", path, name, err)
-		}
-		r.headline = res.HeadlineMetrics()
-		r.status, r.why = res.RunStatus()
-	} else {
+	r := &run{dir: dir, c: d.Common, workload: d.Title(), meta: d.Workload, headline: d.Headline()}
+	r.status, r.why = d.RunStatus()
+	if d.Workload == nil {
 		r.notes = append(r.notes, fmt.Sprintf("%s is a result of %q, which this tierbench does not know: its headline numbers are not shown", path, r.c.Benchmark))
 	}
 	if err := r.readSamples(); err != nil {

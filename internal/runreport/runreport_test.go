@@ -1,6 +1,7 @@
 package runreport_test
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -403,8 +404,8 @@ func TestEachWorkloadsHeadline(t *testing.T) {
 	}{
 		{tpccRes, "tierbench run: TPC-C", "nopm", 1000, "status ok"},
 		{tpchRes, "tierbench run: TPC-H", "qphh_at_size", 160.4, "status failed (answer validation failed (1 mismatches))"},
-		{filesRes, "tierbench run: files (Postmark 1.5)", "transactions_per_s", 3453.72, "status interrupted (interrupted)"},
-		{fixtureResult(), "tierbench run: transaction mix on sqlite 3.99.0 (embedded)", "tps", 110, "status ok"},
+		{filesRes, "tierbench run: Postmark-compatible file workload", "transactions_per_s", 3453.72, "status interrupted (interrupted)"},
+		{fixtureResult(), "tierbench run: OLTP mix on sqlite 3.99.0 (embedded)", "tps", 110, "status ok"},
 	} {
 		dir := t.TempDir()
 		writeJSON(t, filepath.Join(dir, runreport.ResultFile), tc.res)
@@ -415,5 +416,59 @@ func TestEachWorkloadsHeadline(t *testing.T) {
 		if got := cell(t, tableNamed(t, doc, "headline"), tc.metric, "value"); got != tc.value {
 			t.Errorf("%s: %v, want %v", tc.metric, got, tc.value)
 		}
+	}
+}
+
+// TestReportOfRealResults: the report of each workload's real result file, as this
+// tierbench writes it and as the one before the workloads had one name wrote it
+// ("oltp-mix", "files", TPC-H without a benchmark member), names the workload by its
+// title and shows its headline numbers and status, each with what it counts (the
+// definition the file carries, where it has one).
+func TestReportOfRealResults(t *testing.T) {
+	for _, tc := range []struct{ file, title, metric string }{
+		{"tpch.json", "TPC-H on sqlite 3.54.1 (embedded)", "qphh_at_size"},
+		{"tpch-untagged.json", "TPC-H on sqlite 3.54.1 (embedded)", "qphh_at_size"},
+		{"tpcc.json", "TPC-C on sqlite 3.54.1 (embedded)", "nopm"},
+		{"oltp.json", "OLTP mix on sqlite 3.54.1 (embedded)", "tps"},
+		{"oltp-mix.json", "OLTP mix on sqlite 3.54.1 (embedded)", "tps"},
+		{"postmark.json", "Postmark-compatible file workload", "transactions_per_s"},
+		{"files.json", "Postmark-compatible file workload", "transactions_per_s"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("..", "resultfile", "testdata", tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var raw map[string]any
+			if err := json.Unmarshal(data, &raw); err != nil {
+				t.Fatal(err)
+			}
+			want := raw[tc.metric]
+			for _, in := range []string{"metrics", "rates"} {
+				if sub, ok := raw[in].(map[string]any); ok && want == nil {
+					want = sub[tc.metric]
+				}
+			}
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, runreport.ResultFile), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			doc := build(t, dir, runreport.Options{}).Doc
+			if doc.Title != "tierbench run: "+tc.title || !strings.Contains(doc.Subtitle, ", status ok") {
+				t.Errorf("%q, %q; want the title %q and status ok", doc.Title, doc.Subtitle, tc.title)
+			}
+			head := tableNamed(t, doc, "headline")
+			if got := cell(t, head, tc.metric, "value"); got != want {
+				t.Errorf("%s: %v, the file's %v", tc.metric, got, want)
+			}
+			defs, _ := raw["definitions"].(map[string]any)
+			for _, row := range head.Rows {
+				what := row[len(row)-1].Text
+				def, _ := defs[row[0].Text].(string)
+				if what == "" || def != "" && what != def {
+					t.Errorf("%s counts %q; the file's definition is %q", row[0].Text, what, def)
+				}
+			}
+		})
 	}
 }

@@ -15,12 +15,18 @@ import (
 	"tierbench/internal/verdict"
 )
 
-// headlineTable is the result's headline numbers (workload.Headliner).
+// headlineTable is the result's headline numbers (workload.Headliner), each with what
+// it counts as the workload's registry entry describes it.
 func (r *run) headlineTable() *report.Table {
 	t := report.NewTable("headline", "Headline", report.Column{Label: "metric"}, report.Column{Label: "value"},
-		report.Column{Label: "unit"}, report.Column{Label: "better"})
+		report.Column{Label: "unit"}, report.Column{Label: "better"}, report.Column{Label: "what it counts"})
 	for _, m := range r.headline {
-		t.AddRow(report.Text(m.Name), report.Number(m.Value), report.Text(m.Unit), report.Text(string(m.Better)))
+		what := ""
+		if r.meta != nil {
+			mi, _ := r.meta.Metric(m.Name)
+			what = mi.What
+		}
+		t.AddRow(report.Text(m.Name), report.Number(m.Value), report.Text(m.Unit), report.Text(string(m.Better)), report.Text(what))
 	}
 	return t
 }

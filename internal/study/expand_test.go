@@ -2,9 +2,13 @@ package study
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"tierbench/internal/lifecycle"
+	"tierbench/internal/workload"
 )
 
 const twoByTwo = `name: t
@@ -160,5 +164,37 @@ factors:
 	}
 	if !strings.Contains(err.Error(), "cell engine=sqlite,wal=b: ") || !strings.Contains(err.Error(), "--wal") || strings.Contains(err.Error(), "engine=postgres") {
 		t.Errorf("error %q: want cell engine=sqlite,wal=b and --wal, and not the postgres cell", err)
+	}
+}
+
+// TestOldWorkloadName: a study file that names the Postmark-compatible workload by
+// its old name, files, still expands, validates and runs it as `postmark run`; the
+// cell keeps the name as written, so that its fingerprint, and a resume of a study
+// run before the rename, stay the same.
+func TestOldWorkloadName(t *testing.T) {
+	src := `name: t
+workload: %s
+params: {preset: low, dir: %s}
+factors:
+  transactions: [100, 200]
+`
+	dir := t.TempDir()
+	old := mustExpand(t, fmt.Sprintf(src, "files", dir), "")
+	now := mustExpand(t, fmt.Sprintf(src, "postmark", dir), "")
+	if len(old.Cells) != 2 || old.Cells[0].Workload != "files" || !slices.Equal(old.Cells[0].Phases, []workload.Phase{workload.Run}) {
+		t.Fatalf("cells %+v: want two runs of files", old.Cells)
+	}
+	if err := old.Validate(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	if old.Cells[0].Fingerprint == now.Cells[0].Fingerprint {
+		t.Error("the workload's name as written is not part of the fingerprint")
+	}
+	args, err := lifecycle.CommandArgs(old.Cells[1].Spec("out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(args) != 1 || !slices.Equal(args[0][:2], []string{"postmark", "run"}) || !slices.Contains(args[0], "--transactions=200") {
+		t.Errorf("command %q: want postmark run --transactions=200", args)
 	}
 }

@@ -1,12 +1,13 @@
 package study
 
 import (
+	"errors"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
-	"tierbench/internal/metrics"
 	"tierbench/internal/report"
-	"tierbench/internal/result"
+	"tierbench/internal/resultfile"
 )
 
 // Groups of the metrics a report reads from a run's result file beyond its headline
@@ -29,26 +30,6 @@ type metricDef struct {
 	group string
 }
 
-// resultSections is what the report reads of any result.json: the headline level
-// of a run of virtual users (its latency percentiles, I/O rates and client CPU) and
-// the storage and energy sections the lifecycle attaches.
-type resultSections struct {
-	Users  int `json:"users"`
-	Levels []struct {
-		Users   int `json:"users"`
-		Latency *struct {
-			P50 float64 `json:"p50_ms"`
-			P95 float64 `json:"p95_ms"`
-			P99 float64 `json:"p99_ms"`
-		} `json:"latency"`
-	} `json:"levels"`
-	IO        *metrics.IORates `json:"io"`
-	ClientCPU *struct {
-		Cores float64 `json:"cores"`
-	} `json:"client_cpu"`
-	result.Sections
-}
-
 // verdictLine is what a run's verdict section says of its headline window.
 type verdictLine struct {
 	Window, Primary, Headline string
@@ -69,8 +50,11 @@ func extras(rec *RunRecord) ([]metricDef, map[string]float64, *verdictLine, erro
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(rec.Dir, path)
 	}
-	rs, err := metrics.ReadJSONFile[resultSections](path)
-	if err != nil || rs == nil {
+	rs, err := resultfile.Read(path) // as the run report reads it
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil, nil
+	}
+	if err != nil {
 		return nil, nil, nil, err
 	}
 	var defs []metricDef
@@ -80,7 +64,7 @@ func extras(rec *RunRecord) ([]metricDef, map[string]float64, *verdictLine, erro
 		vals[key] = v
 	}
 	for _, l := range rs.Levels {
-		if l.Users == rs.Users && l.Latency != nil {
+		if l.Users == rs.Users {
 			add(groupLatency, "latency_p50_ms", "latency p50", "ms", true, l.Latency.P50)
 			add(groupLatency, "latency_p95_ms", "latency p95", "ms", true, l.Latency.P95)
 			add(groupLatency, "latency_p99_ms", "latency p99", "ms", true, l.Latency.P99)

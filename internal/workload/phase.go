@@ -51,6 +51,11 @@ type Env interface {
 	// IgnoreLimits says to run even when an estimate exceeds what this host has
 	// (--ignore-limits), for phases that estimate once they run.
 	IgnoreLimits() bool
+	// Checkpoint writes the phase's result as it stands (after a level of users, a
+	// test of TPC-H) to OUT/result.json atomically, so that what was measured
+	// survives a crash. Only the lifecycle writes result files: the phase hands its
+	// final result over in its Report, which gets the sections attached.
+	Checkpoint(result any) error
 }
 
 // Request is what a phase asks of the run, worked out from its parameters before
@@ -110,9 +115,6 @@ type Report struct {
 	// result.Sections.
 	Result any
 	File   string
-	// Started is the result's "started" member, which tells this phase's file from an
-	// earlier one's (metrics.FileHolds).
-	Started any
 	// Summary prints the result for people, after it is written.
 	Summary func(w io.Writer)
 	// Announce says the result is a run's: the lifecycle prints "result: PATH" and

@@ -4,7 +4,8 @@
 // patterns, dates, choices). Parse validates a file and names the file, line and
 // field of every problem; Load populates the tables in parallel, deterministically
 // for a seed; Transactions implements vuser.Transactions, so runs get package vuser's
-// closed and open loops, ramp-up, intervals and sweeps; Run writes result.json.
+// closed and open loops, ramp-up, intervals and sweeps; Run hands its result to the
+// run lifecycle after each level, which writes result.json.
 // Workload is the mix workload as the registry names it ("oltp", `tierbench oltp
 // load|run`), with its two phases and their parameters; docs/oltp.md is its manual.
 //

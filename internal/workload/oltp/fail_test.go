@@ -74,7 +74,7 @@ func TestEveryTransactionFails(t *testing.T) {
 	}
 	out := t.TempDir()
 	start := time.Now()
-	res, err := Run(context.Background(), e, m, RunConfig{Plan: vuser.Plan{Users: []int{2}, Duration: time.Minute, Interval: time.Second, OutDir: out}})
+	res, err := Run(context.Background(), e, m, RunConfig{Plan: vuser.Plan{Users: []int{2}, Duration: time.Minute, Interval: time.Second, OutDir: out, Checkpoint: saveIn(out)}})
 	if err == nil || res == nil {
 		t.Fatalf("a run where everything fails succeeded: %v", err)
 	}
@@ -132,7 +132,7 @@ func TestOneTransactionFails(t *testing.T) {
 	// and is not ok.
 	out := t.TempDir()
 	res, err := Run(context.Background(), e, m, RunConfig{Plan: vuser.Plan{Users: []int{2}, Duration: time.Second,
-		Interval: time.Second, MaxErrorShare: 1, OutDir: out}})
+		Interval: time.Second, MaxErrorShare: 1, OutDir: out, Checkpoint: saveIn(out)}})
 	var tooMany *vuser.TooManyErrorsError
 	if !errors.As(err, &tooMany) || len(tooMany.Failed) != 1 || tooMany.Failed[0].Name != "bad" {
 		t.Fatalf("error %v, want a TooManyErrorsError naming bad", err)

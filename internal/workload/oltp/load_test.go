@@ -11,15 +11,23 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"tierbench/internal/engine"
 	_ "tierbench/internal/engine/sqlite"
+	"tierbench/internal/metrics"
 	"tierbench/internal/progress"
 	"tierbench/internal/workload/vuser"
 )
+
+// saveIn does with a run's result what the lifecycle's Checkpoint does: it writes it
+// to dir/result.json atomically.
+func saveIn(dir string) func(any) error {
+	return func(res any) error { return metrics.WriteJSONFile(filepath.Join(dir, ResultFile), res) }
+}
 
 func openSQLite(t *testing.T) engine.Engine { return openSQLiteB(t) }
 
@@ -156,7 +164,7 @@ func loadAndRun(t *testing.T, e engine.Engine, m *Mix, scale float64, users int,
 	t.Logf("%s: loaded %s at scale %g in %v: %v", e.Dialect().Name, m.Name, scale, time.Since(start).Round(time.Millisecond), info.Rows)
 	out := t.TempDir()
 	var lines bytes.Buffer
-	res, err := Run(ctx, e, m, RunConfig{Plan: vuser.Plan{Users: []int{users}, Ramp: 500 * time.Millisecond, Duration: d, Interval: time.Second, Seed: 1, OutDir: out, Lines: &lines}})
+	res, err := Run(ctx, e, m, RunConfig{Plan: vuser.Plan{Users: []int{users}, Ramp: 500 * time.Millisecond, Duration: d, Interval: time.Second, Seed: 1, OutDir: out, Checkpoint: saveIn(out), Lines: &lines}})
 	if err != nil {
 		t.Fatalf("run %s: %v\n%s", m.Name, err, lines.String())
 	}
@@ -212,12 +220,18 @@ func TestSweepOnSQLite(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
-	res, err := Run(context.Background(), e, m, RunConfig{Plan: vuser.Plan{Users: []int{1, 2}, Duration: time.Second, Interval: time.Second, OutDir: out}})
+	// The result is handed over after each level, with the levels measured so far.
+	var saved []int
+	save := func(r any) error { saved = append(saved, len(r.(*Result).Levels)); return nil }
+	res, err := Run(context.Background(), e, m, RunConfig{Plan: vuser.Plan{Users: []int{1, 2}, Duration: time.Second, Interval: time.Second, OutDir: out, Checkpoint: save}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Levels) != 2 || len(res.Sweep) != 2 || res.Levels[1].Users != 2 {
 		t.Fatalf("levels %+v sweep %+v", res.Levels, res.Sweep)
+	}
+	if !slices.Equal(saved, []int{1, 2}) {
+		t.Errorf("checkpoints held %v levels, want 1 then 2", saved)
 	}
 	marked := 0
 	for _, l := range res.Sweep {

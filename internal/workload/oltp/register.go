@@ -1,11 +1,15 @@
 package oltp
 
-import "tierbench/internal/workload"
+import (
+	"tierbench/internal/workload"
+	"tierbench/internal/workload/vuser"
+)
 
 // meta registers the transaction mixes with package workload; listing and showing
 // the bundled mixes are commands of their own.
 var meta = workload.Meta{
 	Name:  "oltp",
+	Title: "OLTP mix",
 	Short: "Transaction mixes declared in a file: load a population, run the mix",
 	Long: `Transaction mixes declared in YAML: the schema, how to populate it, and weighted
 transactions of parameterised SQL. Bundled mixes are selected by name (--mix
@@ -39,6 +43,12 @@ dropped first if they exist, also on a server given by --dsn.`,
 		},
 	},
 	New: func() workload.Workload { return New() },
+	Result: workload.ResultMeta{
+		// The mix's results were "oltp-mix" before the workload had one name.
+		Benchmarks: []string{"oltp", "oltp-mix"},
+		New:        func() workload.Result { return &Result{} },
+		Headline:   vuser.Headline(Definitions),
+	},
 }
 
 func init() { workload.Register(meta) }

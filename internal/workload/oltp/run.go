@@ -45,18 +45,16 @@ type Result struct {
 	Levels    []vuser.LevelReport `json:"levels"`
 }
 
-// WriteResult writes r to dir/result.json atomically.
-func WriteResult(dir string, r *Result) error { return vuser.WriteResultFile(dir, r) }
-
-// ResultFile and IntervalsFile are the names of the files Run writes in OutDir.
+// ResultFile is the name of the run's result file, IntervalsFile of the intervals Run
+// writes in OutDir.
 const (
 	ResultFile    = vuser.ResultFile
 	IntervalsFile = vuser.IntervalsFile
 )
 
-// Run runs every concurrency level and writes result.json after each, so that an
-// interrupted or failed run keeps what it measured. It returns the result also with
-// an error.
+// Run runs every concurrency level and saves the result after each (Plan.Save), so
+// that an interrupted or failed run keeps what it measured. It returns the result
+// also with an error.
 func Run(ctx context.Context, e engine.Engine, m *Mix, cfg RunConfig) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("mix: %w", err)
@@ -80,7 +78,7 @@ func Run(ctx context.Context, e engine.Engine, m *Mix, cfg RunConfig) (*Result, 
 	jl := metrics.NewJSONLines(jf)
 
 	res := &Result{
-		RunResult: vuser.NewRunResult("oltp-mix", info, cfg.Plan, Definitions),
+		RunResult: vuser.NewRunResult(meta.Name, info, cfg.Plan, Definitions),
 		Mix:       m.Name, MixFile: m.File, MixSHA256: m.SHA256, ThinkS: cfg.Think.Seconds(), Weights: map[string]float64{},
 	}
 	for _, t := range m.Transactions {
@@ -102,7 +100,7 @@ func Run(ctx context.Context, e engine.Engine, m *Mix, cfg RunConfig) (*Result, 
 			res.Headline(res.Levels[b], res.Levels)
 		}
 		return err
-	}, func() error { res.NoteIntervals(jl); return WriteResult(cfg.OutDir, res) })
+	}, func() error { res.NoteIntervals(jl); return cfg.Save(res) })
 	return res, errors.Join(runErr, res.NoteIntervals(jl))
 }
 

@@ -26,7 +26,7 @@ type Workload struct {
 
 // New returns the file workload with Postmark's defaults.
 func New() *Workload {
-	b := &Workload{set: params.NewSet("files run"), cfg: PostmarkDefaults()}
+	b := &Workload{set: params.NewSet("postmark run"), cfg: PostmarkDefaults()}
 	s, c := b.set, &b.cfg
 	s.Enum(&b.preset, "preset", "", PresetNames(), "load level: "+strings.Join(PresetNames(), ", ")+" (flags given override its parameters)")
 	s.Int(&c.Files, "files", c.Files, "files in the pool (Postmark's 'set number')")
@@ -53,10 +53,10 @@ func (b *Workload) Params(p workload.Phase) *params.Set {
 }
 
 // Prepare reads the sizes, applies the preset under the parameters given and checks
-// them; the run writes result.json.
+// them; the run's result is result.json.
 func (b *Workload) Prepare(p workload.Phase) (workload.Request, error) {
 	if p != workload.Run {
-		return workload.Request{}, fmt.Errorf("files has no phase %q", p)
+		return workload.Request{}, fmt.Errorf("postmark has no phase %q", p)
 	}
 	for _, sz := range []struct {
 		flag, text string
@@ -89,6 +89,6 @@ func (b *Workload) Run(ctx context.Context, env workload.Env) (*workload.Report,
 	if res == nil {
 		return nil, err
 	}
-	return &workload.Report{Result: res, File: ResultFile, Started: res.Started, Announce: true,
+	return &workload.Report{Result: res, File: ResultFile, Announce: true,
 		Summary: func(w io.Writer) { WriteSummary(w, res) }}, err
 }

@@ -8,7 +8,10 @@ import (
 // meta registers the file workload with package workload: it needs no engine, only a
 // directory, on the data tier.
 var meta = workload.Meta{
-	Name:    "files",
+	Name:  "postmark",
+	Title: "Postmark-compatible file workload",
+	// The workload's command was files before it had one name.
+	Aliases: []string{"files"},
 	Short:   "A Postmark-compatible file workload: small files created, read, appended and deleted",
 	OutHelp: "output directory for result.json",
 	OutWhat: "the directory for result.json",
@@ -24,14 +27,28 @@ The files live in a new directory inside the data tier (--data: an emulated devi
 such as sata-ssd, or a directory; --dir is a directory), removed at the end. Parameters
 not given come from --preset, or else from Postmark's defaults. The result goes to
 OUT/result.json.`,
-		Example: `  tierbench files run --dir /srv/test --preset medium --out runs/files-medium
-  tierbench files run --data 'pagecache(hdd-7200,size=256MiB)' --preset low --out runs/files-hdd
-  tierbench files run --dir /srv/test --files 1000 --transactions 20000 --size-min 500 --size-max 10000 --out runs/pm
-  tierbench files run --dir /srv/test --preset non-load --idle 5m --out runs/idle`,
+		Example: `  tierbench postmark run --dir /srv/test --preset medium --out runs/postmark-medium
+  tierbench postmark run --data 'pagecache(hdd-7200,size=256MiB)' --preset low --out runs/postmark-hdd
+  tierbench postmark run --dir /srv/test --files 1000 --transactions 20000 --size-min 500 --size-max 10000 --out runs/pm
+  tierbench postmark run --dir /srv/test --preset non-load --idle 5m --out runs/idle`,
 		Estimates: true, Sections: true,
 	}},
 	New: func() workload.Workload { return New() },
+	Result: workload.ResultMeta{
+		Benchmarks: []string{"postmark", "files"},
+		New:        func() workload.Result { return &Result{} },
+		Headline:   []workload.MetricInfo{transactionsPerS, readMBs, writtenMBs, elapsedS},
+	},
 }
+
+// The headline metrics, as Postmark's report has them (definitions says what each
+// counts).
+var (
+	transactionsPerS = workload.MetricInfo{Name: "transactions_per_s", Unit: "transactions/s", Better: result.HigherIsBetter, What: definitions["transactions_per_s"]}
+	readMBs          = workload.MetricInfo{Name: "read_mb_s", Unit: "MB/s", Better: result.HigherIsBetter, What: definitions["read_mb_s"]}
+	writtenMBs       = workload.MetricInfo{Name: "written_mb_s", Unit: "MB/s", Better: result.HigherIsBetter, What: definitions["written_mb_s"]}
+	elapsedS         = workload.MetricInfo{Name: "elapsed_s", Unit: "s", Better: result.LowerIsBetter, What: definitions["elapsed_s"]}
+)
 
 func init() { workload.Register(meta) }
 
@@ -41,12 +58,8 @@ func (b *Workload) Meta() workload.Meta { return meta }
 // HeadlineMetrics are Postmark's transactions per second, the data rates and the
 // total time.
 func (r *Result) HeadlineMetrics() []result.Metric {
-	return []result.Metric{
-		{Name: "transactions_per_s", Value: r.Rates.TransactionsPerS, Unit: "transactions/s", Better: result.HigherIsBetter},
-		{Name: "read_mb_s", Value: r.Rates.ReadMBs, Unit: "MB/s", Better: result.HigherIsBetter},
-		{Name: "written_mb_s", Value: r.Rates.WrittenMBs, Unit: "MB/s", Better: result.HigherIsBetter},
-		{Name: "elapsed_s", Value: r.ElapsedS, Unit: "s", Better: result.LowerIsBetter},
-	}
+	return []result.Metric{transactionsPerS.Of(r.Rates.TransactionsPerS), readMBs.Of(r.Rates.ReadMBs),
+		writtenMBs.Of(r.Rates.WrittenMBs), elapsedS.Of(r.ElapsedS)}
 }
 
 // RunStatus is the run's status and error.

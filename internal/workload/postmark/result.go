@@ -11,7 +11,8 @@ import (
 // rates, phase times) plus a latency histogram summary per operation, overall and per
 // phase. It is complete also for a failed or interrupted run, up to where it stopped.
 type Result struct {
-	Benchmark string `json:"benchmark"` // "files"
+	// Benchmark names the workload, "postmark" (older results: "files").
+	Benchmark string `json:"benchmark"`
 	// Model names what the workload reproduces.
 	Model   string        `json:"model"`
 	Status  result.Status `json:"status"` // ok, failed, interrupted

@@ -83,7 +83,7 @@ func need(dir string, cfg Config, est Estimate, bound string) capacity.Need {
 		basis = "worked out from the run's own operations"
 	}
 	return capacity.Need{
-		What: fmt.Sprintf("files run --files %d --size-max %d --transactions %d", cfg.Files, cfg.SizeMax, cfg.Transactions),
+		What: fmt.Sprintf("postmark run --files %d --size-max %d --transactions %d", cfg.Files, cfg.SizeMax, cfg.Transactions),
 		Disk: float64(est.PeakBytes) + float64(est.PeakFiles+int64(cfg.Subdirs))*blockBytes, DiskDir: dir,
 		Memory: float64(cfg.SizeMax) + float64(2*cfg.Files)*slotBytes + float64(cfg.ReadBlock+cfg.WriteBlock),
 		Basis: fmt.Sprintf("%s %d files holding %s at once (%s), each rounded up to a 4 KiB block",
@@ -106,7 +106,7 @@ func Run(ctx context.Context, dir string, cfg Config, opts Options) (*Result, er
 	} else if !fi.IsDir() {
 		return nil, fmt.Errorf("%s is not a directory", dir)
 	}
-	res := &Result{Benchmark: "files", Model: "Postmark 1.5", Status: result.StatusOK, Started: time.Now().UTC(),
+	res := &Result{Benchmark: meta.Name, Model: "Postmark 1.5", Status: result.StatusOK, Started: time.Now().UTC(),
 		Preset: opts.Preset, Dir: dir, Config: cfg, Estimate: est, Definitions: definitions,
 		Phases: []PhaseResult{}, Ops: map[string]metrics.OpReport{}}
 	mark := opts.Mark

@@ -203,7 +203,7 @@ func TestCapacity(t *testing.T) {
 	if !errors.As(err, &tb) || tb.Resource != "disk" {
 		t.Fatalf("want a disk TooBigError, got %v", err)
 	}
-	for _, s := range []string{"files run --files 20 --size-max 10000 --transactions 200", "at most", "worked out from the run's own operations", "--ignore-limits"} {
+	for _, s := range []string{"postmark run --files 20 --size-max 10000 --transactions 200", "at most", "worked out from the run's own operations", "--ignore-limits"} {
 		if !strings.Contains(err.Error(), s) {
 			t.Errorf("%q does not say %q", err, s)
 		}

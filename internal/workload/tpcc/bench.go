@@ -129,7 +129,7 @@ func (b *Workload) Run(ctx context.Context, env workload.Env) (*workload.Report,
 	if res == nil {
 		return nil, err
 	}
-	return &workload.Report{Result: res, File: ResultFile, Started: res.Started, Announce: true,
+	return &workload.Report{Result: res, File: ResultFile, Announce: true,
 		Summary: func(w io.Writer) { WriteSummary(w, res) }}, err
 }
 

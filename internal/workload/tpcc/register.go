@@ -3,11 +3,13 @@ package tpcc
 import (
 	"tierbench/internal/result"
 	"tierbench/internal/workload"
+	"tierbench/internal/workload/vuser"
 )
 
 // meta registers TPC-C with package workload.
 var meta = workload.Meta{
 	Name:  "tpcc",
+	Title: "TPC-C",
 	Short: "TPC-C: load a population, run the five-transaction mix, check consistency",
 	Long: `TPC-C (revision 5.11) on SQLite, PostgreSQL and MariaDB/MySQL.
 
@@ -42,7 +44,18 @@ server given by --dsn.`,
 		},
 	},
 	New: func() workload.Workload { return New() },
+	Result: workload.ResultMeta{
+		Benchmarks: []string{"tpcc"},
+		New:        func() workload.Result { return &Result{} },
+		Headline:   append([]workload.MetricInfo{nopm, tpm}, vuser.Headline(Definitions)...),
+	},
 }
+
+// TPC-C's own headline metrics, beside TPS and QPS of every run of virtual users.
+var (
+	nopm = workload.MetricInfo{Name: "nopm", Unit: "new orders/min", Better: result.HigherIsBetter, What: Definitions["nopm"]}
+	tpm  = workload.MetricInfo{Name: "tpm", Unit: "transactions/min", Better: result.HigherIsBetter, What: Definitions["tpm"]}
+)
 
 func init() { workload.Register(meta) }
 
@@ -51,8 +64,5 @@ func (b *Workload) Meta() workload.Meta { return meta }
 
 // HeadlineMetrics are NOPM, TPM, TPS and QPS of the headline level.
 func (r *Result) HeadlineMetrics() []result.Metric {
-	return append([]result.Metric{
-		{Name: "nopm", Value: r.NOPM, Unit: "new orders/min", Better: result.HigherIsBetter},
-		{Name: "tpm", Value: r.TPM, Unit: "transactions/min", Better: result.HigherIsBetter},
-	}, r.RunResult.HeadlineMetrics()...)
+	return append([]result.Metric{nopm.Of(r.NOPM), tpm.Of(r.TPM)}, r.RunResult.HeadlineMetrics()...)
 }

@@ -64,18 +64,16 @@ type Result struct {
 	Levels     []LevelResult `json:"levels"`
 }
 
-// WriteResult writes r to dir/result.json atomically.
-func WriteResult(dir string, r *Result) error { return vuser.WriteResultFile(dir, r) }
-
-// ResultFile and IntervalsFile are the names of the files Run writes in OutDir.
+// ResultFile is the name of the run's result file, IntervalsFile of the intervals Run
+// writes in OutDir.
 const (
 	ResultFile    = vuser.ResultFile
 	IntervalsFile = vuser.IntervalsFile
 )
 
-// Run runs every concurrency level and writes result.json after each, so that an
-// interrupted or failed run keeps what it measured. It returns the result also with
-// an error.
+// Run runs every concurrency level and saves the result after each (Plan.Save), so
+// that an interrupted or failed run keeps what it measured. It returns the result
+// also with an error.
 func Run(ctx context.Context, e engine.Engine, cfg RunConfig) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("tpcc: %w", err)
@@ -107,7 +105,7 @@ func Run(ctx context.Context, e engine.Engine, cfg RunConfig) (*Result, error) {
 	jl := metrics.NewJSONLines(jf)
 
 	res := &Result{
-		RunResult: vuser.NewRunResult("tpcc", info, cfg.Plan, Definitions),
+		RunResult: vuser.NewRunResult(meta.Name, info, cfg.Plan, Definitions),
 		Spec:      "TPC-C revision 5.11 (not audited; see package tpcc)", Warehouses: cfg.Warehouses,
 		ThinkTimes: cfg.Think, Mix: cfg.Mix,
 	}
@@ -125,7 +123,7 @@ func Run(ctx context.Context, e engine.Engine, cfg RunConfig) (*Result, error) {
 		}
 		res.summarise()
 		return err
-	}, func() error { res.NoteIntervals(jl); return WriteResult(cfg.OutDir, res) })
+	}, func() error { res.NoteIntervals(jl); return cfg.Save(res) })
 	return res, errors.Join(runErr, res.NoteIntervals(jl))
 }
 

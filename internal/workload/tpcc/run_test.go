@@ -12,8 +12,15 @@ import (
 	"time"
 
 	"tierbench/internal/engine"
+	"tierbench/internal/metrics"
 	"tierbench/internal/workload/vuser"
 )
+
+// saveIn does with a run's result what the lifecycle's Checkpoint does: it writes it
+// to dir/result.json atomically.
+func saveIn(dir string) func(any) error {
+	return func(res any) error { return metrics.WriteJSONFile(filepath.Join(dir, ResultFile), res) }
+}
 
 // runAndCheck runs users for a short window on a loaded W=1 database, then checks the
 // result file and the twelve conditions.
@@ -23,7 +30,7 @@ func runAndCheck(t *testing.T, e engine.Engine, info *LoadInfo, users []int) *Re
 	var lines bytes.Buffer
 	res, err := Run(context.Background(), e, RunConfig{
 		Plan: vuser.Plan{Users: users, Ramp: time.Second, Duration: 5 * time.Second, Interval: 2 * time.Second,
-			Seed: 1, OutDir: out, Lines: &lines},
+			Seed: 1, OutDir: out, Checkpoint: saveIn(out), Lines: &lines},
 		Load: info.Constants,
 	})
 	if err != nil {

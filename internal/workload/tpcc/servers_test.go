@@ -52,7 +52,7 @@ func serverCrash(t *testing.T, e engine.Engine) {
 	kill := time.AfterFunc(3*time.Second, func() { syscall.Kill(pid, syscall.SIGKILL) })
 	defer kill.Stop()
 	start := time.Now()
-	res, err := Run(context.Background(), e, RunConfig{Plan: vuser.Plan{Users: []int{2}, Duration: time.Minute, Interval: time.Second, OutDir: out}})
+	res, err := Run(context.Background(), e, RunConfig{Plan: vuser.Plan{Users: []int{2}, Duration: time.Minute, Interval: time.Second, OutDir: out, Checkpoint: saveIn(out)}})
 	took := time.Since(start)
 	if err == nil || res == nil {
 		t.Fatalf("run survived the server's death: err %v", err)

@@ -114,7 +114,7 @@ func (b *Workload) Run(ctx context.Context, env workload.Env) (*workload.Report,
 	ecfg := env.EngineConfig()
 	rc := RunConfig{
 		SF: b.sf, Streams: b.streams, Seed: b.seed, UseDefaultParams: b.useDefault || b.validate,
-		Validate: b.validate, QueryTimeout: b.queryTimeout, OutDir: env.Out(), SkipLoad: b.skipLoad,
+		Validate: b.validate, QueryTimeout: b.queryTimeout, OutDir: env.Out(), Checkpoint: env.Checkpoint, SkipLoad: b.skipLoad,
 		Log: env.Stderr(), Progress: env.Progress(), BufferBytes: ecfg.BufferBytes, IgnoreLimits: env.IgnoreLimits(),
 		Mark: env.Mark,
 	}
@@ -139,7 +139,7 @@ func (b *Workload) Run(ctx context.Context, env workload.Env) (*workload.Report,
 		return nil, err
 	}
 	return &workload.Report{
-		Result: res, File: ResultFile, Started: res.Started, Announce: true,
+		Result: res, File: ResultFile, Announce: true,
 		Summary: func(w io.Writer) { Summary(w, res) },
 		Done: func(io.Writer) error {
 			if v := res.Validation; v != nil && !v.Passed {

@@ -138,7 +138,7 @@ func TestRunCancelledBeforeItStarts(t *testing.T) {
 	out := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res, err := Run(ctx, eng, RunConfig{SF: 0.01, Streams: 2, OutDir: out})
+	res, err := Run(ctx, eng, RunConfig{SF: 0.01, Streams: 2, OutDir: out, Checkpoint: saveIn(out)})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v, want context.Canceled", err)
 	}

@@ -6,8 +6,9 @@
 // streams in parallel with a refresh stream of S RF1/RF2 pairs). Data and update sets
 // come from the dbgen subpackage, query texts from qgen.
 //
-// Everything a run measured goes into a Result, which WriteResult saves atomically as
-// result.json after each test; Summary prints it for people. Finalize computes the
+// Everything a run measured goes into a Result, handed to the run lifecycle after each
+// test (RunConfig.Checkpoint), which writes it atomically as result.json; Summary
+// prints it for people. Finalize computes the
 // metrics of Clause 5.4 (Power@Size, Throughput@Size, QphH@Size) from the intervals
 // rounded as Clause 5.3.7.5 says, next to twins from the raw intervals, and lists every
 // reason the run could not be published (scale factor, streams, timeouts, wrong

@@ -72,7 +72,7 @@ func TestRunRefusesWhatCannotFit(t *testing.T) {
 	eng := openSQLite(t)
 	out := t.TempDir()
 	// SF 10000 of SQLite is some 15 TB; no test machine has that much free.
-	_, err := Run(context.Background(), eng, RunConfig{SF: 10000, OutDir: out, DatabaseDir: out})
+	_, err := Run(context.Background(), eng, RunConfig{SF: 10000, OutDir: out, Checkpoint: saveIn(out), DatabaseDir: out})
 	var tb *capacity.TooBigError
 	if !errors.As(err, &tb) || tb.Resource != "disk" || tb.Need.DiskDir != out ||
 		!strings.Contains(err.Error(), "tpch run --sf 10000 --streams 9 needs about") || !strings.Contains(err.Error(), "a sqlite database of") {

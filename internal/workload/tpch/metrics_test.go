@@ -366,14 +366,14 @@ func TestFinalizeFromResultFile(t *testing.T) {
 }
 
 func TestFinalizeRecomputesAfterWriteResult(t *testing.T) {
-	// Metrics recomputed from the file WriteResult wrote are bit-identical: JSON keeps
+	// Metrics recomputed from the file written are bit-identical: JSON keeps
 	// every float64 exactly.
 	r := metricsResult()
 	r.Power.Queries = metricsQueries(func(q int) float64 { return 0.123456789 * float64(q*q) })
 	r.Throughput.Seconds = 1234.56789
 	Finalize(r)
 	dir := t.TempDir()
-	if err := WriteResult(dir, r); err != nil {
+	if err := writeResult(dir, r); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "result.json"))

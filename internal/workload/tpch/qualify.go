@@ -111,7 +111,7 @@ func (r *runner) prepareReference(ctx context.Context, other engine.Engine, quer
 	}
 	name := strings.TrimSpace(info.Name + " " + info.Version)
 	cfg := r.cfg
-	cfg.Validate, cfg.ValidateAgainst, cfg.OutDir, cfg.SkipLoad = false, nil, "", false
+	cfg.Validate, cfg.ValidateAgainst, cfg.OutDir, cfg.Checkpoint, cfg.SkipLoad = false, nil, "", nil, false
 	ref := newRunner(other, cfg)
 	ref.info = info
 	if !ref.referenceReady(ctx) {

@@ -11,6 +11,7 @@ import (
 // their own.
 var meta = workload.Meta{
 	Name:    "tpch",
+	Title:   "TPC-H",
 	Short:   "TPC-H: data generator, query generator and the load/power/throughput run",
 	Engine:  true,
 	OutHelp: "directory for result.json (created if missing)",
@@ -24,6 +25,23 @@ var meta = workload.Meta{
 		Estimates: true, Sections: true,
 	}},
 	New: func() workload.Workload { return New() },
+	Result: workload.ResultMeta{
+		// Results written before the benchmark member named TPC-H have its sf.
+		Benchmarks: []string{"tpch"}, Untagged: "sf",
+		New: func() workload.Result { return &Result{} },
+		Headline: []workload.MetricInfo{
+			{Name: "qphh_at_size", Unit: "QphH@Size", Better: result.HigherIsBetter,
+				What: "the composite queries per hour at the scale factor, sqrt(Power@Size x Throughput@Size) rounded to 0.1 (Clause 5.4.3)"},
+			{Name: "power_at_size", Unit: "Power@Size", Better: result.HigherIsBetter,
+				What: "the power test's queries per hour at the scale factor (Clause 5.4.1)"},
+			{Name: "throughput_at_size", Unit: "Throughput@Size", Better: result.HigherIsBetter,
+				What: "the throughput test's queries per hour at the scale factor (Clause 5.4.2)"},
+			{Name: "qphh_at_size_unrounded", Unit: "QphH@Size", Better: result.HigherIsBetter,
+				What: "QphH@Size from the unrounded timing intervals, for comparing runs"},
+			{Name: "load_s", Unit: "s", Better: result.LowerIsBetter,
+				What: "the load test's time (Clause 5.1.1.2); absent when the load was skipped"},
+		},
+	},
 }
 
 func init() { workload.Register(meta) }

@@ -3,27 +3,18 @@ package tpch
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
-	"tierbench/internal/metrics"
 	"tierbench/internal/result"
 )
 
-// ResultFile is the name of the file WriteResult writes in the output directory.
+// ResultFile is the name of the result file in the output directory.
 const ResultFile = result.File
 
 // maxSummaryFailures caps the validation messages the summary prints; result.json has all.
 const maxSummaryFailures = 20
-
-// WriteResult writes r to dir/result.json atomically (temp file, fsync, rename).
-// A reader sees either the previous complete file or the new one, never a torn write,
-// which matters because the runner rewrites the file after each test.
-func WriteResult(dir string, r *Result) error {
-	return metrics.WriteJSONFile(filepath.Join(dir, ResultFile), r)
-}
 
 // Summary writes the human-readable summary of r: per-query times per stream, refresh
 // times, load steps, the three metrics with their unrounded twins and, when files were

@@ -11,7 +11,16 @@ import (
 	"testing"
 
 	"tierbench/internal/engine"
+	"tierbench/internal/metrics"
 )
+
+// saveIn does with a run's result what the lifecycle's Checkpoint does: it writes it
+// to dir/result.json atomically.
+func saveIn(dir string) func(any) error {
+	return func(res any) error { return metrics.WriteJSONFile(filepath.Join(dir, ResultFile), res) }
+}
+
+func writeResult(dir string, r *Result) error { return saveIn(dir)(r) }
 
 // reportResult is a complete SF 1 run with distinct times, finalized.
 func reportResult() *Result {
@@ -49,16 +58,17 @@ func reportResult() *Result {
 	return r
 }
 
-func TestReportWriteResult(t *testing.T) {
+func TestReportwriteResult(t *testing.T) {
 	dir := t.TempDir()
 	r := reportResult()
-	// A second write replaces the first: the runner rewrites the file after each test.
+	// A second write replaces the first: the runner hands the result over after each
+	// test.
 	first := *r
 	first.Throughput = nil
-	if err := WriteResult(dir, &first); err != nil {
+	if err := writeResult(dir, &first); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteResult(dir, r); err != nil {
+	if err := writeResult(dir, r); err != nil {
 		t.Fatal(err)
 	}
 	entries, err := os.ReadDir(dir)
@@ -118,9 +128,9 @@ func TestReportWriteResultErrors(t *testing.T) {
 			[]string{filepath.Join(tmp, "result.json"), "encode the result", "NaN"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := WriteResult(tc.dir, tc.r)
+			err := writeResult(tc.dir, tc.r)
 			if err == nil {
-				t.Fatal("WriteResult succeeded, want an error")
+				t.Fatal("writeResult succeeded, want an error")
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(err.Error(), w) {
@@ -134,7 +144,7 @@ func TestReportWriteResultErrors(t *testing.T) {
 		if err := os.Mkdir(ro, 0o555); err != nil {
 			t.Fatal(err)
 		}
-		err := WriteResult(ro, reportResult())
+		err := writeResult(ro, reportResult())
 		if err == nil || !strings.Contains(err.Error(), "not writable: fix its permissions or choose another --out") {
 			t.Errorf("read-only directory: error %v, want one saying it is not writable", err)
 		}

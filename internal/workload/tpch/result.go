@@ -8,11 +8,14 @@ import (
 // Result is everything a TPC-H run measured; it is written to DIR/result.json and
 // holds every input of every metric, so the metrics can be recomputed from it alone.
 type Result struct {
-	Tool    string      `json:"tool"`
-	SF      float64     `json:"sf"`
-	Streams int         `json:"streams"`
-	Seed    int64       `json:"seed"`
-	Engine  engine.Info `json:"engine"`
+	Tool string `json:"tool"`
+	// Benchmark names the workload, "tpch" (workload.ResultMeta); results written
+	// before it existed are known by their sf.
+	Benchmark string      `json:"benchmark"`
+	SF        float64     `json:"sf"`
+	Streams   int         `json:"streams"`
+	Seed      int64       `json:"seed"`
+	Engine    engine.Info `json:"engine"`
 	// Started and Finished are RFC 3339 timestamps.
 	Started  string `json:"started"`
 	Finished string `json:"finished,omitempty"`

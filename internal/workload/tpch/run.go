@@ -40,8 +40,12 @@ type RunConfig struct {
 	// QueryTimeout cancels a query that runs longer; the run goes on and the result
 	// is then not reportable. 0 means no limit.
 	QueryTimeout time.Duration
-	// OutDir receives result.json after each test; empty writes nothing.
+	// OutDir is the run's output directory, where update sets too big for memory
+	// are written (empty: the temporary directory).
 	OutDir string
+	// Checkpoint, if set, is handed the result after each test, so that a crash
+	// keeps what finished (workload.Env.Checkpoint writes it); nil keeps nothing.
+	Checkpoint func(result any) error
 	// SkipLoad runs on a database an earlier run loaded. The refresh functions go
 	// on with the update sets after the ones earlier runs used (tierbench_state).
 	SkipLoad bool
@@ -173,12 +177,12 @@ func (r *runner) logf(format string, args ...any) {
 
 // Run runs a TPC-H benchmark on eng (Clause 5.3): the load test (unless SkipLoad),
 // an answer check when asked for, the power test and the throughput test. The result
-// is written to cfg.OutDir after each test, so a crash keeps what finished. When the
-// run stops early (an error, or ctx cancelled by Ctrl-C) the returned result holds
-// what finished, with Failed set, and is written too; the error says why. Mistakes
-// found before anything is measured (a bad setting, a database that does not hold
-// what SkipLoad expects) return no result and write nothing, so they never replace
-// an earlier result.json.
+// is handed to cfg.Checkpoint after each test, so a crash keeps what finished. When
+// the run stops early (an error, or ctx cancelled by Ctrl-C) the returned result
+// holds what finished, with Failed set, and is handed over too; the error says why.
+// Mistakes found before anything is measured (a bad setting, a database that does
+// not hold what SkipLoad expects) return no result and hand over nothing, so they
+// never replace an earlier result.json.
 //
 // Update sets: a load makes set 1 the next; the power test takes the next set and
 // the throughput test the S after it, for RF1/RF2 pairs 1..S in order. The next
@@ -202,11 +206,12 @@ func Run(ctx context.Context, eng engine.Engine, cfg RunConfig) (*Result, error)
 		return nil, err
 	}
 	res := &Result{
-		Tool:    "tierbench",
-		SF:      cfg.SF,
-		Streams: r.streams,
-		Engine:  info,
-		Started: time.Now().UTC().Format(time.RFC3339),
+		Tool:      "tierbench",
+		Benchmark: meta.Name,
+		SF:        cfg.SF,
+		Streams:   r.streams,
+		Engine:    info,
+		Started:   time.Now().UTC().Format(time.RFC3339),
 	}
 	if err := r.load(ctx, res); err != nil {
 		return r.fail(res, err)
@@ -348,8 +353,8 @@ func (r *runner) fail(res *Result, err error) (*Result, error) {
 	return res, err
 }
 
-// write saves the result between tests; a failure to write is logged, not fatal,
-// because the final write reports it.
+// write saves the result between tests; a failure to save is logged, not fatal,
+// because the final save reports it.
 func (r *runner) write(res *Result) {
 	if err := r.writeErr(res); err != nil {
 		r.logf("%v", err)
@@ -357,10 +362,10 @@ func (r *runner) write(res *Result) {
 }
 
 func (r *runner) writeErr(res *Result) error {
-	if r.cfg.OutDir == "" {
+	if r.cfg.Checkpoint == nil {
 		return nil
 	}
-	if err := WriteResult(r.cfg.OutDir, res); err != nil {
+	if err := r.cfg.Checkpoint(res); err != nil {
 		return fmt.Errorf("write result: %w", err)
 	}
 	return nil

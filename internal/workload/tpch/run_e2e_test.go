@@ -60,7 +60,7 @@ func runE2E(t *testing.T, open func(t *testing.T) engine.Engine) {
 	ctx := context.Background()
 	eng := open(t)
 	out := t.TempDir()
-	cfg := RunConfig{SF: e2eSF, Streams: 2, OutDir: out, QueryTimeout: 5 * time.Minute, Log: &testLog{t: t}}
+	cfg := RunConfig{SF: e2eSF, Streams: 2, OutDir: out, Checkpoint: saveIn(out), QueryTimeout: 5 * time.Minute, Log: &testLog{t: t}}
 
 	start := time.Now()
 	res, err := Run(ctx, eng, cfg)

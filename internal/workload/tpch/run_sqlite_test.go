@@ -27,7 +27,7 @@ func TestRunInterrupted(t *testing.T) {
 		}
 	}}
 	start := time.Now()
-	res, err := Run(ctx, eng, RunConfig{SF: e2eSF, Streams: 2, OutDir: out, Log: log})
+	res, err := Run(ctx, eng, RunConfig{SF: e2eSF, Streams: 2, OutDir: out, Checkpoint: saveIn(out), Log: log})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("interrupted run: err %v, want context.Canceled", err)
 	}

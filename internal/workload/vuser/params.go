@@ -83,11 +83,12 @@ func (p *RunParams) Request(what string, load *workload.NeedsLoad) workload.Requ
 	}
 }
 
-// Plan is the run's plan in env: the parameters, results in its output directory,
-// interval lines on its stdout, I/O counters from its engine and devices.
+// Plan is the run's plan in env: the parameters, intervals in its output directory,
+// the result saved after each level through its Checkpoint, interval lines on its
+// stdout, I/O counters from its engine and devices.
 func (p *RunParams) Plan(env workload.Env) Plan {
 	return Plan{Users: p.users, Ramp: p.ramp, Duration: p.duration, Rate: p.rate, Interval: p.interval,
-		Seed: p.seed, MaxErrorShare: p.maxErrorShare, OutDir: env.Out(), Lines: env.Stdout(), IO: env.IOSampler(), Mark: env.Mark,
+		Seed: p.seed, MaxErrorShare: p.maxErrorShare, OutDir: env.Out(), Checkpoint: env.Checkpoint, Lines: env.Stdout(), IO: env.IOSampler(), Mark: env.Mark,
 		Observer: env.Observer()}
 }
 

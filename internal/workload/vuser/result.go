@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 	"time"
 
 	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
 	"tierbench/internal/monitor"
 	"tierbench/internal/result"
+	"tierbench/internal/workload"
 )
 
 // ResultFile and IntervalsFile are the names of the files a run writes in its output
@@ -34,8 +34,12 @@ type Plan struct {
 	Seed     int64
 	// MaxErrorShare is Config.MaxErrorShare of every level.
 	MaxErrorShare float64
-	// OutDir receives result.json and intervals.jsonl.
+	// OutDir receives intervals.jsonl.
 	OutDir string
+	// Checkpoint, if set, is handed the result after each level (Save), so that an
+	// interrupted or failed sweep keeps what it measured (workload.Env.Checkpoint
+	// writes it as result.json); nil keeps nothing.
+	Checkpoint func(result any) error
 	// Lines receives the per-interval lines (nil: none).
 	Lines io.Writer
 	// IO, if set, reads I/O counters for each interval's and each level's MB/s
@@ -65,10 +69,18 @@ func (p Plan) Level(users int, jl *metrics.JSONLines) Config {
 	return c
 }
 
+// Save hands result, a workload's result as it stands, to Checkpoint.
+func (p Plan) Save(result any) error {
+	if p.Checkpoint == nil {
+		return nil
+	}
+	return p.Checkpoint(result)
+}
+
 // Sweep runs the plan's levels in order: level(users) runs and records one level;
-// after each, save writes the result, so an interrupted or failed sweep keeps what it
-// measured. With more than one level, Lines (when set) gets a header before each. The
-// first error, of a level or of save, ends the sweep and is returned.
+// after each, save saves the result (Save), so an interrupted or failed sweep keeps
+// what it measured. With more than one level, Lines (when set) gets a header before
+// each. The first error, of a level or of save, ends the sweep and is returned.
 func (p Plan) Sweep(level func(users int) error, save func() error) error {
 	for _, u := range p.Users {
 		if p.Lines != nil && len(p.Users) > 1 {
@@ -175,12 +187,6 @@ func (r *RunResult) Headline(l LevelReport, levels []LevelReport) {
 	}
 }
 
-// WriteResultFile writes result, a workload's result embedding RunResult, to
-// dir/result.json atomically.
-func WriteResultFile(dir string, result any) error {
-	return metrics.WriteJSONFile(filepath.Join(dir, ResultFile), result)
-}
-
 // NoteIntervals records in r whether jl, the run's intervals file, lost lines after a
 // failed write, and returns the error to report then (nil when every line was written).
 func (r *RunResult) NoteIntervals(jl *metrics.JSONLines) error {
@@ -192,12 +198,20 @@ func (r *RunResult) NoteIntervals(jl *metrics.JSONLines) error {
 	return fmt.Errorf("%s holds the first %d intervals only: %w", r.IntervalsFile, jl.Lines(), err)
 }
 
+// Headline describes RunResult's headline metrics, TPS and QPS, each with what it
+// counts in a workload's definitions (its Definitions["tps"] and ["qps"]), for the
+// workload's registry entry.
+func Headline(definitions map[string]string) []workload.MetricInfo {
+	return []workload.MetricInfo{
+		{Name: "tps", Unit: "transactions/s", Better: result.HigherIsBetter, What: definitions["tps"]},
+		{Name: "qps", Unit: "statements/s", Better: result.HigherIsBetter, What: definitions["qps"]},
+	}
+}
+
 // HeadlineMetrics are TPS and QPS of the headline level.
 func (r *RunResult) HeadlineMetrics() []result.Metric {
-	return []result.Metric{
-		{Name: "tps", Value: r.TPS, Unit: "transactions/s", Better: result.HigherIsBetter},
-		{Name: "qps", Value: r.QPS, Unit: "statements/s", Better: result.HigherIsBetter},
-	}
+	h := Headline(r.Definitions)
+	return []result.Metric{h[0].Of(r.TPS), h[1].Of(r.QPS)}
 }
 
 // RunStatus is the run's status and why it is not ok.
