@@ -5,6 +5,7 @@
 // the energy recorder and the monitor, run the phase, then stop the monitor, close the
 // engine, unmount, attach the storage, energy and monitoring sections, write the result
 // atomically, say what was kept and unlock.
+//
 // The lifecycle is the only writer of result.json: a phase that saves as it goes
 // hands its result to Run.Checkpoint (workload.Env), which writes it atomically so
 // that a crash keeps what was measured.
