@@ -12,7 +12,6 @@ import (
 
 	"tierbench/internal/lifecycle"
 	"tierbench/internal/progress"
-	"tierbench/internal/report"
 	"tierbench/internal/rundir"
 	"tierbench/internal/study"
 )
@@ -163,8 +162,8 @@ func writeStudyReport(cmd *cobra.Command, dirs []string, out string) error {
 	for _, f := range rep.Findings() {
 		fmt.Fprintln(cmd.OutOrStdout(), f)
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "report: %s (figures in %s, numbers in %s and %s)\n", filepath.Join(out, report.HTMLFile),
-		filepath.Join(out, report.FiguresDir), study.CellsCSVFile, study.SummaryFile)
+	fmt.Fprintf(cmd.OutOrStdout(), "report: %s (figures in %s, numbers in %s and %s)\n", filepath.Join(out, rundir.ReportFile),
+		filepath.Join(out, rundir.FiguresDir), study.CellsCSVFile, study.SummaryFile)
 	return nil
 }
 
@@ -201,7 +200,7 @@ metric: the means of BASE and NEW, the % difference and whether it is significan
 			if err := cmp.Doc.Write(out); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "report: %s\n", filepath.Join(out, report.HTMLFile))
+			fmt.Fprintf(cmd.OutOrStdout(), "report: %s\n", filepath.Join(out, rundir.ReportFile))
 			return nil
 		},
 	}

@@ -15,7 +15,6 @@ import (
 	"tierbench/internal/metrics"
 	"tierbench/internal/monitor"
 	"tierbench/internal/placement"
-	"tierbench/internal/report"
 	"tierbench/internal/result"
 	"tierbench/internal/rundir"
 )
@@ -77,7 +76,7 @@ func Open(ctx context.Context, cfg *Config, out IO) (_ *Run, err error) {
 	}
 	if slices.Contains(results, result.File) {
 		// `tierbench report` drew the earlier result: its page goes with it.
-		results = append(results[:len(results):len(results)], report.HTMLFile, report.FiguresDir)
+		results = append(results[:len(results):len(results)], rundir.ReportFile, rundir.FiguresDir)
 	}
 	if r.aside, err = rundir.SetAside(cfg.Out, results...); err != nil {
 		r.lock.Release()
