@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/pprof"
+	"tierbench/internal/params"
 
 	"github.com/spf13/cobra"
 )
@@ -21,6 +22,10 @@ Start with 'tierbench demo'.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// A value parsed as it is set names its flag in its error (params.ValueError);
+	// pflag's own "invalid argument ... for ... flag" would name it twice. Subcommands
+	// inherit this.
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return params.FlagError(err) })
 	// --cpu-profile is for tierbench's developers: where does the client's CPU go
 	// (scripts/overhead compares it with pgbench and sysbench).
 	var cpuProfile string

@@ -6,16 +6,25 @@
 // the storage, energy and monitoring sections, write the result atomically, say what
 // was kept and unlock.
 //
-//	s := lifecycle.NewSettings(lifecycle.Options{Engine: true, Sections: true, ...})
-//	... set s.Params() from flags or a study ...
-//	req, err := bench.Prepare(workload.Run)         // the phase's own checks
-//	r, err := lifecycle.Start(ctx, s, req, io)      // load, capacity, Config, Open
-//	rep, err := bench.Run(ctx, r)                   // r is the phase's workload.Env
+//	j, err := lifecycle.NewJob(lifecycle.Spec{Workload: "tpcc", Phases: ..., Values: ...})
+//	... or a command line parses its flags into j.Params() ...
+//	o, err := j.Execute(ctx, io)
+//
+// and for each phase, Execute does
+//
+//	req, err := w.Prepare(phase)                    // the phase's own checks, once
+//	cfg, err := settings.Config(req)                // the run settings together, once
+//	... then, for every phase in turn:
+//	r, err := settings.start(ctx, req, cfg, io)     // the load, capacity, Open
+//	rep, err := w.Run(ctx, r)                       // r is the phase's workload.Env
 //	err = r.Finish(rep, err)                        // sections, result, what was kept
 //
 // Settings are the run settings as parameters (package params), so a command line and
-// a study file set them alike; Settings.Config validates them into a Config without
-// running anything, which is how a study checks every cell before the first starts.
+// a study file set them alike. Each value is parsed when it is set (a --buffer of
+// 256MB is 268435456 bytes from then on) and travels typed: Settings.Config checks the
+// values together into a Config without running anything, which is how a study
+// checks every cell before the first starts, and the engine's configuration is
+// written in one place (engine.go) from that Config and the placed tiers.
 //
 // Monitoring (--sample, default every second; sampling.go): the sampler of package
 // monitor follows the host, tierbench's and the server's process trees, the disks

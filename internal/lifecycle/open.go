@@ -135,17 +135,8 @@ func (r *Run) place(ctx context.Context) error {
 		}
 		return nil
 	}
-	ecfg := *cfg.Engine
-	// A managed server running as its own user may pass through the directories the
-	// user gave tierbench (and those inside them), never through their parents.
-	ecfg.Traversable = append([]string{cfg.Out}, ecfg.Traversable...)
-	if ecfg.Dir != "" {
-		ecfg.Traversable = append(ecfg.Traversable, ecfg.Dir)
-	}
-	for _, t := range cfg.Plan.Tiers {
-		ecfg.Traversable = append(ecfg.Traversable, t.Dir)
-	}
-	if _, err := placed.Apply(&ecfg); err != nil {
+	ecfg, err := openConfig(cfg, placed)
+	if err != nil {
 		placed.Stop()
 		return err
 	}
