@@ -30,8 +30,9 @@ Start with 'tierbench demo'.`,
 	// (scripts/overhead compares it with pgbench and sysbench).
 	var cpuProfile string
 	var profFile *os.File
-	root.PersistentFlags().StringVar(&cpuProfile, "cpu-profile", "", "write a Go CPU profile of this command to FILE")
-	_ = root.PersistentFlags().MarkHidden("cpu-profile")
+	dev := params.NewSet("tierbench")
+	dev.String(&cpuProfile, "cpu-profile", "", params.String, "write a Go CPU profile of this command to FILE").Hide()
+	root.PersistentFlags().AddFlagSet(dev.FlagSet())
 	root.PersistentPreRunE = func(*cobra.Command, []string) error {
 		if cpuProfile == "" {
 			return nil

@@ -143,7 +143,7 @@ func writeStudyReport(cmd *cobra.Command, dirs []string, out string) error {
 	if err != nil {
 		return err
 	}
-	if err := lifecycle.EnsureWritableDir("--out", out); err != nil {
+	if err := rundir.EnsureWritable("--out", out); err != nil {
 		return err
 	}
 	// The same lock a study run and `tierbench report` take: a study running in out
@@ -194,7 +194,7 @@ metric: the means of BASE and NEW, the % difference and whether it is significan
 			if out == "" {
 				return nil
 			}
-			if err := lifecycle.EnsureWritableDir("--out", out); err != nil {
+			if err := rundir.EnsureWritable("--out", out); err != nil {
 				return err
 			}
 			if err := cmp.Doc.Write(out); err != nil {

@@ -9,6 +9,7 @@ import (
 	_ "tierbench/internal/engine/postgres"
 	_ "tierbench/internal/engine/sqlite"
 	"tierbench/internal/lifecycle"
+	"tierbench/internal/params"
 	"tierbench/internal/progress"
 	"tierbench/internal/study"
 	"tierbench/internal/workload"
@@ -42,11 +43,11 @@ func newPhaseCommand(m workload.Meta, pm workload.PhaseMeta) *cobra.Command {
 		cmd.RunE = func(*cobra.Command, []string) error { return err }
 		return cmd
 	}
-	addParams(cmd, job.Params()...)
 	// A study runs each phase as this command and reads how it ended from --outcome.
 	var outcome string
-	cmd.Flags().StringVar(&outcome, study.OutcomeFlag, "", "write how the command ended (status, headline metrics) as JSON to FILE, for a study")
-	_ = cmd.Flags().MarkHidden(study.OutcomeFlag)
+	forStudy := params.NewSet(m.Name + " " + string(pm.Phase))
+	forStudy.String(&outcome, study.OutcomeFlag, "", params.String, "write how the command ended (status, headline metrics) as JSON to FILE, for a study").Hide()
+	addParams(cmd, append(job.Params(), forStudy)...)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		out := lifecycle.IO{Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(), Command: lifecycle.CommandLine(os.Args)}
 		if progress.IsTerminal(os.Stderr) {

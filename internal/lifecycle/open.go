@@ -60,7 +60,7 @@ func Open(ctx context.Context, cfg *Config, out IO) (_ *Run, err error) {
 	if out.Stderr == nil {
 		out.Stderr = io.Discard
 	}
-	if err := EnsureWritableDir("--out", cfg.Out); err != nil {
+	if err := rundir.EnsureWritable("--out", cfg.Out); err != nil {
 		return nil, err
 	}
 	r := &Run{cfg: cfg, io: out, dir: cfg.Dir, started: map[string]time.Time{}, mon: cfg.Monitor, embedded: cfg.Engine == nil}

@@ -117,8 +117,7 @@ func NewSettings(opts Options) *Settings {
 	p.Bool(&s.recordTrace, "record-trace", false, "record every request of each emulated tier to OUT/traces/TIER.trace, to replay it through other profiles with 'tierbench device replay'")
 	p.List(&s.profiles, "profiles", "device profile file or directory of *.yaml files for --tier (repeatable; default: "+device.DefaultUserDir()+" if it exists)")
 	if opts.Estimates {
-		p.Bool(&s.ignoreLimits, strings.TrimPrefix(capacity.OverrideFlag, "--"), false,
-			"run even when the estimated memory or disk exceeds what this host has (for hosts whose limits tierbench cannot see)")
+		p.Bool(&s.ignoreLimits, strings.TrimPrefix(capacity.OverrideFlag, "--"), false, capacity.OverrideHelp)
 	}
 	if opts.Sections {
 		params.Parsed(p, &s.cpuWatts, "cpu-watts", "", params.String, parseCPUWatts, "the CPUs' idle and full watts as IDLE,MAX (e.g. 12.5,125) for the energy section where the CPU's power is modelled (default: from the CPU's TDP in tierbench's table)")

@@ -17,4 +17,9 @@
 // stays for help, Values and Args. Its error names the flag itself (ValueError), and
 // FlagError keeps pflag from naming it a second time. Checks of values against each
 // other stay with the workload's or the lifecycle's builder, which names the flags.
+//
+// Every command declares its flags this way, the workloads' phases, the run settings
+// and the tool commands alike: the package that owns a command's work owns its Set
+// (tpch.GenSettings, demo.Settings, emulator.CalibrateSettings, ...), and the command
+// line adds the Set's FlagSet to the command.
 package params
