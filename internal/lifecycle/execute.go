@@ -96,8 +96,8 @@ type jobPhase struct {
 	cfg *Config
 }
 
-// OptionsFor are the run settings a phase of the workload m takes.
-func OptionsFor(m workload.Meta, pm workload.PhaseMeta) Options {
+// optionsFor are the run settings a phase of the workload m takes.
+func optionsFor(m workload.Meta, pm workload.PhaseMeta) Options {
 	return Options{Engine: m.Engine, KeepDatabase: m.KeepsDatabase, Estimates: pm.Estimates, Sections: pm.Sections,
 		Phase: pm.Phase, OutHelp: m.OutHelp, OutWhat: m.OutWhat}
 }
@@ -127,7 +127,7 @@ func NewJob(spec Spec) (*Job, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s has no phase %q: it has %s", m.Name, p, phaseList(m))
 		}
-		s := NewSettings(OptionsFor(m, pm))
+		s := NewSettings(optionsFor(m, pm))
 		s.Plan, s.Registry, s.Emulator = spec.Plan, spec.Registry, spec.Emulator
 		w := m.New()
 		own := w.Params(p)

@@ -158,14 +158,8 @@ func parseCPUWatts(text string) (*energy.CPUWatts, error) {
 // study (Params().SetValues).
 func (s *Settings) Params() *params.Set { return s.set }
 
-// Options are the options the settings were made with.
-func (s *Settings) Options() Options { return s.opts }
-
 // Out is --out.
 func (s *Settings) Out() string { return s.out }
 
 // EngineName is --engine as given, lower case.
 func (s *Settings) EngineName() string { return strings.ToLower(s.engine) }
-
-// IgnoreLimits is --ignore-limits.
-func (s *Settings) IgnoreLimits() bool { return s.ignoreLimits }
