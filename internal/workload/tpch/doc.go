@@ -17,4 +17,8 @@
 // CheckAnswer compares a query's rows with the TPC's SF 1 qualification answers,
 // embedded from answers/, using the tolerances of Clause 2.1.3.5 column by column;
 // CompareAnswers applies the same tolerances between two engines at any scale factor.
+//
+// The tool commands `tierbench tpch gen` and `tpch qgen` are GenSettings and
+// QgenSettings: their flags as parameters, the checks (dbgen's update sets at a scale
+// factor, the capacity the files need) and the output.
 package tpch
