@@ -17,9 +17,9 @@ import (
 )
 
 // Spec is one execution of a workload: which, its phases in order, and every value of
-// its parameters and of the run settings, by flag name, as strings (a study file's
-// scalars and lists, a command line's flags). A name that only some phases have
-// applies to those; "PHASE.NAME" (load.seed) applies to one phase only.
+// its parameters and of the run settings, by flag name, as the text a study file or a
+// command line gives (NewJob parses each once, as it sets it). A name that only some
+// phases have applies to those; "PHASE.NAME" (load.seed) applies to one phase only.
 type Spec struct {
 	Workload string
 	Phases   []workload.Phase
@@ -31,7 +31,8 @@ type Spec struct {
 	Emulator emulator.Options
 	// Monitor samples each phase (nil: none).
 	Monitor Monitor
-	IO      IO
+	// IO is where Execute writes (Job.Execute takes its own).
+	IO IO
 }
 
 // Outcome is what an execution produced, phase by phase.
