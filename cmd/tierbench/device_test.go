@@ -114,36 +114,6 @@ func TestDeviceReplayOutput(t *testing.T) {
 	}
 }
 
-// TestPrintCalibration: the table carries each probe's model, the host's best, the
-// measured figure, both errors and the rounds, and marks a host-limited probe.
-func TestPrintCalibration(t *testing.T) {
-	cal := &emulator.Calibration{Profile: "nvme", Path: emulator.PathPreload, FloorUs: 1.4, CeilingIOPS: 700000,
-		ThreadCeilingIOPS: 140000, ModelRead8KUs: 22.2, Probes: []emulator.ProbeResult{
-			{Probe: "randwrite-8k-qd32", Metric: "iops", Model: 341874, HostBest: 218910, Measured: 200000,
-				ErrorPct: -41.5, HostLimited: true, ErrorVsHostBestPct: -8.6, Rounds: 5, Requests: 40000, LateP50Us: 135.2, LateP90Us: 150, LateP99Us: 270.3},
-			{Probe: "randread-8k-qd1", Metric: "p50_latency_us", Model: 22.2, HostBest: 22.2, Measured: 22.4,
-				ErrorPct: 0.9, ErrorVsHostBestPct: 0.9, Rounds: 3, Requests: 4000},
-		}}
-	var b strings.Builder
-	if err := printCalibration(&b, cal); err != nil {
-		t.Fatal(err)
-	}
-	out := b.String()
-	for _, want := range []string{
-		"700000 requests/s at queue depth 32 from one thread", "140000 from 32 threads",
-		"MODEL  HOST BEST  MEASURED", "341874.0   218910.0  200000.0  -41.5% (host-limited)    -8.6%       5     40000    135.2/150.0/270.3",
-		"22.2       22.2      22.4", "+0.9%    +0.9%       3      4000",
-		"HOST BEST: the best this path can measure", "VS BEST:", "ROUNDS:",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("missing %q in\n%s", want, out)
-		}
-	}
-	if strings.Count(out, "(host-limited)") != 1 {
-		t.Errorf("want one host-limited row:\n%s", out)
-	}
-}
-
 // TestCalibrateInterrupted: Ctrl-C during a calibration prints the probes that ran
 // and says how many of them did.
 func TestCalibrateInterrupted(t *testing.T) {

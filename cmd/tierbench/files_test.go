@@ -7,6 +7,7 @@ import (
 
 	"tierbench/internal/metrics"
 	"tierbench/internal/report"
+	"tierbench/internal/rundir"
 	"tierbench/internal/runreport"
 	"tierbench/internal/workload/postmark"
 )
@@ -133,7 +134,7 @@ func TestPostmarkAndItsOldName(t *testing.T) {
 		if err != nil || res == nil || res.Benchmark != "postmark" || res.Status != "ok" {
 			t.Fatalf("%s run: result.json %+v, %v: want benchmark postmark, ok", name, res, err)
 		}
-		if stdout, err := runCLI(t, "report", out); err != nil || stdout != "report: "+filepath.Join(out, report.HTMLFile)+"\n" {
+		if stdout, err := runCLI(t, "report", out); err != nil || stdout != "report: "+filepath.Join(out, rundir.ReportFile)+"\n" {
 			t.Fatalf("report of %s run: %v, printed %q", name, err, stdout)
 		}
 		doc := mustBuild(t, out)

@@ -16,24 +16,7 @@ func newOLTPMixesCommand() *cobra.Command {
 		Short: "List the bundled mixes",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			w := cmd.OutOrStdout()
-			for _, name := range oltp.Bundled() {
-				m, err := oltp.Open(name)
-				if err != nil {
-					return err
-				}
-				var txns []string
-				for _, t := range m.Transactions {
-					txns = append(txns, fmt.Sprintf("%s %g", t.Name, t.Weight))
-				}
-				desc := strings.Join(strings.Fields(m.Description), " ")
-				if i := strings.Index(desc, ". "); i > 0 {
-					desc = desc[:i+1]
-				}
-				fmt.Fprintf(w, "%-13s %s\n%-13s weights: %s\n", name, desc, "", strings.Join(txns, ", "))
-			}
-			fmt.Fprintln(cmd.OutOrStdout(), "\n'tierbench oltp show NAME > my.yaml' prints one to copy and edit; run it with --mix my.yaml")
-			return nil
+			return oltp.WriteBundled(cmd.OutOrStdout())
 		},
 	}
 }

@@ -29,7 +29,7 @@ func TestReportOfARun(t *testing.T) {
 		t.Fatalf("oltp run: %v\n%s", err, stdout)
 	}
 	stdout, err := runCLI(t, "report", out)
-	page := filepath.Join(out, report.HTMLFile)
+	page := filepath.Join(out, rundir.ReportFile)
 	if err != nil || stdout != "report: "+page+"\n" {
 		t.Fatalf("report: %v, printed %q", err, stdout)
 	}
@@ -157,10 +157,10 @@ func TestReportOfARun(t *testing.T) {
 		t.Fatalf("a second run: %v\n%s", err, stderr)
 	}
 	aside := filepath.Join(out, "earlier", "1")
-	if !bytes.Equal(readOrEmpty(filepath.Join(aside, report.HTMLFile)), before) {
+	if !bytes.Equal(readOrEmpty(filepath.Join(aside, rundir.ReportFile)), before) {
 		t.Errorf("the earlier report is not kept whole in %s", aside)
 	}
-	for _, name := range []string{report.HTMLFile, report.FiguresDir, "metrics.jsonl", "metrics.csv"} {
+	for _, name := range []string{rundir.ReportFile, rundir.FiguresDir, "metrics.jsonl", "metrics.csv"} {
 		if _, err := os.Stat(filepath.Join(out, name)); !os.IsNotExist(err) {
 			t.Errorf("%s is left beside the new result (%v)", name, err)
 		}
@@ -181,7 +181,7 @@ func TestReportBadInput(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "result.json")+": no such file") {
 		t.Errorf("report of an empty directory: %v", err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, report.HTMLFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, rundir.ReportFile)); err == nil {
 		t.Errorf("report of an empty directory wrote a page")
 	}
 	if _, err := runCLI(t, "report"); err == nil {

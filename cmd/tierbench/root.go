@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/pprof"
+	"tierbench/internal/params"
 
 	"github.com/spf13/cobra"
 )
@@ -21,12 +22,17 @@ Start with 'tierbench demo'.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// A value parsed as it is set names its flag in its error (params.ValueError);
+	// pflag's own "invalid argument ... for ... flag" would name it twice. Subcommands
+	// inherit this.
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return params.FlagError(err) })
 	// --cpu-profile is for tierbench's developers: where does the client's CPU go
 	// (scripts/overhead compares it with pgbench and sysbench).
 	var cpuProfile string
 	var profFile *os.File
-	root.PersistentFlags().StringVar(&cpuProfile, "cpu-profile", "", "write a Go CPU profile of this command to FILE")
-	_ = root.PersistentFlags().MarkHidden("cpu-profile")
+	dev := params.NewSet("tierbench")
+	dev.String(&cpuProfile, "cpu-profile", "", params.String, "write a Go CPU profile of this command to FILE").Hide()
+	root.PersistentFlags().AddFlagSet(dev.FlagSet())
 	root.PersistentPreRunE = func(*cobra.Command, []string) error {
 		if cpuProfile == "" {
 			return nil

@@ -1,19 +1,13 @@
 package main
 
 import (
-	"context"
-	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"tierbench/internal/lifecycle"
 	"tierbench/internal/progress"
-	"tierbench/internal/report"
-	"tierbench/internal/rundir"
 	"tierbench/internal/study"
 )
 
@@ -36,8 +30,7 @@ report.html with figures, cells.csv and summary.json. Bundled studies run by nam
 }
 
 func newStudyRunCommand() *cobra.Command {
-	var out, size, shard string
-	var dryRun, retryFailed bool
+	s := study.NewRunSettings()
 	cmd := &cobra.Command{
 		Use:   "run FILE|NAME",
 		Short: "Run a study: plan, validate every cell, run them (resuming), report",
@@ -52,65 +45,24 @@ and keeps every finished one. The report is written to OUT at the end.`,
   tierbench study run my-study.yaml --out runs/mine-2 --shard 2/2   # on another`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			sh, err := study.ParseShard(shard)
-			if err != nil {
-				return err
-			}
-			if out == "" && !dryRun {
-				return fmt.Errorf("--out is required: the directory for the study's runs and report")
-			}
-			f, err := study.Open(args[0])
-			if err != nil {
-				return err
-			}
-			s, err := f.At(size)
-			if err != nil {
-				return err
-			}
-			plan, err := study.Expand(s)
-			if err != nil {
-				return err
-			}
-			if out == "" {
-				out = "OUT"
-			}
-			r := &study.Runner{Plan: plan, Out: out, Shard: sh, RetryFailed: retryFailed, Stdout: cmd.OutOrStdout(),
-				Lock: lifecycle.CommandLine(os.Args), Command: studyChild}
-			if progress.IsTerminal(os.Stderr) {
-				r.Progress = os.Stderr
-			}
-			if dryRun {
-				return r.DryRun()
-			}
-			tally, err := r.Run(cmd.Context())
-			if err != nil {
-				return err
-			}
-			if tally.Interrupted {
-				return fmt.Errorf("interrupted: the %d runs that finished are kept in %s; run the same command again to resume: %w",
-					tally.Finished+tally.OK+tally.Failed, out, context.Canceled)
-			}
-			if err := writeStudyReport(cmd, []string{out}, out); err != nil {
-				return err
-			}
-			if tally.Failed > 0 {
-				return fmt.Errorf("%d of %d runs failed, each recorded in its cell.json (first: %s): fix the cause and run again with --retry-failed",
-					tally.Failed, tally.Runs, tally.Failures[0])
-			}
-			return nil
+			return s.Run(cmd.Context(), args[0], studyOutput(cmd))
 		},
 	}
-	fl := cmd.Flags()
-	fl.StringVar(&out, "out", "", "directory for the study: OUT/cells/CELL/rep-N, study.json and the report")
-	fl.StringVar(&size, "size", "", "a size the study file defines, e.g. quick (default: the file's own values)")
-	fl.BoolVar(&dryRun, "dry-run", false, "print the plan and every cell with its commands, validate them, run nothing")
-	fl.StringVar(&shard, "shard", "", "run the cells of index K-1 modulo N only (K/N, e.g. 1/2), to spread a study over N machines; merge with 'study report'")
-	fl.BoolVar(&retryFailed, "retry-failed", false, "run failed runs again (finished ones are always skipped)")
+	addParams(cmd, s.Params())
 	return cmd
 }
 
+// studyOutput is where a study command writes, and what runs a phase of a study's run.
+func studyOutput(cmd *cobra.Command) study.Output {
+	out := study.Output{Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(), Command: lifecycle.CommandLine(os.Args), Child: studyChild}
+	if progress.IsTerminal(os.Stderr) {
+		out.Progress = os.Stderr
+	}
+	return out
+}
+
 func newStudyReportCommand() *cobra.Command {
-	var out string
+	s := study.NewReportSettings()
 	cmd := &cobra.Command{
 		Use:   "report DIR...",
 		Short: "Write a study's report: report.html, figures, cells.csv, summary.json",
@@ -121,55 +73,15 @@ merged, and writes report.html (self-contained, opens offline), figures/*.png an
   tierbench study report runs/mine-1 runs/mine-2 --out runs/mine`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if out == "" {
-				if len(args) > 1 {
-					return fmt.Errorf("--out is required with several directories: where the merged report goes")
-				}
-				out = args[0]
-			}
-			return writeStudyReport(cmd, args, out)
+			return s.Run(args, studyOutput(cmd))
 		},
 	}
-	cmd.Flags().StringVar(&out, "out", "", "directory for the report (default: DIR, when there is one)")
+	addParams(cmd, s.Params())
 	return cmd
 }
 
-// writeStudyReport writes the report of the study in dirs into out.
-func writeStudyReport(cmd *cobra.Command, dirs []string, out string) error {
-	res, err := study.Load(dirs...)
-	if err != nil {
-		return err
-	}
-	rep, err := study.BuildReport(res)
-	if err != nil {
-		return err
-	}
-	if err := lifecycle.EnsureWritableDir("--out", out); err != nil {
-		return err
-	}
-	// The same lock a study run and `tierbench report` take: a study running in out
-	// would write its own report there, and a second one must not start meanwhile.
-	lock, err := rundir.Acquire(out, lifecycle.CommandLine(os.Args))
-	if err != nil {
-		return fmt.Errorf("--out %w", err)
-	}
-	defer lock.Release()
-	if err := rep.Write(out); err != nil {
-		return err
-	}
-	for _, n := range res.Notes {
-		fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
-	}
-	for _, f := range rep.Findings() {
-		fmt.Fprintln(cmd.OutOrStdout(), f)
-	}
-	fmt.Fprintf(cmd.OutOrStdout(), "report: %s (figures in %s, numbers in %s and %s)\n", filepath.Join(out, report.HTMLFile),
-		filepath.Join(out, report.FiguresDir), study.CellsCSVFile, study.SummaryFile)
-	return nil
-}
-
 func newStudyCompareCommand() *cobra.Command {
-	var out string
+	s := study.NewCompareSettings()
 	cmd := &cobra.Command{
 		Use:   "compare BASE NEW",
 		Short: "Compare two studies (or two runs of one) cell by cell: base vs new, % difference, significance",
@@ -179,33 +91,10 @@ metric: the means of BASE and NEW, the % difference and whether it is significan
 		Example: `  tierbench study compare runs/before runs/after`,
 		Args:    cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			base, err := study.Load(args[0])
-			if err != nil {
-				return err
-			}
-			next, err := study.Load(args[1])
-			if err != nil {
-				return err
-			}
-			cmp, err := study.Compare(base, next)
-			if err != nil {
-				return err
-			}
-			cmp.WriteText(cmd.OutOrStdout())
-			if out == "" {
-				return nil
-			}
-			if err := lifecycle.EnsureWritableDir("--out", out); err != nil {
-				return err
-			}
-			if err := cmp.Doc.Write(out); err != nil {
-				return err
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "report: %s\n", filepath.Join(out, report.HTMLFile))
-			return nil
+			return s.Run(args[0], args[1], studyOutput(cmd))
 		},
 	}
-	cmd.Flags().StringVar(&out, "out", "", "also write report.html and figures of the comparison here")
+	addParams(cmd, s.Params())
 	return cmd
 }
 
@@ -215,18 +104,7 @@ func newStudyListCommand() *cobra.Command {
 		Short: "List the bundled studies",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			for _, name := range study.Bundled() {
-				f, err := study.Open(name)
-				if err != nil {
-					return err
-				}
-				sizes := ""
-				if len(f.Sizes) > 0 {
-					sizes = " (sizes: " + strings.Join(f.SizeNames(), ", ") + ")"
-				}
-				fmt.Fprintf(cmd.OutOrStdout(), "%-18s %s%s\n", name, f.Description, sizes)
-			}
-			return nil
+			return study.WriteBundled(cmd.OutOrStdout())
 		},
 	}
 }

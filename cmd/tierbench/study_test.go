@@ -127,8 +127,8 @@ func TestStudyEndToEnd(t *testing.T) {
 		!strings.Contains(err.Error(), "give the directories of one study") {
 		t.Errorf("report over two studies: %v", err)
 	}
-	if _, err := os.Stat(filepath.Join(other, report.HTMLFile)); err == nil {
-		t.Errorf("a refused report wrote %s", report.HTMLFile)
+	if _, err := os.Stat(filepath.Join(other, rundir.ReportFile)); err == nil {
+		t.Errorf("a refused report wrote %s", rundir.ReportFile)
 	}
 
 	// Every number against the runs' result.json: tps of each run, by cell.
@@ -193,7 +193,7 @@ func TestStudyEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	page := reporttest.Load(t, filepath.Join(merged, report.HTMLFile))
+	page := reporttest.Load(t, filepath.Join(merged, rundir.ReportFile))
 	page.CheckClean(t)
 	page.CheckCharts(t, rep.Doc.Charts())
 	// Each run's verdict and the host's CPU over its headline window, from its

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"maps"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -34,39 +33,27 @@ func newWorkloadCommands(tools map[string][]*cobra.Command) []*cobra.Command {
 	return cmds
 }
 
-// newPhaseCommand is the command of one phase: its flags are the phase's parameters
-// and the run settings; it gives the values set to lifecycle.Execute, which makes the
-// workload afresh, as a study does.
+// newPhaseCommand is the command of one phase: its flags are the parameters of a
+// lifecycle job of that phase (its own and the run settings), which runs with what
+// they parsed, as a study's cell does.
 func newPhaseCommand(m workload.Meta, pm workload.PhaseMeta) *cobra.Command {
 	cmd := &cobra.Command{Use: string(pm.Phase), Short: pm.Short, Long: pm.Long, Example: pm.Example, Args: cobra.NoArgs}
-	sets := []*params.Set{m.New().Params(pm.Phase), lifecycle.NewSettings(lifecycle.OptionsFor(m, pm)).Params()}
-	for _, set := range sets {
-		if set == nil {
-			continue
-		}
-		cmd.Flags().AddFlagSet(set.FlagSet())
-		for _, p := range set.Params() {
-			if p.Required {
-				_ = cmd.MarkFlagRequired(p.Name)
-			}
-		}
+	job, err := lifecycle.NewJob(lifecycle.Spec{Workload: m.Name, Phases: []workload.Phase{pm.Phase}})
+	if err != nil { // the registry's own workload and phase: cannot happen
+		cmd.RunE = func(*cobra.Command, []string) error { return err }
+		return cmd
 	}
 	// A study runs each phase as this command and reads how it ended from --outcome.
 	var outcome string
-	cmd.Flags().StringVar(&outcome, study.OutcomeFlag, "", "write how the command ended (status, headline metrics) as JSON to FILE, for a study")
-	_ = cmd.Flags().MarkHidden(study.OutcomeFlag)
+	forStudy := params.NewSet(m.Name + " " + string(pm.Phase))
+	forStudy.String(&outcome, study.OutcomeFlag, "", params.String, "write how the command ended (status, headline metrics) as JSON to FILE, for a study").Hide()
+	addParams(cmd, append(job.Params(), forStudy)...)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		values := map[string][]string{}
-		for _, set := range sets {
-			if set != nil {
-				maps.Copy(values, set.Values())
-			}
-		}
 		out := lifecycle.IO{Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(), Command: lifecycle.CommandLine(os.Args)}
 		if progress.IsTerminal(os.Stderr) {
 			out.Progress = os.Stderr
 		}
-		o, err := lifecycle.Execute(cmd.Context(), lifecycle.Spec{Workload: m.Name, Phases: []workload.Phase{pm.Phase}, Values: values, IO: out})
+		o, err := job.Execute(cmd.Context(), out)
 		if outcome != "" {
 			if werr := study.WriteOutcome(outcome, pm.Phase, o, err); werr != nil && err == nil {
 				err = werr

@@ -16,6 +16,9 @@ import (
 // memory or disk tierbench cannot see, e.g. storage mounted later).
 const OverrideFlag = "--ignore-limits"
 
+// OverrideHelp is OverrideFlag's help, the same on every command.
+const OverrideHelp = "run even when the estimated memory or disk exceeds what this host has (for hosts whose limits tierbench cannot see)"
+
 // Need is what a command estimates it will use.
 type Need struct {
 	// What names the command and the input that sizes it, for the error:

@@ -15,4 +15,7 @@
 // hosts; the emulator refuses those (an emulator.TooFastError) rather than report a
 // wrong device, and the demo takes the next fastest it can emulate and says which it
 // substituted and why.
+//
+// Settings are the command's flags as parameters; Settings.Run checks them into a
+// Config, runs it (Run) and prints the table (WriteTable) or JSON.
 package demo

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"text/tabwriter"
+	"tierbench/internal/device"
 )
 
 // WriteTable prints the rows for people, with a note for each substituted device and
@@ -15,7 +16,7 @@ func WriteTable(w io.Writer, cfg Config, rows []Row) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "device\t8K read\tQphH@Size\tQphH unrounded\tload s\tdevice IOPS\tutilisation\tJ/query\twall s\t")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.2f\t%.1f\t%.0f\t%.1f%%\t%.2f\t%.0f\t\n", r.Device, latency(r.Read8KUs),
+		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.2f\t%.1f\t%.0f\t%.1f%%\t%.2f\t%.0f\t\n", r.Device, device.LatencyText(r.Read8KUs),
 			r.QphH, r.QphHUnrounded, r.LoadS, r.IOPS, 100*r.Utilisation, r.EnergyPerQueryJ, r.Seconds)
 	}
 	tw.Flush()
@@ -47,13 +48,6 @@ func pageCacheText(size int64) string {
 		return "no"
 	}
 	return fmt.Sprintf("%d MiB (%d KiB pages)", size>>20, DefaultPageKiB)
-}
-
-func latency(us float64) string {
-	if us >= 1000 {
-		return fmt.Sprintf("%.2f ms", us/1000)
-	}
-	return fmt.Sprintf("%.1f us", us)
 }
 
 // WriteJSON prints the rows as a JSON list.

@@ -86,6 +86,10 @@
 // the probes run in C (package preload, probe.go); at queue depth 32 one thread keeps
 // 32 requests in flight, as fio's iodepth does.
 //
+// The commands `tierbench device calibrate` and `device replay` are CalibrateSettings
+// and ReplaySettings: their flags as parameters, checked before anything is mounted
+// or read, and the text they print (Calibration.WriteText, ReplayResult.WriteText).
+//
 // What is not modelled: metadata operations (lookup, create, rename, unlink) take no
 // device time; close(2) is not a flush; mmap of a file is served by the kernel's page
 // cache (direct_io_allow_mmap) and not seen by the model; chunks of deleted files are

@@ -6,16 +6,12 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"tierbench/internal/device"
-	"tierbench/internal/emulator"
 	"tierbench/internal/energy"
 	"tierbench/internal/engine"
 	"tierbench/internal/monitor"
-	"tierbench/internal/params"
 	"tierbench/internal/placement"
 	"tierbench/internal/workload"
 )
@@ -74,9 +70,11 @@ type IO struct {
 	Note func(string)
 }
 
-// Config validates the settings for a phase that asks req and returns the run's
-// configuration. It runs nothing: it reads only the device profiles and the tiers'
-// directories, so that a study can check every cell before the first starts.
+// Config validates the settings for a phase that asks req, together, and returns the
+// run's configuration; the values themselves were parsed when they were set. It runs
+// nothing: it reads only the device profiles and the tiers' directories, so that a
+// study can check every cell before the first starts. A phase is configured once,
+// when it is checked (Validate, Execute), and runs with that configuration.
 func (s *Settings) Config(req workload.Request) (*Config, error) {
 	if s.out == "" {
 		return nil, fmt.Errorf("--out is required: %s", s.opts.OutWhat)
@@ -92,21 +90,13 @@ func (s *Settings) Config(req workload.Request) (*Config, error) {
 		}
 		cfg.Engine = ecfg
 	}
-	method, err := engine.ParseFlushMethod(s.flushMethod)
-	if err != nil {
-		return nil, err
-	}
 	plan, paths, reg, err := s.plan()
 	if err != nil {
 		return nil, err
 	}
-	path, err := emulator.ParsePath(s.emulatorPath)
-	if err != nil {
-		return nil, err
-	}
-	cfg.Plan, cfg.Record = plan, !plan.Empty() || method != ""
-	cfg.Placement = placement.Options{FlushMethod: method, Registry: reg, Emulator: s.Emulator, Trace: s.recordTrace}
-	cfg.Placement.Emulator.Path = path
+	cfg.Plan, cfg.Record = plan, !plan.Empty() || s.flushMethod != ""
+	cfg.Placement = placement.Options{FlushMethod: s.flushMethod, Registry: reg, Emulator: s.Emulator, Trace: s.recordTrace}
+	cfg.Placement.Emulator.Path = s.emulatorPath
 	if cfg.Engine != nil {
 		cfg.Placement.Engine = cfg.Engine.Name
 	}
@@ -123,7 +113,7 @@ func (s *Settings) Config(req workload.Request) (*Config, error) {
 	if cfg.Energy, err = s.energyConfig(); err != nil {
 		return nil, err
 	}
-	cfg.PrintEnergy = s.cpuWatts != "" || s.baseWatts != 0 || s.powerMeter != "" || s.powerMeterCmd != ""
+	cfg.PrintEnergy = s.cpuWatts != nil || s.baseWatts != 0 || s.powerMeter != "" || s.powerMeterCmd != ""
 	if err := s.monitorConfig(cfg); err != nil {
 		return nil, err
 	}
@@ -137,10 +127,7 @@ func (s *Settings) monitorConfig(cfg *Config) error {
 	if !s.opts.Sections {
 		return nil
 	}
-	d, err := monitor.ParseSample(s.sample)
-	if err != nil {
-		return err
-	}
+	d := s.sample
 	switch {
 	case s.serverPID < 0:
 		return fmt.Errorf("--server-pid %d: give a process id above 0", s.serverPID)
@@ -193,50 +180,6 @@ func (s *Settings) plan() (*placement.Plan, []string, *device.Registry, error) {
 	return plan, paths, reg, nil
 }
 
-// bufferBytes is --buffer in bytes (0: the engine's default).
-func (s *Settings) bufferBytes() (int64, error) {
-	if s.buffer == "" {
-		return 0, nil
-	}
-	return params.ParseSize("--buffer", s.buffer)
-}
-
-// engineConfig is the engine's configuration from the engine flags.
-func (s *Settings) engineConfig(req workload.Request) (*engine.Config, error) {
-	cfg := &engine.Config{Name: s.EngineName(), DSN: s.dsn, Dir: s.db, Keep: s.keepDB || s.opts.KeepDatabase,
-		MustExist: req.MustExist, Sessions: req.Sessions}
-	if cfg.Dir == "" {
-		cfg.Dir = filepath.Join(s.out, "db")
-	}
-	n, err := s.bufferBytes()
-	if err != nil {
-		return nil, err
-	}
-	cfg.BufferBytes = n
-	if len(s.settings) > 0 {
-		if s.dsn != "" {
-			return nil, fmt.Errorf("--set changes server settings, which tierbench never does on an external server (--dsn): set them on your server instead")
-		}
-		cfg.Settings = map[string]string{}
-		for _, kv := range s.settings {
-			name, value, ok := strings.Cut(kv, "=")
-			if !ok || strings.TrimSpace(name) == "" {
-				return nil, fmt.Errorf("--set %q: give name=value, e.g. --set work_mem=64MB", kv)
-			}
-			cfg.Settings[strings.TrimSpace(name)] = strings.TrimSpace(value)
-		}
-	}
-	cio, err := engine.ParseClientIO(s.clientIO)
-	if err != nil {
-		return nil, fmt.Errorf("--client-io %w", err)
-	}
-	cfg.ClientIO = cio
-	if _, err := engine.DriverOf(cfg.Name); err != nil {
-		return nil, fmt.Errorf("--engine %q: unknown engine: valid engines are %s", s.engine, strings.Join(engine.Names(), ", "))
-	}
-	return cfg, nil
-}
-
 // checkPlan refuses placements that cannot be: files of an external server, --db and
 // --data together, what the engine cannot place apart; without an engine, --dir and
 // --data together, or neither.
@@ -269,14 +212,8 @@ func (s *Settings) checkPlan(cfg *Config, plan *placement.Plan) error {
 
 // energyConfig is the energy recorder's configuration from the energy flags.
 func (s *Settings) energyConfig() (energy.Config, error) {
-	ec := energy.Config{GridIntensity: s.gridIntensity, GridIntensitySource: energy.GridSource(s.gridIntensity), BaseWatts: s.baseWatts}
-	if s.cpuWatts != "" {
-		w, err := energy.ParseCPUWatts(s.cpuWatts)
-		if err != nil {
-			return ec, err
-		}
-		ec.CPUWatts = &w
-	}
+	ec := energy.Config{GridIntensity: s.gridIntensity, GridIntensitySource: energy.GridSource(s.gridIntensity), BaseWatts: s.baseWatts,
+		CPUWatts: s.cpuWatts}
 	if math.IsNaN(s.baseWatts) || math.IsInf(s.baseWatts, 0) || s.baseWatts < 0 {
 		return ec, fmt.Errorf("--base-watts %v: give the watts of the host beyond CPU and memory, 0 or more", s.baseWatts)
 	}

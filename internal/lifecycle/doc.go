@@ -11,31 +11,29 @@
 // that a crash keeps what was measured.
 //
 // An execution is a Spec: a registered workload (package workload), its phases in
-// order, and every value of its parameters and of the run settings by flag name, as
-// strings, so that a command line and a study file set them alike. The command line,
-// the demo and each study cell's commands run one with Execute:
+// order, and the values of its parameters and of the run settings by flag name, so
+// that a command line and a study file set them alike. The command line, the demo
+// and each study cell run one as a Job:
 //
-//	o, err := lifecycle.Execute(ctx, lifecycle.Spec{Workload: "tpcc",
-//		Phases: []workload.Phase{workload.Load, workload.Run},
-//		Values: map[string][]string{"warehouses": {"2"}, "out": {dir}}, IO: io})
+//	j, err := lifecycle.NewJob(lifecycle.Spec{Workload: "tpcc", Phases: ..., Values: ...})
+//	... or a command line parses its flags into j.Params() ...
+//	o, err := j.Execute(ctx, io)
 //
-// Validate checks a Spec without running anything, as Execute does before it starts,
-// which is how a study checks every cell before the first one runs; CommandArgs turns
-// a Spec into one tierbench command line per phase, for a study that runs each cell in
-// a process of its own. Execute takes each phase through the same steps:
+// and for each phase, Execute does
 //
-//	s := lifecycle.NewSettings(lifecycle.OptionsFor(meta, phaseMeta))
-//	... s.Params() and the workload's own parameters set from the Spec ...
-//	req, err := w.Prepare(phase)                    // the phase's own checks
-//	r, err := lifecycle.Start(ctx, s, req, io, mon) // load, capacity, Config, Open
-//	rep, err := workload.Do(ctx, w, phase, r)       // r is the phase's workload.Env
+//	req, err := w.Prepare(phase)                    // the phase's own checks, once
+//	cfg, err := settings.Config(req)                // the run settings together, once
+//	... then, for every phase in turn:
+//	r, err := settings.start(ctx, req, cfg, io)     // the load, capacity, Open
+//	rep, err := w.Run(ctx, r)                       // r is the phase's workload.Env
 //	err = r.Finish(rep, err)                        // sections, result, what was kept
 //
-// Settings are the run settings as parameters (package params); Settings.Config
-// validates them into a Config without running anything. The lifecycle imports no
-// workload: it finds them in the registry, and the workloads know nothing of the
-// engine's implementation, the emulator or placement, which only the lifecycle puts
-// together.
+// Settings are the run settings as parameters (package params), so a command line and
+// a study file set them alike. Each value is parsed when it is set (a --buffer of
+// 256MB is 268435456 bytes from then on) and travels typed: Settings.Config checks the
+// values together into a Config without running anything, which is how a study
+// checks every cell before the first starts, and the engine's configuration is
+// written in one place (engine.go) from that Config and the placed tiers.
 //
 // Monitoring (--sample, default every second; sampling.go): the sampler of package
 // monitor follows the host, tierbench's and the server's process trees, the disks

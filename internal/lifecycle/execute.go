@@ -17,9 +17,9 @@ import (
 )
 
 // Spec is one execution of a workload: which, its phases in order, and every value of
-// its parameters and of the run settings, by flag name, as strings (a study file's
-// scalars and lists, a command line's flags). A name that only some phases have
-// applies to those; "PHASE.NAME" (load.seed) applies to one phase only.
+// its parameters and of the run settings, by flag name, as the text a study file or a
+// command line gives (NewJob parses each once, as it sets it). A name that only some
+// phases have applies to those; "PHASE.NAME" (load.seed) applies to one phase only.
 type Spec struct {
 	Workload string
 	Phases   []workload.Phase
@@ -31,7 +31,8 @@ type Spec struct {
 	Emulator emulator.Options
 	// Monitor samples each phase (nil: none).
 	Monitor Monitor
-	IO      IO
+	// IO is where Execute writes (Job.Execute takes its own).
+	IO IO
 }
 
 // Outcome is what an execution produced, phase by phase.
@@ -74,22 +75,30 @@ func (o *Outcome) Metrics() []result.Metric {
 	return nil
 }
 
-// job is a spec with its workload made and every value set.
-type job struct {
+// Job is a Spec made: each phase's workload and run settings, as parameter sets set
+// to the spec's values. A command line sets the same sets from its flags (Params), so
+// the values it parses are the ones the phase runs with.
+type Job struct {
 	spec   Spec
 	meta   workload.Meta
-	w      workload.Workload
-	phases []jobPhase
+	phases []*jobPhase
 }
 
+// jobPhase is one phase of a job. It has a workload of its own, as a command has:
+// what Prepare reads from the phase's parameters stays in it until the phase runs.
 type jobPhase struct {
 	phase    workload.Phase
+	w        workload.Workload
 	own      *params.Set
 	settings *Settings
+	// req and cfg are what checking the phase found (Job.check): what it asks of the
+	// run and the run's configuration, which it runs with.
+	req workload.Request
+	cfg *Config
 }
 
-// OptionsFor are the run settings a phase of the workload m takes.
-func OptionsFor(m workload.Meta, pm workload.PhaseMeta) Options {
+// optionsFor are the run settings a phase of the workload m takes.
+func optionsFor(m workload.Meta, pm workload.PhaseMeta) Options {
 	return Options{Engine: m.Engine, KeepDatabase: m.KeepsDatabase, Estimates: pm.Estimates, Sections: pm.Sections,
 		Phase: pm.Phase, OutHelp: m.OutHelp, OutWhat: m.OutWhat}
 }
@@ -97,15 +106,15 @@ func OptionsFor(m workload.Meta, pm workload.PhaseMeta) Options {
 // ParamSets are the parameters phase of the workload name takes, at their defaults:
 // its own and the run settings', each with its flag name, kind, default and help.
 func ParamSets(name string, phase workload.Phase) (own, settings *params.Set, err error) {
-	j, err := newJob(Spec{Workload: name, Phases: []workload.Phase{phase}})
+	j, err := NewJob(Spec{Workload: name, Phases: []workload.Phase{phase}})
 	if err != nil {
 		return nil, nil, err
 	}
 	return j.phases[0].own, j.phases[0].settings.Params(), nil
 }
 
-// newJob makes spec's workload and sets every value.
-func newJob(spec Spec) (*job, error) {
+// NewJob makes spec's workload for each phase and sets every value of spec.
+func NewJob(spec Spec) (*Job, error) {
 	m, err := workload.Get(spec.Workload)
 	if err != nil {
 		return nil, err
@@ -113,19 +122,20 @@ func newJob(spec Spec) (*job, error) {
 	if len(spec.Phases) == 0 {
 		return nil, fmt.Errorf("%s: no phase given: %s has %s", m.Name, m.Name, phaseList(m))
 	}
-	j := &job{spec: spec, meta: m, w: m.New()}
+	j := &Job{spec: spec, meta: m}
 	for _, p := range spec.Phases {
 		pm, ok := m.Phase(p)
 		if !ok {
 			return nil, fmt.Errorf("%s has no phase %q: it has %s", m.Name, p, phaseList(m))
 		}
-		s := NewSettings(OptionsFor(m, pm))
+		s := NewSettings(optionsFor(m, pm))
 		s.Plan, s.Registry, s.Emulator = spec.Plan, spec.Registry, spec.Emulator
-		own := j.w.Params(p)
+		w := m.New()
+		own := w.Params(p)
 		if own == nil {
 			own = params.NewSet(m.Name + " " + string(p))
 		}
-		j.phases = append(j.phases, jobPhase{phase: p, own: own, settings: s})
+		j.phases = append(j.phases, &jobPhase{phase: p, w: w, own: own, settings: s})
 	}
 	names := make([]string, 0, len(spec.Values))
 	for n := range spec.Values {
@@ -140,9 +150,19 @@ func newJob(spec Spec) (*job, error) {
 	return j, nil
 }
 
+// Params are the parameter sets of the job's phases, each phase's own then its run
+// settings', for a command line of a one-phase job to register as its flags.
+func (j *Job) Params() []*params.Set {
+	var sets []*params.Set
+	for _, ph := range j.phases {
+		sets = append(sets, ph.own, ph.settings.Params())
+	}
+	return sets
+}
+
 // set sets the parameter name in every phase that has it (or in the one phase a
 // "PHASE.NAME" names).
-func (j *job) set(name string, values []string) error {
+func (j *Job) set(name string, values []string) error {
 	only := ""
 	if p, n, ok := strings.Cut(name, "."); ok {
 		only, name = p, n
@@ -168,7 +188,7 @@ func (j *job) set(name string, values []string) error {
 	return nil
 }
 
-func (j *job) phaseNames(only string) string {
+func (j *Job) phaseNames(only string) string {
 	if only != "" {
 		return only
 	}
@@ -187,20 +207,24 @@ func phaseList(m workload.Meta) string {
 	return strings.Join(ps, ", ")
 }
 
-// validate checks every phase as it would start, without running anything: its
-// required parameters, its own checks (Prepare) and the run settings (Config).
-func (j *job) validate() error {
+// check checks every phase as it would start, without running anything, and keeps
+// what it found for the run: its required parameters, its own checks (Prepare: the
+// request) and the run settings together (Config: the configuration). Each runs
+// once per phase.
+func (j *Job) check() error {
 	for _, ph := range j.phases {
 		if err := ph.own.CheckRequired(); err != nil {
 			return err
 		}
-		req, err := j.w.Prepare(ph.phase)
+		req, err := ph.w.Prepare(ph.phase)
 		if err != nil {
 			return err
 		}
-		if _, err := ph.settings.Config(req); err != nil {
+		cfg, err := ph.settings.Config(req)
+		if err != nil {
 			return err
 		}
+		ph.req, ph.cfg = req, cfg
 	}
 	return nil
 }
@@ -211,27 +235,32 @@ func (j *job) validate() error {
 // name the flag. What only a run can find (a load missing from OUT, a host too small,
 // a server that does not start) is left to Execute.
 func Validate(spec Spec) error {
-	j, err := newJob(spec)
+	j, err := NewJob(spec)
 	if err != nil {
 		return err
 	}
-	return j.validate()
+	return j.check()
 }
 
-// Execute runs spec's phases in order, each through the run lifecycle (Start, the
-// phase, Finish), after validating them all. It stops at the first phase that fails
-// and returns the outcome so far with its error.
+// Execute runs spec's phases in order (Job.Execute) with spec.IO.
 func Execute(ctx context.Context, spec Spec) (*Outcome, error) {
-	j, err := newJob(spec)
+	j, err := NewJob(spec)
 	if err != nil {
 		return nil, err
 	}
-	if err := j.validate(); err != nil {
+	return j.Execute(ctx, spec.IO)
+}
+
+// Execute checks every phase, then runs them in order, each through the run
+// lifecycle (start, the phase, Finish), writing to out. It stops at the first phase
+// that fails and returns the outcome so far with its error.
+func (j *Job) Execute(ctx context.Context, out IO) (*Outcome, error) {
+	if err := j.check(); err != nil {
 		return nil, err
 	}
 	o := &Outcome{Workload: j.meta.Name}
 	for _, ph := range j.phases {
-		po, err := j.run(ctx, ph)
+		po, err := j.run(ctx, ph, out)
 		if po != nil {
 			o.Phases = append(o.Phases, *po)
 		}
@@ -242,17 +271,13 @@ func Execute(ctx context.Context, spec Spec) (*Outcome, error) {
 	return o, nil
 }
 
-// run runs one phase: nil outcome when it never started.
-func (j *job) run(ctx context.Context, ph jobPhase) (*PhaseOutcome, error) {
-	req, err := j.w.Prepare(ph.phase)
+// run runs one phase with what check found: nil outcome when it never started.
+func (j *Job) run(ctx context.Context, ph *jobPhase, out IO) (*PhaseOutcome, error) {
+	r, err := ph.settings.start(ctx, ph.req, ph.cfg, out, j.spec.Monitor)
 	if err != nil {
 		return nil, err
 	}
-	r, err := Start(ctx, ph.settings, req, j.spec.IO, j.spec.Monitor)
-	if err != nil {
-		return nil, err
-	}
-	rep, runErr := workload.Do(ctx, j.w, ph.phase, r)
+	rep, runErr := workload.Do(ctx, ph.w, ph.phase, r)
 	err = r.Finish(rep, runErr)
 	po := &PhaseOutcome{Phase: ph.phase, Status: result.StatusOK}
 	if rep != nil && rep.Result != nil {
@@ -278,7 +303,7 @@ func (j *job) run(ctx context.Context, ph jobPhase) (*PhaseOutcome, error) {
 // cell in a process of its own: parsed back, they set every value as spec does.
 // Plan, Registry, Emulator and Monitor have no flags and are not carried.
 func CommandArgs(spec Spec) ([][]string, error) {
-	j, err := newJob(spec)
+	j, err := NewJob(spec)
 	if err != nil {
 		return nil, err
 	}

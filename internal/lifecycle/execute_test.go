@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
 	"tierbench/internal/params"
 	"tierbench/internal/result"
@@ -114,6 +115,12 @@ func TestParamSets(t *testing.T) {
 
 // sample is a value of kind p.Kind other than its default.
 func sample(p *params.Param) []string {
+	switch p.Name { // text that is parsed as it is set
+	case "cpu-watts":
+		return []string{"12.5,125"}
+	case "sample":
+		return []string{"250ms"}
+	}
 	switch p.Kind {
 	case params.Int:
 		return []string{"3"}
@@ -168,7 +175,7 @@ func TestCommandArgsRoundTrip(t *testing.T) {
 			if len(args) != 1 || args[0][0] != name || args[0][1] != string(pm.Phase) {
 				t.Fatalf("%s %s: args %q", name, pm.Phase, args)
 			}
-			j, err := newJob(spec)
+			j, err := NewJob(spec)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -248,15 +255,63 @@ func TestValidate(t *testing.T) {
 	}
 }
 
+// counted is a phase's workload that counts its checks (Prepare) and runs the phase.
+type counted struct {
+	workload.Workload
+	prepared int
+}
+
+func (c *counted) Prepare(p workload.Phase) (workload.Request, error) {
+	c.prepared++
+	return c.Workload.Prepare(p)
+}
+
+func (c *counted) Load(ctx context.Context, env workload.Env) (*workload.Report, error) {
+	return c.Workload.(workload.Loader).Load(ctx, env)
+}
+
+func (c *counted) Run(ctx context.Context, env workload.Env) (*workload.Report, error) {
+	return c.Workload.(workload.Runner).Run(ctx, env)
+}
+
 // TestExecuteMix: a load and a run of a mix in one execution, as a study's cell, with
 // each phase's headline numbers and status in the outcome, and a seed for one phase.
+// Each phase has a workload of its own, checked once (Prepare), and the buffer given
+// as text reaches the engine as the bytes it was parsed into: SQLite's cache_size is
+// -KiB, so 3MiB is -3072.
 func TestExecuteMix(t *testing.T) {
 	out := t.TempDir()
-	o, err := Execute(context.Background(), Spec{Workload: "oltp", Phases: []workload.Phase{workload.Load, workload.Run},
+	j, err := NewJob(Spec{Workload: "oltp", Phases: []workload.Phase{workload.Load, workload.Run},
 		Values: map[string][]string{"out": {out}, "mix": {"point-select"}, "scale": {"0.001"}, "load.seed": {"7"},
-			"ramp": {"0s"}, "duration": {"1s"}, "interval": {"1s"}}})
+			"ramp": {"0s"}, "duration": {"1s"}, "interval": {"1s"}, "buffer": {"3MiB"}}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if j.phases[0].w == j.phases[1].w {
+		t.Fatal("the load and the run share a workload: what one's Prepare read, the other's overwrites")
+	}
+	phases := make([]*counted, len(j.phases))
+	for i, ph := range j.phases {
+		phases[i] = &counted{Workload: ph.w}
+		ph.w = phases[i]
+	}
+	o, err := j.Execute(context.Background(), IO{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range phases {
+		if c.prepared != 1 {
+			t.Errorf("%s was checked %d times, want once", j.phases[i].phase, c.prepared)
+		}
+		if e := j.phases[i].cfg.Engine; e.BufferBytes != 3<<20 {
+			t.Errorf("%s: buffer %d bytes, want %d", j.phases[i].phase, e.BufferBytes, 3<<20)
+		}
+	}
+	run, err := metrics.ReadJSONFile[struct {
+		Engine engine.Info `json:"engine"`
+	}](filepath.Join(out, "result.json"))
+	if err != nil || run.Engine.Settings["cache_size"] != "-3072" {
+		t.Errorf("the engine ran with cache_size %q (%v), want -3072", run.Engine.Settings["cache_size"], err)
 	}
 	if len(o.Phases) != 2 || o.Phases[0].Phase != workload.Load || o.Phases[0].File != filepath.Join(out, "oltp-load.json") || o.Phases[1].File != filepath.Join(out, "result.json") {
 		t.Fatalf("outcome %+v", o)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"tierbench/internal/metrics"
+	"tierbench/internal/params"
 	"tierbench/internal/result"
 	"tierbench/internal/rundir"
 	"tierbench/internal/workload"
@@ -28,11 +29,22 @@ func settingsFor(t *testing.T, opts Options, args ...string) *Settings {
 	return s
 }
 
+// startFor configures s for a phase that asks req and starts it, as a job does.
+func startFor(t *testing.T, s *Settings, req workload.Request, out IO) (*Run, error) {
+	t.Helper()
+	cfg, err := s.Config(req)
+	if err != nil {
+		return nil, err
+	}
+	return s.start(context.Background(), req, cfg, out, nil)
+}
+
 var engineOpts = Options{Engine: true, Estimates: true, Sections: true, OutWhat: "the directory for results"}
 
-// TestConfigRefusesWithoutRunning: every mistake in the settings is one line naming
-// the flag, found by Config alone, with nothing created or started.
-func TestConfigRefusesWithoutRunning(t *testing.T) {
+// TestSettingsRefuseWithoutRunning: every mistake in the settings is one line naming
+// the flag, found when the value is set (it does not parse) or by Config (it does not
+// go with the others), with nothing created or started.
+func TestSettingsRefuseWithoutRunning(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
 	for _, tc := range []struct {
@@ -73,7 +85,11 @@ func TestConfigRefusesWithoutRunning(t *testing.T) {
 			if tc.name != "no out" {
 				args = append(args, "--out", out)
 			}
-			_, err := settingsFor(t, tc.opts, args...).Config(workload.Request{})
+			s := NewSettings(tc.opts)
+			err := params.FlagError(s.Params().FlagSet().Parse(args)) // as a command line shows it
+			if err == nil {
+				_, err = s.Config(workload.Request{})
+			}
 			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 				t.Errorf("error %v, want one line with %q", err, tc.want)
 			}
@@ -220,7 +236,7 @@ func TestRunWithoutEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := settingsFor(t, Options{Sections: true}, "--out", out, "--dir", dir)
-	r, err := Start(context.Background(), s, workload.Request{Results: []string{"result.json"}}, IO{}, nil)
+	r, err := startFor(t, s, workload.Request{Results: []string{"result.json"}}, IO{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,6 @@ import (
 	"tierbench/internal/metrics"
 	"tierbench/internal/monitor"
 	"tierbench/internal/placement"
-	"tierbench/internal/report"
 	"tierbench/internal/result"
 	"tierbench/internal/rundir"
 )
@@ -63,7 +62,7 @@ func Open(ctx context.Context, cfg *Config, out IO) (_ *Run, err error) {
 	if out.Stderr == nil {
 		out.Stderr = io.Discard
 	}
-	if err := EnsureWritableDir("--out", cfg.Out); err != nil {
+	if err := rundir.EnsureWritable("--out", cfg.Out); err != nil {
 		return nil, err
 	}
 	r := &Run{cfg: cfg, io: out, dir: cfg.Dir, started: map[string]time.Time{}, mon: cfg.Monitor, embedded: cfg.Engine == nil}
@@ -79,7 +78,7 @@ func Open(ctx context.Context, cfg *Config, out IO) (_ *Run, err error) {
 	}
 	if slices.Contains(results, result.File) {
 		// `tierbench report` drew the earlier result: its page goes with it.
-		results = append(results[:len(results):len(results)], report.HTMLFile, report.FiguresDir)
+		results = append(results[:len(results):len(results)], rundir.ReportFile, rundir.FiguresDir)
 	}
 	if r.aside, err = rundir.SetAside(cfg.Out, results...); err != nil {
 		r.lock.Release()
@@ -138,17 +137,8 @@ func (r *Run) place(ctx context.Context) error {
 		}
 		return nil
 	}
-	ecfg := *cfg.Engine
-	// A managed server running as its own user may pass through the directories the
-	// user gave tierbench (and those inside them), never through their parents.
-	ecfg.Traversable = append([]string{cfg.Out}, ecfg.Traversable...)
-	if ecfg.Dir != "" {
-		ecfg.Traversable = append(ecfg.Traversable, ecfg.Dir)
-	}
-	for _, t := range cfg.Plan.Tiers {
-		ecfg.Traversable = append(ecfg.Traversable, t.Dir)
-	}
-	if _, err := placed.Apply(&ecfg); err != nil {
+	ecfg, err := openConfig(cfg, placed)
+	if err != nil {
 		placed.Stop()
 		return err
 	}

@@ -2,7 +2,6 @@ package lifecycle
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"net/http"
 	"os"
@@ -40,7 +39,7 @@ func TestSampledRun(t *testing.T) {
 	out, tier := t.TempDir(), t.TempDir()
 	s := settingsFor(t, engineOpts, "--out", out, "--data", tier, "--sample", "50ms", "--metrics-addr", "127.0.0.1:0", "--base-watts", "20")
 	var stdout bytes.Buffer
-	r, err := Start(context.Background(), s, workload.Request{Results: []string{"result.json"}}, IO{Stdout: &stdout}, nil)
+	r, err := startFor(t, s, workload.Request{Results: []string{"result.json"}}, IO{Stdout: &stdout})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,14 @@
 package lifecycle
 
 import (
+	"fmt"
 	"strings"
+	"time"
 
 	"tierbench/internal/capacity"
 	"tierbench/internal/device"
 	"tierbench/internal/emulator"
+	"tierbench/internal/energy"
 	"tierbench/internal/engine"
 	"tierbench/internal/monitor"
 	"tierbench/internal/params"
@@ -39,28 +42,32 @@ type Options struct {
 
 // Settings are the run settings every command shares (engine, placement, energy,
 // --out), as a parameter set, so that a command line and a study set them alike.
-// Config validates them.
+// A value is parsed when it is set (params.Parsed): a bad --buffer fails where it is
+// given, and from there the bytes travel as bytes. Config checks the settings
+// together.
 type Settings struct {
 	opts Options
 	set  *params.Set
 
-	out                          string
-	engine, dsn, db, buffer      string
-	settings                     []string
-	keepDB                       bool
-	clientIO                     string
-	tiers                        []string
-	data, wal, temp, flushMethod string
-	dir                          string
-	gridIntensity                float64
-	profiles                     []string
-	recordTrace, ignoreLimits    bool
-	emulatorPath                 string
-	cpuWatts                     string
-	baseWatts                    float64
-	powerMeter, powerMeterCmd    string
-	sample, metricsAddr          string
-	serverPID                    int
+	out                       string
+	engine, dsn, db           string
+	buffer                    int64
+	settings                  []string
+	keepDB                    bool
+	clientIO                  engine.ClientIO
+	tiers                     []string
+	data, wal, temp, dir      string
+	flushMethod               engine.FlushMethod
+	gridIntensity             float64
+	profiles                  []string
+	recordTrace, ignoreLimits bool
+	emulatorPath              string
+	cpuWatts                  *energy.CPUWatts
+	baseWatts                 float64
+	powerMeter, powerMeterCmd string
+	sample                    time.Duration
+	metricsAddr               string
+	serverPID                 int
 
 	// Plan, when set, places the files instead of --tier, --data, --wal and --temp: a
 	// caller that has the tiers as values (the demo) passes them as they are.
@@ -80,40 +87,44 @@ func NewSettings(opts Options) *Settings {
 		p.Enum(&s.engine, "engine", "sqlite", engine.Names(), "database engine: sqlite, postgres or mysql")
 		p.String(&s.dsn, "dsn", "", params.String, "connect to a server you run (external mode) instead of starting a private one")
 		p.String(&s.db, "db", "", params.String, "directory of the embedded database or managed instance (default: OUT/db)")
-		p.String(&s.buffer, "buffer", "", params.Size, "buffer size of the engine, e.g. 256MB (shared_buffers, innodb_buffer_pool_size, SQLite cache)")
+		p.Size(&s.buffer, "buffer", "", "buffer size of the engine, e.g. 256MB (shared_buffers, innodb_buffer_pool_size, SQLite cache)")
 		p.Array(&s.settings, "set", "extra server setting name=value for a managed instance (repeatable)")
 		keep := p.Bool(&s.keepDB, "keep-db", false, "keep the database in --db after the run (default: a managed instance or SQLite file tierbench created is removed)")
 		if opts.KeepDatabase {
 			keep.Hide()
 		}
-		p.Enum(&s.clientIO, "client-io", "auto", []string{"auto", "thread", "poller"}, "how sessions wait for a server: thread (a thread each, waiting in poll(2), as C clients do: least overhead), poller (Go's network poller: scales to thousands of users), or auto (thread up to 8 users per CPU)")
+		params.Parsed(p, &s.clientIO, "client-io", "auto", params.Enum, parseClientIO,
+			"how sessions wait for a server: thread (a thread each, waiting in poll(2), as C clients do: least overhead), poller (Go's network poller: scales to thousands of users), or auto (thread up to 8 users per CPU)").
+			Choices = []string{"auto", "thread", "poller"}
 	}
 	p.Array(&s.tiers, "tier", "a tier for files: NAME=PROFILE emulates a device (e.g. fast=sata-ssd, slow='pagecache(hdd-7200,size=1GiB)'), NAME=DIR is a real directory (repeatable)")
 	if opts.Engine {
 		p.String(&s.data, "data", "", params.String, "tier (or profile, or directory) of the database files: SQLite file with its WAL, PostgreSQL data directory, MariaDB datadir")
 		p.String(&s.wal, "wal", "", params.String, "tier of the WAL: PostgreSQL pg_wal, MariaDB redo log (SQLite keeps its WAL beside the database)")
 		p.String(&s.temp, "temp", "", params.String, "tier of temporary files: PostgreSQL temp tablespace, MariaDB tmpdir, SQLite temp store")
-		p.Enum(&s.flushMethod, "flush-method", "", []string{"buffered", "direct"}, "how a managed engine writes data files: buffered (page cache, then fsync) or direct (O_DIRECT); default: the engine's, buffered on emulated tiers")
+		params.Parsed(p, &s.flushMethod, "flush-method", "", params.Enum, engine.ParseFlushMethod,
+			"how a managed engine writes data files: buffered (page cache, then fsync) or direct (O_DIRECT); default: the engine's, buffered on emulated tiers").
+			Choices = []string{"buffered", "direct"}
 	} else {
 		p.String(&s.data, "data", "", params.String, "tier (or profile, or directory) to run in: an emulated device such as sata-ssd, or a directory")
 		p.String(&s.dir, "dir", "", params.String, "directory to run in (the files go in a new directory inside it)")
 	}
 	p.Float(&s.gridIntensity, "grid-intensity", placement.DefaultGridIntensity,
 		"grams of CO2 per kWh for the device energy's CO2 (475: the "+placement.GridIntensitySource+")")
-	p.Enum(&s.emulatorPath, "emulator", emulator.PathAuto, []string{emulator.PathFUSE, emulator.PathPreload, emulator.PathAuto},
-		"how emulated tiers reach the device models: preload (LD_PRELOAD shim in a managed server, a VFS for SQLite: a few us a request), fuse (a FUSE mount), or auto (preload where it can enter the engine, else fuse)")
+	params.Parsed(p, &s.emulatorPath, "emulator", emulator.PathAuto, params.Enum, emulator.ParsePath,
+		"how emulated tiers reach the device models: preload (LD_PRELOAD shim in a managed server, a VFS for SQLite: a few us a request), fuse (a FUSE mount), or auto (preload where it can enter the engine, else fuse)").
+		Choices = []string{emulator.PathFUSE, emulator.PathPreload, emulator.PathAuto}
 	p.Bool(&s.recordTrace, "record-trace", false, "record every request of each emulated tier to OUT/traces/TIER.trace, to replay it through other profiles with 'tierbench device replay'")
 	p.List(&s.profiles, "profiles", "device profile file or directory of *.yaml files for --tier (repeatable; default: "+device.DefaultUserDir()+" if it exists)")
 	if opts.Estimates {
-		p.Bool(&s.ignoreLimits, strings.TrimPrefix(capacity.OverrideFlag, "--"), false,
-			"run even when the estimated memory or disk exceeds what this host has (for hosts whose limits tierbench cannot see)")
+		p.Bool(&s.ignoreLimits, strings.TrimPrefix(capacity.OverrideFlag, "--"), false, capacity.OverrideHelp)
 	}
 	if opts.Sections {
-		p.String(&s.cpuWatts, "cpu-watts", "", params.String, "the CPUs' idle and full watts as IDLE,MAX (e.g. 12.5,125) for the energy section where the CPU's power is modelled (default: from the CPU's TDP in tierbench's table)")
+		params.Parsed(p, &s.cpuWatts, "cpu-watts", "", params.String, parseCPUWatts, "the CPUs' idle and full watts as IDLE,MAX (e.g. 12.5,125) for the energy section where the CPU's power is modelled (default: from the CPU's TDP in tierbench's table)")
 		p.Float(&s.baseWatts, "base-watts", 0, "watts of the rest of the host (motherboard, fans, NIC, power-supply loss) for the energy section (0: not counted)")
 		p.String(&s.powerMeter, "power-meter", "", params.String, "a file of (time, watts) readings of a meter on the whole host, for the energy section")
 		p.String(&s.powerMeterCmd, "power-meter-cmd", "", params.String, "a command that prints the host's watts, polled during the run (e.g. 'ipmitool dcmi power reading'), for the energy section")
-		p.String(&s.sample, "sample", monitor.DefaultInterval.String(), params.String, "how often to sample the host, the processes, the disks, emulated devices and the engine into OUT/metrics.jsonl and .csv, for the monitoring and verdict sections (e.g. 1s, 500ms), or off")
+		params.Parsed(p, &s.sample, "sample", monitor.DefaultInterval.String(), params.String, monitor.ParseSample, "how often to sample the host, the processes, the disks, emulated devices and the engine into OUT/metrics.jsonl and .csv, for the monitoring and verdict sections (e.g. 1s, 500ms), or off")
 		p.String(&s.metricsAddr, "metrics-addr", "", params.String, "serve the samples, and the throughput and latency of workloads with report intervals, to Prometheus at http://HOST:PORT/metrics while the run goes (e.g. 127.0.0.1:9187)")
 		if opts.Engine {
 			p.Int(&s.serverPID, "server-pid", 0, "process id of the server given by --dsn, when it runs on this machine: its process tree's CPU and memory are sampled")
@@ -122,18 +133,33 @@ func NewSettings(opts Options) *Settings {
 	return s
 }
 
+// parseClientIO reads --client-io.
+func parseClientIO(text string) (engine.ClientIO, error) {
+	c, err := engine.ParseClientIO(text)
+	if err != nil {
+		return "", fmt.Errorf("--client-io %w", err)
+	}
+	return c, nil
+}
+
+// parseCPUWatts reads --cpu-watts; empty is nil: the CPU's power from its TDP.
+func parseCPUWatts(text string) (*energy.CPUWatts, error) {
+	if text == "" {
+		return nil, nil
+	}
+	w, err := energy.ParseCPUWatts(text)
+	if err != nil {
+		return nil, err
+	}
+	return &w, nil
+}
+
 // Params are the settings as parameters, for a command line (Params().FlagSet()) or a
 // study (Params().SetValues).
 func (s *Settings) Params() *params.Set { return s.set }
-
-// Options are the options the settings were made with.
-func (s *Settings) Options() Options { return s.opts }
 
 // Out is --out.
 func (s *Settings) Out() string { return s.out }
 
 // EngineName is --engine as given, lower case.
 func (s *Settings) EngineName() string { return strings.ToLower(s.engine) }
-
-// IgnoreLimits is --ignore-limits.
-func (s *Settings) IgnoreLimits() bool { return s.ignoreLimits }

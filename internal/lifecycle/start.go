@@ -13,24 +13,25 @@ import (
 	"tierbench/internal/workload"
 )
 
-// Start begins a phase that asks req: it checks the load the phase runs on (it follows
-// the engine that load used, or refuses another) and what the phase needs of this
-// host, both before anything starts, then validates the settings (Config) and opens
-// the run (Open) with the monitor mon (nil: none).
-func Start(ctx context.Context, s *Settings, req workload.Request, out IO, mon Monitor) (*Run, error) {
-	if s.out == "" {
-		return nil, fmt.Errorf("--out is required: %s", s.opts.OutWhat)
-	}
+// start opens a phase configured as cfg (Settings.Config of req). First, before
+// anything starts, it checks the load the phase runs on: a phase follows the engine
+// that load used, and only when that is not the engine it was configured for (no
+// --engine given) is it configured again, for that engine. Then it checks what the
+// phase needs of this host, and opens the run (Open) with the monitor mon (nil: none).
+func (s *Settings) start(ctx context.Context, req workload.Request, cfg *Config, out IO, mon Monitor) (*Run, error) {
 	if req.Load != nil {
+		configured := s.EngineName()
 		if err := s.checkLoad(req.Load, out); err != nil {
 			return nil, err
 		}
+		if s.EngineName() != configured {
+			var err error
+			if cfg, err = s.Config(req); err != nil {
+				return nil, err
+			}
+		}
 	}
-	if err := s.checkCapacity(req); err != nil {
-		return nil, err
-	}
-	cfg, err := s.Config(req)
-	if err != nil {
+	if err := checkCapacity(cfg); err != nil {
 		return nil, err
 	}
 	cfg.Monitor = mon
@@ -83,26 +84,23 @@ func (s *Settings) matchLoaded(file string, loaded *engine.Info, notes io.Writer
 }
 
 // checkCapacity refuses, before anything is started, a phase whose estimate exceeds
-// this host's memory or disk (capacity.Check; --ignore-limits skips it). An unknown
-// engine is left for Config to report.
-func (s *Settings) checkCapacity(req workload.Request) error {
-	if req.Needs == nil || !s.opts.Engine {
+// this host's memory or disk (capacity.Check; --ignore-limits skips it).
+func checkCapacity(cfg *Config) error {
+	req := cfg.Request
+	if req.Needs == nil || cfg.Engine == nil {
 		return nil
 	}
-	d, err := engine.DialectOf(s.EngineName())
+	d, err := engine.DialectOf(cfg.Engine.Name)
 	if err != nil {
-		return nil
+		return err
 	}
-	buffer, err := s.bufferBytes()
-	if err != nil {
-		return nil // engineConfig reports it
-	}
-	needs, err := req.Needs(workload.EngineFacts{Dialect: d, External: s.dsn != "", DataDir: s.dataDir(), Out: s.out, BufferBytes: buffer})
+	needs, err := req.Needs(workload.EngineFacts{Dialect: d, External: cfg.Engine.DSN != "", DataDir: dataDir(cfg), Out: cfg.Out,
+		BufferBytes: cfg.Engine.BufferBytes})
 	if err != nil {
 		return err
 	}
 	for _, n := range needs {
-		if err := capacity.Check(n, s.ignoreLimits); err != nil {
+		if err := capacity.Check(n, cfg.IgnoreLimits); err != nil {
 			return err
 		}
 	}
@@ -113,20 +111,15 @@ func (s *Settings) checkCapacity(req workload.Request) error {
 // the engine opens: "" for an external server (its disk is not this host's to
 // measure), a real directory given as the data's tier, OUT for an emulated tier (its
 // backing files live in OUT/tiers), else --db or OUT/db.
-func (s *Settings) dataDir() string {
-	if s.dsn != "" {
+func dataDir(cfg *Config) string {
+	if cfg.Engine.DSN != "" {
 		return ""
 	}
-	if plan, _, _, err := s.plan(); err == nil {
-		if t, ok := plan.Tier(placement.Data); ok {
-			if t.Emulated() {
-				return s.out
-			}
-			return t.Dir
+	if t, ok := cfg.Plan.Tier(placement.Data); ok {
+		if t.Emulated() {
+			return cfg.Out
 		}
+		return t.Dir
 	}
-	if s.db != "" {
-		return s.db
-	}
-	return filepath.Join(s.out, "db")
+	return cfg.Engine.Dir
 }

@@ -10,7 +10,16 @@
 // would have got in-process.
 //
 // Integers and seeds are read as decimal only (pflag's own int flags read "010" as 8
-// and "0x10" as 16; the TPC writes seeds with leading zeros). Sizes (256MB, 2GiB) and
-// scale factors keep their text and are parsed by the workload's or lifecycle's
-// builder, which checks values against each other and names the flag in its errors.
+// and "0x10" as 16; the TPC writes seeds with leading zeros). A value that needs more
+// than pflag's parsing (a size such as 256MB, a client I/O mode, a sampling interval
+// or "off") is a Parsed parameter: read into its type when it is set, so a bad value
+// fails where it is given and the typed value is what travels on, while its text
+// stays for help, Values and Args. Its error names the flag itself (ValueError), and
+// FlagError keeps pflag from naming it a second time. Checks of values against each
+// other stay with the workload's or the lifecycle's builder, which names the flags.
+//
+// Every command declares its flags this way, the workloads' phases, the run settings
+// and the tool commands alike: the package that owns a command's work owns its Set
+// (tpch.GenSettings, demo.Settings, emulator.CalibrateSettings, ...), and the command
+// line adds the Set's FlagSet to the command.
 package params

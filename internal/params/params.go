@@ -177,7 +177,9 @@ func (s *Set) Set(name, value string) error {
 	if p == nil {
 		return s.unknown(name)
 	}
-	return s.fs.Set(name, value) // pflag words it: invalid argument "x" for "--name" flag: ...
+	// pflag words it: invalid argument "x" for "--name" flag: ..., unless the value's
+	// error names the flag itself
+	return FlagError(s.fs.Set(name, value))
 }
 
 // SetValues sets the parameter called name to values: a List or an Array to exactly

@@ -1,6 +1,7 @@
 package params
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -12,7 +13,8 @@ import (
 // testSet has a parameter of every kind.
 type testSet struct {
 	set                *Set
-	name, size, users  string
+	name, users        string
+	bytes              int64
 	mode               string
 	on                 bool
 	n                  int
@@ -26,7 +28,7 @@ func newTestSet() *testSet {
 	t := &testSet{set: NewSet("test")}
 	s := t.set
 	s.String(&t.name, "name", "x", String, "a name")
-	s.String(&t.size, "buffer", "", Size, "a size")
+	s.Size(&t.bytes, "buffer", "", "a size")
 	s.String(&t.users, "users", "1", Users, "users")
 	s.Enum(&t.mode, "mode", "auto", []string{"auto", "thread"}, "a mode")
 	s.Bool(&t.on, "on", false, "a switch")
@@ -50,7 +52,7 @@ func TestRoundTrip(t *testing.T) {
 	if err := a.set.FlagSet().Parse(cmdline); err != nil {
 		t.Fatal(err)
 	}
-	if a.n != 10 || a.seed != 101000000 || a.anySeed != -7 || !a.on || a.wait != 90*time.Second ||
+	if a.bytes != 2<<30 || a.n != 10 || a.seed != 101000000 || a.anySeed != -7 || !a.on || a.wait != 90*time.Second ||
 		!slices.Equal(a.profiles, []string{"a.yaml", "b.yaml", "c,d.yaml"}) || !slices.Equal(a.settings, []string{"work_mem=64MB", "x=a,b"}) {
 		t.Fatalf("parsed %+v", a)
 	}
@@ -88,6 +90,8 @@ func TestErrorsNameTheFlag(t *testing.T) {
 		{"seed", []string{"2147483647"}, `invalid argument "2147483647" for "--seed" flag: a seed is a decimal whole number from 0 to 2147483646`},
 		{"wait", []string{"5 minutes"}, `invalid argument "5 minutes" for "--wait" flag: time: `},
 		{"on", []string{"maybe"}, `invalid argument "maybe" for "--on" flag`},
+		// a value whose error names the flag itself is not wrapped again
+		{"buffer", []string{"huge"}, `--buffer "huge" is not a size: give bytes with an optional unit, such as 256MB or 2GiB`},
 		{"rate", []string{"1", "2"}, "--rate takes one value, not 2 (1, 2)"},
 		{"speed", []string{"1"}, `unknown parameter "speed" of test: valid parameters are name, buffer, users, mode, on, n, seed, gen-seed, rate, wait, profiles, set`},
 	} {
@@ -100,6 +104,41 @@ func TestErrorsNameTheFlag(t *testing.T) {
 	if err := s.SetValues("users", []string{"1", "8", "64"}); err != nil || s.Lookup("users").Values()[0] != "1,8,64" {
 		t.Errorf("users: %v %q", err, s.Lookup("users").Values())
 	}
+}
+
+// TestParsedOnce: a parsed parameter holds its typed value from the moment it is set,
+// keeps the text it was given (a study's command line shows 2GiB), keeps the old value
+// when the text does not parse, and its error reaches a command line without pflag's
+// wrapping (FlagError), which other errors keep.
+func TestParsedOnce(t *testing.T) {
+	ts := newTestSet()
+	if ts.bytes != 0 || ts.set.Lookup("buffer").Default != "" {
+		t.Fatalf("default: %d bytes, text %q", ts.bytes, ts.set.Lookup("buffer").Default)
+	}
+	if err := ts.set.Set("buffer", "1.5G"); err != nil || ts.bytes != 3<<29 || ts.set.Lookup("buffer").Values()[0] != "1.5G" {
+		t.Fatalf("1.5G: %v, %d bytes, text %q", err, ts.bytes, ts.set.Lookup("buffer").Values())
+	}
+	err := ts.set.FlagSet().Parse([]string{"--buffer", "12XB"})
+	if ts.bytes != 3<<29 || ts.set.Lookup("buffer").Values()[0] != "1.5G" {
+		t.Errorf("a refused value changed the parameter: %d bytes, text %q", ts.bytes, ts.set.Lookup("buffer").Values())
+	}
+	if got := FlagError(err); got == nil || got.Error() != `--buffer "12XB" is not a size: give bytes with an optional unit, such as 256MB or 2GiB` {
+		t.Errorf("command line error %v", got)
+	}
+	err = ts.set.FlagSet().Parse([]string{"--n", "x"})
+	if got := FlagError(err); got == nil || got.Error() != `invalid argument "x" for "--n" flag: give a decimal whole number, such as 4` {
+		t.Errorf("other errors keep pflag's words: %v", got)
+	}
+	if err := ts.set.Set("buffer", ""); err != nil || ts.bytes != 0 {
+		t.Errorf("empty: %v, %d bytes; want 0, not given", err, ts.bytes)
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "--bad") {
+			t.Errorf("a default that does not parse: %v, want a panic naming --bad", r)
+		}
+	}()
+	var n int64
+	ts.set.Size(&n, "bad", "lots", "a size whose default is not one")
 }
 
 func TestRequiredAndDefaults(t *testing.T) {

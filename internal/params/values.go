@@ -77,22 +77,3 @@ func (v decimalInt) Set(s string) error {
 	*v.p = int(n)
 	return nil
 }
-
-// SeedValue is a --seed value limited to min..max, for commands that register their
-// own flags.
-func SeedValue(p *int64, min, max int64) interface {
-	String() string
-	Set(string) error
-	Type() string
-} {
-	return &seedValue{p: p, min: min, max: max}
-}
-
-// IntValue is a decimal int value, for commands that register their own flags.
-func IntValue(p *int) interface {
-	String() string
-	Set(string) error
-	Type() string
-} {
-	return decimalInt{p}
-}

@@ -8,7 +8,8 @@
 //	plan, err := placement.NewPlan([]string{"fast=sata-ssd", "slow=/srv/hdd"}, placement.Classes{Data: "slow", WAL: "fast"}, reg)
 //	pl, err := plan.Start(ctx, placement.Options{OutDir: out})
 //	defer pl.Stop()                        // unmounts; safe to call twice
-//	added, err := pl.Apply(&cfg)           // cfg.Dir, WALDir, TempDir and Settings
+//	files, err := pl.EngineFiles(cfg)      // data, WAL and temp directories, env, settings to add
+//	... put files into cfg (the run lifecycle does) ...
 //	eng, err := engine.Open(ctx, cfg)
 //	... run, then close the engine: a server must let go of the mounts first ...
 //	storage, err := pl.Finish(placement.DefaultGridIntensity) // unmounts, returns the result section

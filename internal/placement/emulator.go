@@ -68,7 +68,7 @@ func preloadCannot(engineName string) error {
 }
 
 // startPreload connects the engine to the ring of a preload emulator: the shim's
-// environment for a server (Apply passes it on), the VFS for SQLite in this process.
+// environment for a server (EngineFiles passes it on), the VFS for SQLite in this process.
 func (pl *Placed) startPreload() error {
 	io, err := engine.IOSettingsOf(pl.opts.Engine)
 	if err != nil {

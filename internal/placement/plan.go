@@ -249,7 +249,7 @@ func (p *Plan) Emulated() bool {
 // changes; a flush method the engine does not have (engine.IOSettings.NoFlush); and a
 // WAL tier other than the data tier for an engine that keeps its WAL beside the data
 // (SQLite: engine.IOSettings.NoSeparateWAL). A method a server version lacks is found
-// later, by Apply, which knows the version.
+// later, by EngineFiles, which knows the version.
 func (p *Plan) CheckEngine(cfg *engine.Config, method engine.FlushMethod) error {
 	if cfg.DSN != "" {
 		if !p.Empty() {

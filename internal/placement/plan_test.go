@@ -132,9 +132,31 @@ func TestCheckEngine(t *testing.T) {
 	}
 }
 
-// TestApply places directory tiers (no mount needed) and checks where each class goes
+// applyFiles puts what pl gives the engine into cfg, as the run lifecycle does, and
+// returns the settings it added.
+func applyFiles(pl *Placed, cfg *engine.Config) ([]engine.Setting, error) {
+	f, err := pl.EngineFiles(*cfg)
+	if err != nil {
+		return nil, err
+	}
+	for d, v := range map[*string]string{&cfg.Dir: f.Dir, &cfg.WALDir: f.WALDir, &cfg.TempDir: f.TempDir} {
+		if v != "" {
+			*d = v
+		}
+	}
+	cfg.Env = append(cfg.Env, f.Env...)
+	for _, st := range f.Settings {
+		if cfg.Settings == nil {
+			cfg.Settings = map[string]string{}
+		}
+		cfg.Settings[st.Name] = st.Value
+	}
+	return f.Settings, nil
+}
+
+// TestEngineFiles places directory tiers (no mount needed) and checks where each class goes
 // and which settings are added, a user's setting winning.
-func TestApply(t *testing.T) {
+func TestEngineFiles(t *testing.T) {
 	reg := builtin(t)
 	dataDir, walDir, tempDir := t.TempDir(), t.TempDir(), t.TempDir()
 	p, err := NewPlan([]string{"d=" + dataDir, "w=" + walDir, "t=" + tempDir}, Classes{Data: "d", WAL: "w", Temp: "t"}, reg)
@@ -146,7 +168,7 @@ func TestApply(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := engine.Config{Name: "mysql", Dir: "/elsewhere", Settings: map[string]string{"innodb_use_native_aio": "1"}}
-	added, err := pl.Apply(&cfg)
+	added, err := applyFiles(pl, &cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,10 +203,10 @@ func TestApply(t *testing.T) {
 		t.Fatal(err)
 	}
 	pl2, _ := p2.Start(t.Context(), Options{Registry: reg, FlushMethod: engine.Direct})
-	if _, err := pl2.Apply(&engine.Config{Name: "sqlite"}); err == nil || !strings.Contains(err.Error(), "--flush-method direct: SQLite has no direct I/O") {
+	if _, err := pl2.EngineFiles(engine.Config{Name: "sqlite"}); err == nil || !strings.Contains(err.Error(), "--flush-method direct: SQLite has no direct I/O") {
 		t.Errorf("sqlite direct: %v", err)
 	}
-	if _, err := pl2.Apply(&engine.Config{Name: "postgres", DSN: "host=x"}); err == nil || !strings.Contains(err.Error(), "--dsn") {
+	if _, err := pl2.EngineFiles(engine.Config{Name: "postgres", DSN: "host=x"}); err == nil || !strings.Contains(err.Error(), "--dsn") {
 		t.Errorf("external server: %v", err)
 	}
 }

@@ -46,7 +46,7 @@ func TestServersOnPreloadTiers(t *testing.T) {
 			pl, cfg, _ := placeServer(t, tc.engine, []string{"data=nvme", "log=dram-ssd"}, Classes{Data: "data", WAL: "log", Temp: "data"},
 				Options{Emulator: preloadOptions(t)})
 			if !strings.Contains(strings.Join(cfg.Env, " "), "LD_PRELOAD=") || !strings.HasSuffix(cfg.Dir, filepath.Join("tiers", "data", "backing", "db")) {
-				t.Fatalf("Apply gave env %v and dir %s: want the shim and the tier's own directory", cfg.Env, cfg.Dir)
+				t.Fatalf("EngineFiles gave env %v and dir %s: want the shim and the tier's own directory", cfg.Env, cfg.Dir)
 			}
 			eng, err := engine.Open(ctx, cfg)
 			if err != nil {
@@ -145,7 +145,7 @@ func TestSQLiteOnPreloadTier(t *testing.T) {
 	}
 	defer pl.Stop()
 	cfg := engine.Config{Name: "sqlite", BufferBytes: 256 << 10}
-	if _, err := pl.Apply(&cfg); err != nil {
+	if _, err := applyFiles(pl, &cfg); err != nil {
 		t.Fatal(err)
 	}
 	eng, err := engine.Open(ctx, cfg)

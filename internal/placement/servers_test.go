@@ -118,7 +118,7 @@ func placeServer(t *testing.T, name string, tiers []string, classes Classes, opt
 	}
 	t.Cleanup(func() { pl.Stop() })
 	cfg := engine.Config{Name: name, Dir: filepath.Join(out, "db")}
-	added, err := pl.Apply(&cfg)
+	added, err := applyFiles(pl, &cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,16 +37,16 @@ func TestSQLiteOnEmulatedTier(t *testing.T) {
 	}
 	defer pl.Stop()
 	cfg := engine.Config{Name: "sqlite", Dir: filepath.Join(out, "db"), BufferBytes: 256 << 10}
-	added, err := pl.Apply(&cfg)
+	added, err := applyFiles(pl, &cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	mnt := filepath.Join(out, "tiers", "ssd", "mnt")
 	if cfg.Dir != filepath.Join(mnt, "db") || cfg.TempDir != mnt {
-		t.Fatalf("Apply placed data in %s and temp in %s, want %s/db and %s", cfg.Dir, cfg.TempDir, mnt, mnt)
+		t.Fatalf("EngineFiles placed data in %s and temp in %s, want %s/db and %s", cfg.Dir, cfg.TempDir, mnt, mnt)
 	}
 	if len(added) != 2 || cfg.Settings["mmap_size"] != "0" || cfg.Settings["temp_store"] != "FILE" {
-		t.Fatalf("Apply added %v, settings %v: want mmap_size=0 and temp_store=FILE", added, cfg.Settings)
+		t.Fatalf("EngineFiles added %v, settings %v: want mmap_size=0 and temp_store=FILE", added, cfg.Settings)
 	}
 	eng, err := engine.Open(ctx, cfg)
 	if err != nil {

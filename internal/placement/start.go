@@ -54,7 +54,7 @@ type Placed struct {
 	traces  map[string]string // tier name -> trace file (Options.Trace)
 	roots   []string          // OUT/tiers/NAME of each emulated tier
 	created []string          // data directories Dir made inside users' tiers
-	applied []engine.Setting  // settings Apply added
+	applied []engine.Setting  // settings EngineFiles added
 	// emu is how the emulated tiers are served; env the preload shim's environment
 	// for a managed server, detach the SQLite VFS's hold on the ring.
 	emu    *result.EmulatorInfo
@@ -206,57 +206,63 @@ func (pl *Placed) TierDir(class Class) string {
 	return pl.dirs[t.Name]
 }
 
-// Apply places cfg's files on the tiers and adds the settings placement needs: those
-// that let the engine's I/O reach an emulated device honestly and those of the flush
-// method, as the engine's driver says (engine.IOSettingsOf). A setting the user gave (cfg.Settings) wins. It returns
-// the settings it added. An external server (cfg.DSN) cannot be placed.
-func (pl *Placed) Apply(cfg *engine.Config) ([]engine.Setting, error) {
-	if err := pl.plan.CheckEngine(cfg, pl.opts.FlushMethod); err != nil {
-		return nil, err
+// EngineFiles is what placement gives an engine: the directories of the classes
+// placed ("" for one that is not), the environment a managed server's processes get
+// (the preload shim's), and the settings it adds.
+type EngineFiles struct {
+	Dir, WALDir, TempDir string
+	Env                  []string
+	// Settings are those that let the engine's I/O reach an emulated device honestly
+	// and those of the flush method, as the engine's driver says
+	// (engine.IOSettingsOf), less the ones the engine is given already: a setting the
+	// user gave wins.
+	Settings []engine.Setting
+}
+
+// EngineFiles places the files of the engine cfg describes on the tiers and says
+// where they go and what the engine needs for it; it writes nothing into cfg (the run
+// lifecycle puts the engine's configuration together). An external server (cfg.DSN)
+// cannot be placed: it gets nothing.
+func (pl *Placed) EngineFiles(cfg engine.Config) (EngineFiles, error) {
+	var f EngineFiles
+	if err := pl.plan.CheckEngine(&cfg, pl.opts.FlushMethod); err != nil {
+		return f, err
 	}
 	if cfg.DSN != "" {
-		return nil, nil
+		return f, nil
 	}
 	io, err := engine.IOSettingsOf(cfg.Name)
 	if err != nil {
-		return nil, fmt.Errorf("placement: %w", err)
+		return f, fmt.Errorf("placement: %w", err)
 	}
 	major := pl.opts.ServerMajor
 	if major == 0 && (pl.plan.Emulated() || pl.opts.FlushMethod != "") {
 		if major, err = io.Major(); err != nil {
-			return nil, err
+			return f, err
 		}
 	}
 	want, err := io.For(cfg.Name, pl.plan.Emulated(), pl.opts.FlushMethod, major)
 	if err != nil {
-		return nil, err
+		return f, err
 	}
 	if d := pl.Dir(Data); d != "" {
 		if _, err := os.Stat(d); pl.isDirTier(Data) && errors.Is(err, os.ErrNotExist) {
 			pl.created = append(pl.created, d)
 		}
-		cfg.Dir = d
+		f.Dir = d
 	}
 	if d := pl.Dir(WAL); d != "" && io.NoSeparateWAL == "" { // else beside the data (CheckEngine)
-		cfg.WALDir = d
+		f.WALDir = d
 	}
-	if d := pl.Dir(Temp); d != "" {
-		cfg.TempDir = d
-	}
-	cfg.Env = append(cfg.Env, pl.env...)
-	var added []engine.Setting
+	f.TempDir = pl.Dir(Temp)
+	f.Env = slices.Clone(pl.env)
 	for _, st := range want {
-		if _, set := cfg.Settings[st.Name]; set {
-			continue
+		if _, set := cfg.Settings[st.Name]; !set {
+			f.Settings = append(f.Settings, st)
 		}
-		if cfg.Settings == nil {
-			cfg.Settings = map[string]string{}
-		}
-		cfg.Settings[st.Name] = st.Value
-		added = append(added, st)
 	}
-	pl.applied = added
-	return slices.Clone(added), nil
+	pl.applied = slices.Clone(f.Settings)
+	return f, nil
 }
 
 func (pl *Placed) isDirTier(class Class) bool {

@@ -48,7 +48,7 @@ func deviceResult(st emulator.DeviceStats, idleJ, gPerKWh float64) *result.Devic
 		d.TimingError = &te
 	}
 	if st.Ring != nil {
-		h := *st.Ring
+		h := result.RingHealth(*st.Ring)
 		d.Ring = &h
 	}
 	d.MediaReads, d.MediaWrites = st.Reads, st.Writes

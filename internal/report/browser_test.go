@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"tierbench/internal/report/reporttest"
+	"tierbench/internal/rundir"
 )
 
 // TestReportInChromium writes the fixture study's report and opens it in headless
@@ -19,7 +20,7 @@ func TestReportInChromium(t *testing.T) {
 	if err := doc.Write(dir); err != nil {
 		t.Fatal(err)
 	}
-	page := reporttest.Load(t, filepath.Join(dir, HTMLFile))
+	page := reporttest.Load(t, filepath.Join(dir, rundir.ReportFile))
 	page.CheckClean(t)
 	page.CheckCharts(t, doc.Charts())
 

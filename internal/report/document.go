@@ -7,12 +7,7 @@ import (
 
 	"tierbench/internal/metrics"
 	"tierbench/internal/report/chart"
-)
-
-// Files a document writes into its directory.
-const (
-	HTMLFile   = "report.html"
-	FiguresDir = "figures"
+	"tierbench/internal/rundir"
 )
 
 // Document is one self-contained HTML report: a title and sections of text, plans,
@@ -179,7 +174,7 @@ func (d *Document) Write(dir string) error {
 	if err != nil {
 		return err
 	}
-	figs := filepath.Join(dir, FiguresDir)
+	figs := filepath.Join(dir, rundir.FiguresDir)
 	if err := os.MkdirAll(figs, 0o755); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
@@ -199,7 +194,7 @@ func (d *Document) Write(dir string) error {
 			return err
 		}
 	}
-	return metrics.WriteFile(filepath.Join(dir, HTMLFile), page)
+	return metrics.WriteFile(filepath.Join(dir, rundir.ReportFile), page)
 }
 
 // HTML renders the page alone, without links to figure files.

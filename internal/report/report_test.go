@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"tierbench/internal/report/chart"
+	"tierbench/internal/rundir"
 )
 
 func TestSummarise(t *testing.T) {
@@ -356,22 +357,22 @@ func TestDocumentHTML(t *testing.T) {
 func TestDocumentWrite(t *testing.T) {
 	doc, _, _ := sampleDocument(t)
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, HTMLFile), []byte("an earlier report"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, rundir.ReportFile), []byte("an earlier report"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := doc.Write(dir); err != nil {
 		t.Fatal(err)
 	}
-	page, err := os.ReadFile(filepath.Join(dir, HTMLFile))
+	page, err := os.ReadFile(filepath.Join(dir, rundir.ReportFile))
 	if err != nil || !bytes.HasPrefix(page, []byte("<!DOCTYPE html>")) {
 		t.Fatalf("report.html: %.40q, %v", page, err)
 	}
 	for _, c := range doc.Charts() {
-		svg, err := os.ReadFile(filepath.Join(dir, FiguresDir, c.Name+".svg"))
+		svg, err := os.ReadFile(filepath.Join(dir, rundir.FiguresDir, c.Name+".svg"))
 		if err != nil || !bytes.Contains(svg, []byte("<svg ")) {
 			t.Errorf("%s.svg: %v", c.Name, err)
 		}
-		png, err := os.ReadFile(filepath.Join(dir, FiguresDir, c.Name+".png"))
+		png, err := os.ReadFile(filepath.Join(dir, rundir.FiguresDir, c.Name+".png"))
 		if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
 			t.Errorf("%s.png: %v", c.Name, err)
 		}

@@ -67,7 +67,8 @@ type EngineIOCheck struct {
 }
 
 // RingHealth is what the engine's processes reported about the preload path's ring
-// as a whole.
+// as a whole: the emulator's preload.Health, converted field for field (placement),
+// so the two keep the same fields and this package links no emulator.
 type RingHealth struct {
 	// Attached counts processes that mapped the ring (the shim's constructor, a VFS).
 	Attached int64 `json:"attached"`

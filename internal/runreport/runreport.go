@@ -9,6 +9,7 @@ import (
 	"tierbench/internal/monitor"
 	"tierbench/internal/report"
 	"tierbench/internal/report/chart"
+	"tierbench/internal/rundir"
 	"tierbench/internal/verdict"
 )
 
@@ -182,7 +183,7 @@ func Write(dir string, opt Options) (string, error) {
 	if err := rep.Doc.Write(dir); err != nil {
 		return "", err
 	}
-	return filepath.Join(dir, report.HTMLFile), nil
+	return filepath.Join(dir, rundir.ReportFile), nil
 }
 
 func seriesKeys(ss []chart.SeriesOf) []string {

@@ -13,6 +13,7 @@ import (
 	"tierbench/internal/report/chart"
 	"tierbench/internal/report/reporttest"
 	"tierbench/internal/result"
+	"tierbench/internal/rundir"
 	"tierbench/internal/runreport"
 	"tierbench/internal/runreport/runreporttest"
 	"tierbench/internal/workload/postmark"
@@ -365,7 +366,7 @@ func TestReportInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if path != filepath.Join(dir, report.HTMLFile) {
+	if path != filepath.Join(dir, rundir.ReportFile) {
 		t.Errorf("Write returned %s", path)
 	}
 	doc := build(t, dir, runreport.Options{}).Doc
@@ -382,7 +383,7 @@ func TestReportInChromium(t *testing.T) {
 	}
 	for _, c := range doc.Charts() {
 		for _, ext := range []string{".png", ".svg"} {
-			if st, err := os.Stat(filepath.Join(dir, report.FiguresDir, c.Name+ext)); err != nil || st.Size() == 0 {
+			if st, err := os.Stat(filepath.Join(dir, rundir.FiguresDir, c.Name+ext)); err != nil || st.Size() == 0 {
 				t.Errorf("figure %s%s: %v", c.Name, ext, err)
 			}
 		}

@@ -142,7 +142,7 @@ func (r *Runner) Run(ctx context.Context) (*Tally, error) {
 		return nil, err
 	}
 	fmt.Fprintf(r.Stdout, "validated %d cells\n", len(r.Plan.Cells))
-	if err := lifecycle.EnsureWritableDir("--out", st.out); err != nil {
+	if err := rundir.EnsureWritable("--out", st.out); err != nil {
 		return nil, err
 	}
 	lock, err := rundir.Acquire(st.out, r.Lock)

@@ -1,7 +1,21 @@
 package preload
 
-import "tierbench/internal/result"
-
-// Health is what clients reported about the ring as a whole; it goes into the
-// storage section of a result as it is, so its type is the result's.
-type Health = result.RingHealth
+// Health is what the ring's clients reported about it as a whole. The storage section
+// of a result (package result) holds the same fields; placement copies them across, so
+// that this package, which the shim, the SQLite VFS and the server share, links
+// nothing of the results, the engines or the monitor.
+type Health struct {
+	// Attached counts processes that mapped the ring (the shim's constructor, a VFS).
+	Attached int64 `json:"attached"`
+	// FullWaits counts requests that found every slot busy and waited for one.
+	FullWaits int64 `json:"full_waits,omitempty"`
+	// SlowAnswers counts requests whose answer came after their deadline (the server
+	// was asleep or descheduled for longer than the device's latency).
+	SlowAnswers int64 `json:"slow_answers,omitempty"`
+	// Failed is the first failure a client reported: its requests were not timed.
+	Failed string `json:"failed,omitempty"`
+	// Unseen counts calls on a device's files whose I/O the ring cannot time (mmap,
+	// native AIO, io_uring, sync_file_range); UnseenFirst names the first.
+	Unseen      int64  `json:"unseen,omitempty"`
+	UnseenFirst string `json:"unseen_first,omitempty"`
+}

@@ -4,6 +4,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -17,6 +18,28 @@ var bundled = bundle.Set{FS: bundledFS, Dir: "mixes"}
 
 // Bundled lists the names of the mixes built into tierbench.
 func Bundled() []string { return bundled.Names() }
+
+// WriteBundled lists the bundled mixes, each with the first sentence of its
+// description and its transactions' weights, and how to copy one.
+func WriteBundled(w io.Writer) error {
+	for _, name := range Bundled() {
+		m, err := Open(name)
+		if err != nil {
+			return err
+		}
+		var txns []string
+		for _, t := range m.Transactions {
+			txns = append(txns, fmt.Sprintf("%s %g", t.Name, t.Weight))
+		}
+		desc := strings.Join(strings.Fields(m.Description), " ")
+		if i := strings.Index(desc, ". "); i > 0 {
+			desc = desc[:i+1]
+		}
+		fmt.Fprintf(w, "%-13s %s\n%-13s weights: %s\n", name, desc, "", strings.Join(txns, ", "))
+	}
+	_, err := fmt.Fprintln(w, "\n'tierbench oltp show NAME > my.yaml' prints one to copy and edit; run it with --mix my.yaml")
+	return err
+}
 
 // BundledSource is the YAML of a bundled mix, for users to copy and edit.
 func BundledSource(name string) ([]byte, error) {

@@ -21,4 +21,8 @@
 //
 // Workload is TPC-H as the registry names it ("tpch", `tierbench tpch run`): one phase,
 // run, with its parameters; docs/tpch.md is its manual.
+//
+// The tool commands `tierbench tpch gen` and `tpch qgen` are GenSettings and
+// QgenSettings: their flags as parameters, the checks (dbgen's update sets at a scale
+// factor, the capacity the files need) and the output.
 package tpch

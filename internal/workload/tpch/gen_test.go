@@ -1,4 +1,4 @@
-package main
+package tpch
 
 import (
 	"bytes"
@@ -8,8 +8,21 @@ import (
 	"strings"
 	"testing"
 
+	"tierbench/internal/params"
 	"tierbench/internal/workload/tpch/dbgen"
 )
+
+// gen runs tpch gen with the command line args and returns what it printed.
+func gen(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	g := NewGenSettings()
+	if err := g.Params().FlagSet().Parse(args); err != nil {
+		return "", params.FlagError(err)
+	}
+	var out bytes.Buffer
+	err := g.Write(context.Background(), &out)
+	return out.String(), err
+}
 
 func TestGenBadInput(t *testing.T) {
 	dir := t.TempDir()
@@ -26,7 +39,7 @@ func TestGenBadInput(t *testing.T) {
 		{"sf beyond 100000", []string{"--sf", "100001"}, "--sf 100001 is too large: TPC-H defines scale factors up to 100000"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := runCLI(t, append([]string{"tpch", "gen", "--out", dir}, tc.args...)...)
+			_, err := gen(t, append([]string{"--out", dir}, tc.args...)...)
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Fatalf("got %v, want an error containing %q", err, tc.wantErr)
 			}
@@ -42,7 +55,7 @@ func TestGenBadInput(t *testing.T) {
 
 func TestGenUpdateSetAlone(t *testing.T) {
 	dir := t.TempDir()
-	out, err := runCLI(t, "tpch", "gen", "--sf", "0.01", "--update-set", "3", "--out", dir)
+	out, err := gen(t, "--sf", "0.01", "--update-set", "3", "--out", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +82,7 @@ func TestGenUpdateSetAlone(t *testing.T) {
 	}
 	// below SF 30000, set 3 alone is set 3 of "dbgen -U 3"
 	all := t.TempDir()
-	if _, err := runCLI(t, "tpch", "gen", "--sf", "0.01", "--updates", "3", "--out", all); err != nil {
+	if _, err := gen(t, "--sf", "0.01", "--updates", "3", "--out", all); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"orders.tbl.u3", "lineitem.tbl.u3", "delete.3"} {
