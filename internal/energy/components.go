@@ -136,12 +136,15 @@ func (r *Recorder) meterComponent(m *meter) (*component, *Unavailable, error) {
 	name := m.cfg.name()
 	var rs []Reading
 	var src, note string
+	var spacing float64
 	if m.cmd != nil {
-		rs, note = m.cmd.result()
+		var longest time.Duration
+		rs, longest, note = m.cmd.result()
 		src = fmt.Sprintf("command %q polled each sample", m.cfg.Command)
 		if len(rs) == 0 {
 			return nil, &Unavailable{name, "no reading: " + note}, nil
 		}
+		spacing = longest.Seconds()
 	} else {
 		var err error
 		if rs, err = ReadMeterFile(m.cfg.File); err != nil {
@@ -155,8 +158,12 @@ func (r *Recorder) meterComponent(m *meter) (*component, *Unavailable, error) {
 			}
 		}
 	}
-	s, spacing := readingsSeries(rs)
-	src += fmt.Sprintf(": %d readings, every %.3g s (median), %s to %s", len(rs), spacing,
+	s, used := readingsSeries(rs, spacing)
+	how := "(median)"
+	if spacing > 0 {
+		how = "(the longest between two successful polls in a row)"
+	}
+	src += fmt.Sprintf(": %d readings, every %.3g s %s, %s to %s", len(rs), used, how,
 		rs[0].Time.Format(time.RFC3339Nano), rs[len(rs)-1].Time.Format(time.RFC3339Nano))
 	c := &component{meterScope: m.cfg.Scope, info: Component{Name: name, Method: MethodMeter, Measured: true, Source: src, Scope: m.cfg.Scope}}
 	c.series = [3]*Series{s, s, s}

@@ -22,7 +22,11 @@
 //   - storage:TIER: each emulated device's modelled energy from the storage section
 //     (result.Storage.EnergyDevices), taken as given, not recomputed.
 //   - meters: readings from a lab meter's file or a polled command (ipmitool dcmi
-//     power reading), integrated with the trapezoid rule over each window. A meter of
+//     power reading), integrated with the trapezoid rule over each window; readings
+//     more than GapSpacings of the meter's spacing apart are not joined (a file's
+//     spacing is the median between its readings, a command's the longest between
+//     two successful polls in a row: polls follow the samples, which crowd at window
+//     marks). A meter of
 //     the whole host (ScopeHost) that covers a window replaces cpu, dram and base in
 //     its total; equipment outside the host (ScopeExtra) adds to it. A meter whose
 //     readings do not cover a window says how much they cover, keeps its joules for
@@ -70,7 +74,8 @@
 //	// the end, named by file and line; the meter is left out, all else is kept)
 //	energy.WriteSummary(w, sec, "run")
 //
-// Finish adds a "run" window from the first sample to the last unless given one.
+// Finish waits for the meter commands' last polls (each within its timeout), and adds
+// a "run" window from the first sample to the last unless given one.
 //
 // Without RAPL and without a meter, every figure is modelled, and says so; a CPU that
 // is not in the table and has no --cpu-watts leaves cpu out with the reason.

@@ -86,12 +86,22 @@ func lastLine(s string) string {
 // commandMeter polls a meter command in the background, one poll at a time: a poll
 // is started at each sample unless the previous one is still running, and its
 // reading is stamped with the middle of its run.
+//
+// Its cadence is not the median spacing of its readings, as a file's is: the samples
+// that start the polls come at the monitor's ticks and at every window mark, a few
+// milliseconds after a tick at the start and end of a window, so on a short run most
+// readings are milliseconds apart and the median would call every tick-to-tick
+// interval a gap. What the polls themselves say is used instead: the longest time
+// between the readings of two polls in a row that both succeeded (spacing) is how
+// far apart this meter's readings come when nothing fails.
 type commandMeter struct {
 	command string
 	timeout time.Duration
 	ctx     context.Context
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
+	// clock stamps the readings (time.Now; a test's own clock).
+	clock func() time.Time
 
 	mu       sync.Mutex // guards what follows
 	readings []Reading
@@ -99,23 +109,28 @@ type commandMeter struct {
 	failures int
 	firstErr string
 	busy     bool
-	skipped  int // samples that found the previous poll still running
+	closing  bool // drain was called: no new polls
+	skipped  int  // samples that found the previous poll still running
+	// clean says the last reading came from a sample's poll and no poll has failed
+	// since; spacing is the longest time between two such readings in a row.
+	clean   bool
+	spacing time.Duration
 }
 
 func newCommandMeter(command string, timeout time.Duration) *commandMeter {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &commandMeter{command: command, timeout: timeout, ctx: ctx, cancel: cancel}
+	return &commandMeter{command: command, timeout: timeout, ctx: ctx, cancel: cancel, clock: time.Now}
 }
 
 // check polls once and waits: a command that fails before the run fails the run.
 func (m *commandMeter) check() error {
-	t0 := time.Now()
+	t0 := m.clock()
 	w, err := pollCommand(m.ctx, m.command, m.timeout)
 	if err != nil {
 		return err
 	}
 	m.mu.Lock()
-	m.readings = append(m.readings, Reading{Time: t0.Add(time.Since(t0) / 2), Watts: w})
+	m.readings = append(m.readings, Reading{Time: t0.Add(m.clock().Sub(t0) / 2), Watts: w})
 	m.polls++
 	m.mu.Unlock()
 	return nil
@@ -125,7 +140,7 @@ func (m *commandMeter) check() error {
 func (m *commandMeter) poll() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.ctx.Err() != nil {
+	if m.ctx.Err() != nil || m.closing {
 		return
 	}
 	if m.busy {
@@ -136,9 +151,9 @@ func (m *commandMeter) poll() {
 	m.wg.Add(1)
 	go func() {
 		defer m.wg.Done()
-		t0 := time.Now()
+		t0 := m.clock()
 		w, err := pollCommand(m.ctx, m.command, m.timeout)
-		mid := t0.Add(time.Since(t0) / 2)
+		mid := t0.Add(m.clock().Sub(t0) / 2)
 		m.mu.Lock()
 		defer m.mu.Unlock()
 		m.busy = false
@@ -151,9 +166,14 @@ func (m *commandMeter) poll() {
 			if m.firstErr == "" {
 				m.firstErr = err.Error()
 			}
+			m.clean = false
 			return
 		}
+		if n := len(m.readings); n > 0 && m.clean {
+			m.spacing = max(m.spacing, mid.Sub(m.readings[n-1].Time))
+		}
 		m.readings = append(m.readings, Reading{Time: mid, Watts: w})
+		m.clean = true
 	}()
 }
 
@@ -161,6 +181,17 @@ func (m *commandMeter) poll() {
 func (m *commandMeter) stop() {
 	m.cancel()
 	m.wg.Wait()
+}
+
+// drain lets a running poll finish (within its timeout), starts no other, and stops:
+// the poll started at the last sample is the reading at the end of the run, without
+// which the run's last interval would rest on the reading before it.
+func (m *commandMeter) drain() {
+	m.mu.Lock()
+	m.closing = true
+	m.mu.Unlock()
+	m.wg.Wait()
+	m.stop()
 }
 
 // latest is the last reading's watts; ok is false before any.
@@ -173,8 +204,9 @@ func (m *commandMeter) latest() (watts float64, ok bool) {
 	return 0, false
 }
 
-// result returns the readings and a note on failed polls.
-func (m *commandMeter) result() ([]Reading, string) {
+// result returns the readings, the longest spacing between two successful polls in a
+// row (0 when no two came in a row) and a note on failed polls.
+func (m *commandMeter) result() ([]Reading, time.Duration, string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	rs := append([]Reading(nil), m.readings...) // in time order: one poll runs at a time
@@ -185,5 +217,5 @@ func (m *commandMeter) result() ([]Reading, string) {
 	if m.skipped > 0 {
 		note = strings.TrimPrefix(note+fmt.Sprintf("; %d samples found the previous poll still running", m.skipped), "; ")
 	}
-	return rs, note
+	return rs, m.spacing, note
 }

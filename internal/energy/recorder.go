@@ -279,11 +279,16 @@ type Device struct {
 	Source     string
 }
 
-// Finish stops the meters, reads meter files, and returns the section. An unreadable
-// meter file is returned as the error with the section, in which that meter is
-// unavailable and everything else kept.
+// Finish lets the meter commands' last polls finish (each within its timeout), reads
+// meter files, and returns the section. An unreadable meter file is returned as the
+// error with the section, in which that meter is unavailable and everything else
+// kept.
 func (r *Recorder) Finish(in Inputs) (*Section, error) {
-	r.Close()
+	for _, m := range r.meters {
+		if m.cmd != nil {
+			m.cmd.drain()
+		}
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.finished = true

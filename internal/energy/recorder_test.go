@@ -231,7 +231,7 @@ func TestRecorderMeterCommand(t *testing.T) {
 	if !m.Measured || m.Method != MethodMeter || !strings.Contains(m.Source, cmd) || m.CoveredS <= 0 || !near(m.AvgW, 150) {
 		t.Errorf("meter %+v", m)
 	}
-	if rs, _ := rec.meters[0].cmd.result(); len(rs) != 5 {
+	if rs, _, _ := rec.meters[0].cmd.result(); len(rs) != 5 {
 		t.Errorf("%d readings, want the check's and one per sample", len(rs))
 	}
 
