@@ -3,6 +3,8 @@ package energy
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 )
 
 // DefaultGridIntensity is the CO2 intensity of electricity used when none is given,
@@ -84,3 +86,35 @@ type Unavailable struct {
 
 // finite reports whether v is a usable number.
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// MaxWatts bounds every power tierbench is given: a meter's reading, --cpu-watts,
+// --base-watts. 100 kW is more than a full rack of servers draws, so a larger figure
+// is a reading in another unit (milliwatts) or a misread; near the largest float64
+// it would also make the joules infinite, which result.json cannot hold.
+const MaxWatts = 100e3
+
+// checkWatts says what is wrong with w as a power, if anything: it must be a finite
+// number from 0 to MaxWatts.
+func checkWatts(w float64) error {
+	switch {
+	case !finite(w):
+		return fmt.Errorf("%v is not a number of watts", w)
+	case w < 0:
+		return fmt.Errorf("%g W is below 0", w)
+	case w > MaxWatts:
+		return fmt.Errorf("%g W is more than %g kW, more than a rack of servers draws (milliwatts?)", w, MaxWatts/1e3)
+	}
+	return nil
+}
+
+// parseWatts reads a number of watts, 0 to MaxWatts.
+func parseWatts(text string) (float64, error) {
+	w, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
+	if err != nil {
+		return 0, fmt.Errorf("watts %q: give a number of watts, 0 to %g", text, MaxWatts)
+	}
+	if err := checkWatts(w); err != nil {
+		return 0, fmt.Errorf("watts %q: %v: give a number of watts, 0 to %g", text, err, MaxWatts)
+	}
+	return w, nil
+}

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"os/exec"
 	"regexp"
 	"strconv"
@@ -30,52 +32,173 @@ var (
 )
 
 // ParsePowerReading reads watts from a meter command's output: ipmitool dcmi power
-// reading's "Instantaneous power reading: N Watts" line, or output that is a number
-// alone (a script of the user's that prints watts).
+// reading's "Instantaneous power reading: N Watts" line, or output that is numbers
+// alone, one a line, whose sum is the reading (a script of the user's that prints the
+// host's watts, or one line per power supply or PDU outlet that feeds it). Blank
+// lines are skipped; any other line is an error naming it. Each number and the sum
+// are 0 to MaxWatts.
 func ParsePowerReading(out string) (float64, error) {
 	if dcmiDeactivated.MatchString(out) {
 		return 0, errors.New("the BMC's DCMI power reading is deactivated (\"Power reading state is: deactivated\"): ipmitool dcmi power activate")
 	}
 	if m := dcmiReading.FindStringSubmatch(out); m != nil {
-		return strconv.ParseFloat(m[1], 64)
-	}
-	if w, err := strconv.ParseFloat(strings.TrimSpace(out), 64); err == nil && finite(w) && w >= 0 {
+		w, err := strconv.ParseFloat(m[1], 64)
+		if err == nil {
+			err = checkWatts(w)
+		}
+		if err != nil {
+			return 0, fmt.Errorf("instantaneous power reading %q: %v", m[1], err)
+		}
 		return w, nil
 	}
-	first, _, _ := strings.Cut(strings.TrimSpace(out), "\n")
-	if len(first) > 80 {
-		first = first[:80] + "..."
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	var sum float64
+	numbers := 0
+	for i, l := range lines {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			continue
+		}
+		w, err := strconv.ParseFloat(l, 64)
+		if err != nil {
+			if len(lines) == 1 {
+				return 0, fmt.Errorf("no \"Instantaneous power reading: N Watts\" line, nor a number of watts alone, in its output (%q)", clip(l))
+			}
+			return 0, fmt.Errorf("line %d of its output, %q, is not a number of watts: print the host's watts, or one number a line (one per power supply), which are added", i+1, clip(l))
+		}
+		if err := checkWatts(w); err != nil {
+			if len(lines) == 1 {
+				return 0, fmt.Errorf("%v: print the host's watts, 0 to %g", err, MaxWatts)
+			}
+			return 0, fmt.Errorf("line %d of its output: %v: print watts, 0 to %g", i+1, err, MaxWatts)
+		}
+		sum += w
+		numbers++
 	}
-	return 0, fmt.Errorf("no \"Instantaneous power reading: N Watts\" line, nor a number of watts alone, in its output (%q)", first)
+	if numbers == 0 {
+		return 0, errors.New("printed nothing: print the host's watts, or ipmitool dcmi power reading's output")
+	}
+	if err := checkWatts(sum); err != nil {
+		return 0, fmt.Errorf("the %d numbers of its output add up to %v", numbers, err)
+	}
+	return sum, nil
 }
 
-// pollCommand runs command through sh, at most timeout, and reads its watts.
+// clip shortens a line of output for an error message.
+func clip(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "..."
+	}
+	return s
+}
+
+// maxCommandOutput bounds what a poll keeps of a meter command's output: a reading is
+// a line, ipmitool's is a dozen, and a command that prints more is not a meter (or
+// never stops: yes).
+const maxCommandOutput = 64 << 10
+
+// pollCommand runs command through sh, at most timeout, and reads its watts. The
+// command runs in a process group of its own, which is killed when it ends, fails or
+// times out: a child it left running in the background (ipmitool's helper, a
+// forgotten sleep &) would hold its output open and outlive the run.
 func pollCommand(ctx context.Context, command string, timeout time.Duration) (float64, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	fail := func(why string) (float64, error) { return 0, &MeterCommandError{command, why} }
+	// The output goes to pipes of our own rather than to buffers that exec copies
+	// into: Wait then returns when sh ends, not when the last process holding the
+	// pipes does.
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return fail(err.Error())
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return fail(err.Error())
+	}
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", command)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	// Its own process group, so that a timeout ends what sh started too.
+	cmd.Stdout, cmd.Stderr = outW, errW
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = time.Second
-	err := cmd.Run()
-	if ctx.Err() == context.DeadlineExceeded {
-		return 0, &MeterCommandError{command, fmt.Sprintf("gave no answer within %s", timeout)}
-	}
+	err = cmd.Start()
+	outW.Close()
+	errW.Close()
 	if err != nil {
-		why := err.Error()
-		if last := lastLine(stderr.String()); last != "" {
+		outR.Close()
+		errR.Close()
+		return fail(err.Error())
+	}
+	killGroup := func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	stdout, stderr := readOutput(outR, killGroup), readOutput(errR, killGroup)
+	waitErr := cmd.Wait()
+	killGroup() // what sh left behind
+	out, errOut := stdout.wait(), stderr.wait()
+	switch {
+	case ctx.Err() == context.DeadlineExceeded:
+		return fail(fmt.Sprintf("gave no answer within %s", timeout))
+	case out.tooLong:
+		return fail(fmt.Sprintf("printed more than %d KiB (%q...): a meter command prints a reading", maxCommandOutput>>10, clip(out.String())))
+	case waitErr != nil:
+		why := waitErr.Error()
+		if last := lastLine(errOut.String()); last != "" {
 			why += ": " + last
 		}
-		return 0, &MeterCommandError{command, why}
+		return fail(why)
 	}
-	w, err := ParsePowerReading(stdout.String())
+	w, err := ParsePowerReading(out.String())
 	if err != nil {
-		return 0, &MeterCommandError{command, err.Error()}
+		return fail(err.Error())
 	}
 	return w, nil
+}
+
+// output is what a poll read from one of the command's pipes.
+type output struct {
+	bytes.Buffer
+	tooLong bool
+}
+
+// outputReader reads a pipe in the background.
+type outputReader struct {
+	r    *os.File
+	done chan *output
+}
+
+// readOutput reads r until it ends, keeping up to maxCommandOutput; beyond that it
+// calls overflow (which kills the command) and drains the rest.
+func readOutput(r *os.File, overflow func()) *outputReader {
+	or := &outputReader{r: r, done: make(chan *output, 1)}
+	go func() {
+		out := &output{}
+		_, err := io.CopyN(&out.Buffer, r, maxCommandOutput+1)
+		if err == nil {
+			out.tooLong = true
+			out.Truncate(maxCommandOutput)
+			overflow()
+			io.Copy(io.Discard, r)
+		}
+		or.done <- out
+	}()
+	return or
+}
+
+// outputGrace is how long a poll waits for its pipes to close once the command's
+// process group is killed: only a process that left the group (setsid) keeps them
+// open longer, and its output is not waited for.
+const outputGrace = time.Second
+
+// wait returns what was read, closing the pipe after outputGrace if it is still open.
+func (or *outputReader) wait() *output {
+	select {
+	case out := <-or.done:
+		or.r.Close()
+		return out
+	case <-time.After(outputGrace):
+		or.r.Close() // ends the read
+		return <-or.done
+	}
 }
 
 func lastLine(s string) string {
