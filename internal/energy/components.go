@@ -72,6 +72,9 @@ func (r *Recorder) components(devices []Device) (comps []*component, unavailable
 		if r.raplErrors > 0 {
 			c.info.Notes = append(c.info.Notes, fmt.Sprintf("%d RAPL reads failed (the next read spans the gap), the first: %s", r.raplErrors, r.raplFirst))
 		}
+		if r.raplBad > 0 {
+			c.info.Notes = append(c.info.Notes, fmt.Sprintf("%d intervals between RAPL reads were left uncovered: their counters' increase was no power a CPU draws (a misread), the first: %s", r.raplBad, r.raplBadFirst))
+		}
 		if r.raplSlow > 0 {
 			c.info.Notes = append(c.info.Notes, fmt.Sprintf("%d intervals between RAPL reads were longer than %s: a counter that wrapped twice in one is undercounted", r.raplSlow, MaxSampleInterval))
 		}

@@ -14,6 +14,20 @@ const DefaultGridIntensity = 475.0
 // GridIntensitySource names where DefaultGridIntensity comes from.
 const GridIntensitySource = "world average, CodeCarbon's fallback (Our World in Data / Ember)"
 
+// MaxGridIntensity bounds --grid-intensity: no fuel emits more than lignite, about
+// 1.2 kg of CO2 per kWh over its life, so a larger figure is in other units (grams
+// per MWh?).
+const MaxGridIntensity = 2000.0
+
+// CheckGridIntensity checks a grid's CO2 intensity in grams per kWh: 0 to
+// MaxGridIntensity.
+func CheckGridIntensity(gPerKWh float64) error {
+	if !finite(gPerKWh) || gPerKWh < 0 || gPerKWh > MaxGridIntensity {
+		return fmt.Errorf("--grid-intensity %v: give grams of CO2 per kWh, 0 to %g (e.g. 475 world, 369.5 USA, 56 France)", gPerKWh, MaxGridIntensity)
+	}
+	return nil
+}
+
 // GridSource says where a grid intensity came from: DefaultGridIntensity's source for
 // the default, the flag that set it otherwise.
 func GridSource(gPerKWh float64) string {
@@ -102,7 +116,7 @@ func checkWatts(w float64) error {
 	case w < 0:
 		return fmt.Errorf("%g W is below 0", w)
 	case w > MaxWatts:
-		return fmt.Errorf("%g W is more than %g kW, more than a rack of servers draws (milliwatts?)", w, MaxWatts/1e3)
+		return fmt.Errorf("%.6g W is more than %g kW, more than a rack of servers draws", w, MaxWatts/1e3)
 	}
 	return nil
 }

@@ -53,7 +53,7 @@ func TestParseMeterBadLines(t *testing.T) {
 		{"negative watts", "1714564800 -5\n", 1, `watts "-5": -5 W is below 0`},
 		// 1e308 W over a second, summed by the trapezoid rule, is +Inf joules.
 		{"watts beyond any host", "1714564800 200\n1714564801 1e308\n", 2, `watts "1e308": 1e+308 W is more than 100 kW`},
-		{"milliwatts", "1714564800 250000\n", 1, "(milliwatts?)"},
+		{"milliwatts", "1714564800 250000\n", 1, `watts "250000": 250000 W is more than 100 kW, more than a rack of servers draws: give a number of watts, 0 to 100000`},
 		{"infinite watts", "1714564800 +Inf\n", 1, `watts "+Inf": +Inf is not a number of watts`},
 		{"missing column", "time,volts,watts\n1714564800,230,200\n1714564801,230\n", 3, "2 column(s), want a time in column 1 and watts in column 3"},
 		{"back in time", "1714564801 200\n1714564800 200\n", 2, "readings must be in time order"},

@@ -24,11 +24,13 @@ type Config struct {
 	CPUShape Shape
 	DRAM     DRAMConfig
 	// BaseWatts is the rest of the host: motherboard, fans, NIC, power-supply loss
-	// (--base-watts); 0 counts none, and says so.
+	// (--base-watts), 0 to MaxWatts; 0 counts none, and says so.
 	BaseWatts float64
 	Meters    []MeterConfig
-	// GridIntensity is in grams of CO2 per kWh (DefaultGridIntensity when 0);
-	// GridIntensitySource says where it came from (GridSource when "").
+	// GridIntensity is in grams of CO2 per kWh, 0 to MaxGridIntensity
+	// (DefaultGridIntensity when 0 and GridIntensitySource is ""); GridIntensitySource
+	// says where it came from (GridSource when ""): a source makes 0 a grid of its
+	// own, not the default.
 	GridIntensity       float64
 	GridIntensitySource string
 }
@@ -53,7 +55,10 @@ type Recorder struct {
 	raplErrors  int
 	raplFirst   string
 	raplSlow    int // intervals longer than MaxSampleInterval between RAPL reads
-	finished    bool
+	// raplBad counts intervals whose counters gave more than MaxWatts.
+	raplBad      int
+	raplBadFirst string
+	finished     bool
 }
 
 // meter is one external meter being followed.
@@ -67,17 +72,14 @@ type meter struct {
 // a bad one fails before the run. What this host cannot measure is noted, not an
 // error.
 func New(cfg Config) (*Recorder, error) {
-	if cfg.GridIntensity == 0 {
-		cfg.GridIntensity = DefaultGridIntensity
+	if err := cfg.Check(); err != nil {
+		return nil, err
 	}
-	if cfg.GridIntensity < 0 || !finite(cfg.GridIntensity) {
-		return nil, fmt.Errorf("--grid-intensity %g: give grams of CO2 per kWh, 0 or more", cfg.GridIntensity)
+	if cfg.GridIntensity == 0 && cfg.GridIntensitySource == "" {
+		cfg.GridIntensity = DefaultGridIntensity
 	}
 	if cfg.GridIntensitySource == "" {
 		cfg.GridIntensitySource = GridSource(cfg.GridIntensity)
-	}
-	if cfg.BaseWatts < 0 || !finite(cfg.BaseWatts) {
-		return nil, fmt.Errorf("--base-watts %g: give the watts of the host beyond CPU and memory, 0 or more", cfg.BaseWatts)
 	}
 	if cfg.SysRoot == "" {
 		cfg.SysRoot = "/sys"
@@ -118,6 +120,27 @@ func New(cfg Config) (*Recorder, error) {
 		r.meters = append(r.meters, m)
 	}
 	return r, nil
+}
+
+// Check checks the figures cfg gives, as New does before it looks at the host: for
+// callers that check settings long before the run (every cell of a study).
+func (cfg Config) Check() error {
+	if err := CheckGridIntensity(cfg.GridIntensity); err != nil {
+		return err
+	}
+	if err := checkWatts(cfg.BaseWatts); err != nil {
+		return fmt.Errorf("--base-watts %v: %v: give the watts of the host beyond CPU and memory, 0 to %g", cfg.BaseWatts, err, MaxWatts)
+	}
+	if w := cfg.CPUWatts; w != nil {
+		if err := w.check(); err != nil {
+			return fmt.Errorf("--cpu-watts %v,%v: %v", w.IdleW, w.MaxW, err)
+		}
+	}
+	if err := cfg.DRAM.check(); err != nil {
+		return err
+	}
+	_, err := ParseShape(string(cfg.CPUShape))
+	return err
 }
 
 func newMeter(mc MeterConfig, names map[string]bool) (*meter, error) {
@@ -228,7 +251,18 @@ func (r *Recorder) readRAPL(zones []*raplZone, last *time.Time, s *Series, now t
 		if now.Sub(*last) > MaxSampleInterval {
 			r.raplSlow++
 		}
-		s.addStep(*last, now, j/now.Sub(*last).Seconds())
+		w := j / now.Sub(*last).Seconds()
+		if err := checkWatts(w); err != nil {
+			// Two wraps in one interval cannot do this; a misread counter can. The
+			// interval is left uncovered, and the next read starts from here.
+			r.raplBad++
+			if r.raplBadFirst == "" {
+				r.raplBadFirst = fmt.Sprintf("%s over %s: %v", zoneNames(zones), now.Sub(*last), err)
+			}
+			*last = now
+			return false
+		}
+		s.addStep(*last, now, w)
 	}
 	*last = now
 	return ok

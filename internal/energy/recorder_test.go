@@ -248,7 +248,15 @@ func TestNewBadConfig(t *testing.T) {
 		want string
 	}{
 		{Config{GridIntensity: -1}, "--grid-intensity -1"},
+		{Config{GridIntensity: math.NaN()}, "--grid-intensity NaN"},
+		{Config{GridIntensity: 475000}, "--grid-intensity 475000: give grams of CO2 per kWh, 0 to 2000"},
 		{Config{BaseWatts: -5}, "--base-watts -5"},
+		{Config{BaseWatts: math.Inf(1)}, "--base-watts +Inf: +Inf is not a number of watts"},
+		{Config{BaseWatts: 1e308}, "--base-watts 1e+308: 1e+308 W is more than 100 kW"},
+		{Config{CPUWatts: &CPUWatts{10, 1e308}}, "--cpu-watts 10,1e+308: max: 1e+308 W is more than 100 kW"},
+		{Config{CPUWatts: &CPUWatts{20, 10}}, "--cpu-watts 20,10: idle is above max"},
+		{Config{DRAM: DRAMConfig{DIMMs: -1}}, "DRAM modules -1"},
+		{Config{DRAM: DRAMConfig{WattsPerGB: math.NaN()}}, "DRAM watts per GB NaN"},
 		{Config{CPUShape: "cubic"}, `CPU power shape "cubic"`},
 		{Config{Meters: []MeterConfig{{}}}, "one of the two"},
 		{Config{Meters: []MeterConfig{{File: "a", Command: "b"}}}, "one of the two"},
@@ -258,6 +266,31 @@ func TestNewBadConfig(t *testing.T) {
 		c.cfg.SysRoot = noSys(t)
 		if _, err := New(c.cfg); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("New(%+v): %v, want %q", c.cfg, err, c.want)
+		}
+	}
+}
+
+// TestGridIntensityZero: a grid the user says emits nothing is 0 g/kWh, not the
+// default; 0 without a source is the default.
+func TestGridIntensityZero(t *testing.T) {
+	for _, c := range []struct {
+		cfg  Config
+		want float64
+	}{
+		{Config{GridIntensity: 0, GridIntensitySource: GridSource(0)}, 0},
+		{Config{}, DefaultGridIntensity},
+	} {
+		c.cfg.SysRoot, c.cfg.ProcRoot, c.cfg.BaseWatts = noSys(t), "testdata/proc-epyc-vm", 100
+		rec, err := New(c.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec.Sample(at(0), math.NaN())
+		rec.Sample(at(36), 0.5)
+		sec, _ := rec.Finish(Inputs{})
+		// base: 100 W x 36 s = 1 Wh; CO2 = 1/1000 kWh x the grid.
+		if base := figure(t, sec, "run", "base"); sec.GridIntensity != c.want || !near(base.CO2g, c.want/1000) {
+			t.Errorf("%+v: grid %g, base %g g CO2; want %g g/kWh", c.cfg, sec.GridIntensity, base.CO2g, c.want)
 		}
 	}
 }
