@@ -243,6 +243,9 @@ func TestSpecFieldBounds(t *testing.T) {
 		{"hdd-7200(rpm=1e9)", "field rpm must be <= 100000"},
 		{"ssd-cache(hdd-7200,size=1GiB,admit_reads=1e300)", "field admit_reads must be <= 1e+06"},
 		{"hdd-7200(active_w=1e9W)", "field active_w must be at most 1e+06 (a megawatt)"},
+		{"hdd-7200(idle_w=1e308)", "field idle_w must be at most 1e+06 (a megawatt)"},
+		{"hdd-7200(idle_w=-1)", "field idle_w must be >= 0"},
+		{"hdd-7200(idle_w=9,active_w=5)", "field idle_w (9) must not exceed active_w (5)"},
 	} {
 		_, err := r.Build(tt.in)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
