@@ -104,7 +104,7 @@ func (r *Recorder) components(devices []Device) (comps []*component, unavailable
 		comps = append(comps, &component{inHost: true, watts: Exact(r.cfg.BaseWatts), info: Component{Name: "base",
 			Method: MethodConstant, Source: fmt.Sprintf("--base-watts %g: motherboard, fans, NIC, power-supply loss", r.cfg.BaseWatts)}})
 	} else {
-		notCounted = append(notCounted, Unavailable{"base power (motherboard, fans, NIC, power-supply loss)", "give --base-watts"})
+		notCounted = append(notCounted, Unavailable{"base power (motherboard, fans, NIC, power-supply loss)", baseWhy})
 	}
 	for i := range devices {
 		d := &devices[i]

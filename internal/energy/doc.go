@@ -1,5 +1,5 @@
-// Package energy measures or models the energy of the whole system a run used (issue
-// 15, section 3), per component and per measured window, following energy.md:
+// Package energy measures or models the energy of the whole system a run used, per
+// component and per measured window, following energy.md:
 //
 //	E = E_cpu + E_dram + E_base + sum of E_device (+ meters outside the host)
 //
@@ -39,7 +39,10 @@
 // highest average over one sampling interval), CO2 at the grid intensity, joules per
 // query and per transaction; Watts/KQphH@Size for TPC-H (WattsPerKQphH) and
 // energy.md's break-even rule (BreakEven) as helpers. The run window's watts over
-// time are a Chart.
+// time are a Chart. Each window's Missing names the parts of the whole system its
+// total leaves out (no CPU model, no --base-watts, a device or an outside meter
+// without figures, or one covering part of the window), so that a total of DRAM and
+// storage is never read as the whole system's.
 //
 // # What the run lifecycle calls
 //

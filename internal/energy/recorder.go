@@ -41,24 +41,29 @@ type Config struct {
 type Recorder struct {
 	cfg Config
 
-	mu          sync.Mutex // guards what follows
-	samples     []time.Time
-	rapl        *rapl
-	cpuLast     time.Time // RAPL package zones' last complete reading
-	dramLast    time.Time
-	cpuModel    *CPUModel
-	dramModel   *DRAMModel
-	cpu, dram   [3]*Series // nominal, low, high (one series for RAPL: measured)
-	unavailable []Unavailable
-	meters      []*meter
-	noUtil      int // intervals without a utilisation
-	raplErrors  int
-	raplFirst   string
-	raplSlow    int // intervals longer than MaxSampleInterval between RAPL reads
+	mu        sync.Mutex // guards what follows
+	samples   []time.Time
+	rapl      *rapl
+	cpuLast   time.Time // RAPL package zones' last complete reading
+	dramLast  time.Time
+	cpuModel  *CPUModel
+	dramModel *DRAMModel
+	// cpuWhy and dramWhy say why the CPU or the memory has neither RAPL nor a model.
+	cpuWhy, dramWhy string
+	cpu, dram       [3]*Series // nominal, low, high (one series for RAPL: measured)
+	unavailable     []Unavailable
+	meters          []*meter
+	noUtil          int // intervals without a utilisation
+	raplErrors      int
+	raplFirst       string
+	raplSlow        int // intervals longer than MaxSampleInterval between RAPL reads
 	// raplBad counts intervals whose counters gave more than MaxWatts.
 	raplBad      int
 	raplBadFirst string
 	finished     bool
+	// partsUnavailable are the components Finish could not have (devices without a
+	// time, unreadable meters), for each window's Missing.
+	partsUnavailable []Unavailable
 }
 
 // meter is one external meter being followed.
@@ -99,12 +104,14 @@ func New(cfg Config) (*Recorder, error) {
 		var un *Unavailable
 		if r.cpuModel, un = ResolveCPU(cfg.ProcRoot, cfg.CPUWatts, cfg.CPUShape); un != nil {
 			r.unavailable = append(r.unavailable, *un)
+			r.cpuWhy = un.Why
 		}
 	}
 	if r.rapl == nil || len(r.rapl.drams) == 0 {
 		var un *Unavailable
 		if r.dramModel, un = ResolveDRAM(cfg.ProcRoot, cfg.DRAM); un != nil {
 			r.unavailable = append(r.unavailable, *un)
+			r.dramWhy = un.Why
 		}
 	}
 	for i := range 3 {
@@ -327,6 +334,7 @@ func (r *Recorder) Finish(in Inputs) (*Section, error) {
 	defer r.mu.Unlock()
 	r.finished = true
 	comps, unavailable, notCounted, errs := r.components(in.Devices)
+	r.partsUnavailable = unavailable
 	sec := &Section{
 		GridIntensity:       r.cfg.GridIntensity,
 		GridIntensitySource: r.cfg.GridIntensitySource,

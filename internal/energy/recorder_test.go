@@ -378,3 +378,62 @@ func figure(t *testing.T, s *Section, label, name string) Figures {
 	t.Fatalf("window %q has no component %q: %+v", label, name, w.Components)
 	return Figures{}
 }
+
+// TestMissing: a window's total says which parts of the whole system it leaves out.
+// On a host whose CPU is not in the table, without --cpu-watts or --base-watts, the
+// total is DRAM plus storage: cpu and base are missing, with why. A host meter that
+// covers the window stands for cpu, dram and base; an emulated device without a time
+// and a meter of equipment outside the host that covers part of the window are
+// missing too; with everything given, nothing is.
+func TestMissing(t *testing.T) {
+	unknown, err := New(Config{SysRoot: noSys(t), ProcRoot: "testdata/proc-unknown"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	unknown.Sample(at(0), math.NaN())
+	unknown.Sample(at(3), 0.5)
+	sec, _ := unknown.Finish(Inputs{Devices: []Device{hdd, {Name: "wal", Spec: "nvme"}}})
+	run := sec.Window("run")
+	want := []Unavailable{
+		{"cpu", `"Imaginary CPU 9000" is not in tierbench's CPU table: give --cpu-watts IDLE,MAX (about 0.1 and 1 times the CPUs' TDP from the vendor's specification)`},
+		{"base", "give --base-watts"},
+		{"storage:wal", "the storage section gives no time for the device"},
+	}
+	if fmt.Sprint(run.Missing) != fmt.Sprint(want) {
+		t.Errorf("missing %q\nwant %q", run.Missing, want)
+	}
+	if got := MissingText(sec, run, "see below"); got != "cpu (see below), base (see below), storage:wal (see below)" {
+		t.Errorf("text %q", got)
+	}
+
+	// The model covers 1 s to 3 s of the run (the first interval has no utilisation),
+	// a wall meter all of it, and an array meter 1 s to 2 s.
+	wall := writeMeter(t, []float64{-0.5, 0.5, 1.5, 2.5, 3.5}, []float64{200, 200, 200, 200, 200})
+	array := writeMeter(t, []float64{1, 1.5, 2}, []float64{100, 100, 100})
+	for _, c := range []struct {
+		name   string
+		meters []MeterConfig
+		want   string
+	}{
+		{"model and base", nil, "[{cpu covers 2.0 s of the window's 3.0 s (67%)}]"},
+		{"a wall meter", []MeterConfig{{Name: "wall", File: wall}}, "[]"},
+		{"an array meter", []MeterConfig{{Name: "wall", File: wall}, {Name: "array", File: array, Scope: ScopeExtra}},
+			"[{array covers 2.0 s of the window's 3.0 s (67%): its joules are for that part only, and not in the total}]"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rec, err := New(Config{SysRoot: noSys(t), ProcRoot: "testdata/proc-epyc-vm", CPUWatts: &CPUWatts{10, 110},
+				BaseWatts: 20, Meters: c.meters})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec.Sample(at(0), math.NaN())
+			rec.Sample(at(1), math.NaN())
+			rec.Sample(at(2), 0.5)
+			rec.Sample(at(3), 1)
+			sec, _ := rec.Finish(Inputs{Devices: []Device{hdd}})
+			if got := fmt.Sprint(sec.Window("run").Missing); got != c.want {
+				t.Errorf("missing %s, want %s", got, c.want)
+			}
+		})
+	}
+}

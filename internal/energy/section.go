@@ -91,6 +91,10 @@ type WindowResult struct {
 	Transactions int64     `json:"transactions,omitempty"`
 	Components   []Figures `json:"components"`
 	Total        Figures   `json:"total"`
+	// Missing are the parts of the whole system the total leaves out, or covers in
+	// part, and why: cpu, dram and base (unless a host meter in the total stands for
+	// them) and the emulated devices. Empty when the total is the whole system's.
+	Missing []Unavailable `json:"missing,omitempty"`
 	// QphH and WattsPerKQphH: the total's average watts per thousand QphH@Size
 	// (energy.md; TPC-Energy's metric, which asks for measured power at the wall).
 	QphH          float64 `json:"qphh,omitempty"`

@@ -3,6 +3,7 @@ package energy
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -123,10 +124,57 @@ func (r *Recorder) window(comps []*component, w Window) WindowResult {
 	}
 	r.counts(&total, w)
 	res.Total = total
+	res.Missing = r.missing(res.Components, host != nil, T)
 	if w.QphH > 0 {
 		res.WattsPerKQphH, _ = WattsPerKQphH(total.AvgW, w.QphH)
 	}
 	return res
+}
+
+// baseWhy is why base power is not counted.
+const baseWhy = "give --base-watts"
+
+// hostParts are what a host meter in the total stands for.
+var hostParts = []string{"cpu", "dram", "base"}
+
+// missing lists the parts of the whole system (cpu, dram and base, or a host meter in
+// their place; the emulated devices; the equipment outside the host that meters were
+// given for) that a window's total leaves out or covers in part, with why.
+func (r *Recorder) missing(figs []Figures, hostMeter bool, T float64) []Unavailable {
+	var out []Unavailable
+	if !hostMeter {
+		for _, part := range hostParts {
+			i := slices.IndexFunc(figs, func(f Figures) bool { return f.Name == part && f.InTotal })
+			switch {
+			case i >= 0 && figs[i].CoveredS < T*(1-1e-9):
+				out = append(out, Unavailable{part, coverage(figs[i].CoveredS, T)})
+			case i >= 0:
+			case part == "cpu":
+				out = append(out, Unavailable{part, r.cpuWhy})
+			case part == "dram":
+				out = append(out, Unavailable{part, r.dramWhy})
+			default:
+				out = append(out, Unavailable{part, baseWhy})
+			}
+		}
+	}
+	extra := map[string]bool{}
+	for _, m := range r.meters {
+		if m.cfg.Scope == ScopeExtra {
+			extra[m.cfg.name()] = true
+		}
+	}
+	for _, f := range figs {
+		if extra[f.Name] && !f.InTotal {
+			out = append(out, Unavailable{f.Name, f.Note})
+		}
+	}
+	for _, u := range r.partsUnavailable {
+		if strings.HasPrefix(u.What, "storage:") || extra[u.What] {
+			out = append(out, u)
+		}
+	}
+	return out
 }
 
 // finishFigures fills in what follows from the joules: Wh, average and peak watts,
