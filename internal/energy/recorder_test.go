@@ -437,3 +437,29 @@ func TestMissing(t *testing.T) {
 		})
 	}
 }
+
+// TestPeakAtMarks: the samples at window marks come a few milliseconds after a tick,
+// and the utilisation of so short an interval is a jiffy or none: 100% here. Such an
+// interval joins its neighbour for the peak, which is then an average over about a
+// second, not 110 W over 2 ms. With --cpu-watts 10,110: 110 W over 0-0.002 s, 60 W
+// over each second to 2.002 s, 110 W over 2.002-2.01 s. Intervals: 0-1.002 s (60.22 J)
+// and 1.002-2.01 s (60 + 0.88 J): peak 60.88 / 1.008 W; the joules are all counted,
+// 121.1 J.
+func TestPeakAtMarks(t *testing.T) {
+	rec, err := New(Config{SysRoot: noSys(t), ProcRoot: "testdata/proc-epyc-vm", CPUWatts: &CPUWatts{10, 110}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Sample(at(0), math.NaN())
+	for _, s := range []struct{ at, u float64 }{{0.002, 1}, {1.002, 0.5}, {2.002, 0.5}, {2.005, 1}, {2.01, 1}} {
+		rec.Sample(at(s.at), s.u)
+	}
+	sec, _ := rec.Finish(Inputs{})
+	cpu := figure(t, sec, "run", "cpu")
+	if !near(cpu.PeakW, 60.88/1.008) || !near(cpu.Joules, 121.1) {
+		t.Errorf("cpu peak %g W, %g J; want %g W, 121.1 J", cpu.PeakW, cpu.Joules, 60.88/1.008)
+	}
+	if ch := sec.Chart; len(ch.EndS) != 2 || !near(ch.EndS[0], 1.002) || !near(ch.Series[0].Watts[1], 60.88/1.008) {
+		t.Errorf("chart %v %v: want the same two intervals", ch.EndS, ch.Series[0].Watts)
+	}
+}

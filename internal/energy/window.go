@@ -10,14 +10,48 @@ import (
 )
 
 // grid is the window's edges with the samples between them: the intervals peaks are
-// taken over.
+// taken over and the chart draws. An interval shorter than half the typical one joins
+// its neighbour: the samples at window marks come a few milliseconds after a tick,
+// and the utilisation of so short an interval is a jiffy or none (100% or 0%), so
+// its average would be a peak of nothing.
 func (r *Recorder) grid(from, to time.Time) []time.Time {
 	g := []time.Time{from}
 	i := sort.Search(len(r.samples), func(i int) bool { return r.samples[i].After(from) })
 	for ; i < len(r.samples) && r.samples[i].Before(to); i++ {
 		g = append(g, r.samples[i])
 	}
-	return append(g, to)
+	g = append(g, to)
+	short := typicalInterval(g) / 2
+	merged := []time.Time{from}
+	for _, t := range g[1 : len(g)-1] {
+		if t.Sub(merged[len(merged)-1]) >= short {
+			merged = append(merged, t)
+		}
+	}
+	if n := len(merged); n > 1 && to.Sub(merged[n-1]) < short {
+		merged = merged[:n-1]
+	}
+	return append(merged, to)
+}
+
+// typicalInterval is the length of the interval between edges in which the middle
+// instant of the whole falls when the intervals are sorted by length: a median
+// weighted by time, which the few milliseconds between a tick and a mark do not move.
+func typicalInterval(edges []time.Time) time.Duration {
+	ls := make([]time.Duration, 0, len(edges)-1)
+	var total time.Duration
+	for k := 1; k < len(edges); k++ {
+		ls = append(ls, edges[k].Sub(edges[k-1]))
+		total += ls[len(ls)-1]
+	}
+	slices.Sort(ls)
+	var sum time.Duration
+	for _, l := range ls {
+		if sum += l; 2*sum >= total {
+			return l
+		}
+	}
+	return 0
 }
 
 // figures is one component's integration over a window, interval by interval.
