@@ -99,8 +99,8 @@ const maxCommandOutput = 64 << 10
 
 // pollCommand runs command through sh, at most timeout, and reads its watts. The
 // command runs in a process group of its own, which is killed when it ends, fails or
-// times out: a child it left running in the background (ipmitool's helper, a
-// forgotten sleep &) would hold its output open and outlive the run.
+// times out: a child it left running in the background (a forgotten sleep &, a
+// daemon it started) would hold its output open and outlive the run.
 func pollCommand(ctx context.Context, command string, timeout time.Duration) (float64, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
