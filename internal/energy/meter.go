@@ -2,15 +2,18 @@ package energy
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Scope says what an external meter measures, and so how it enters the total.
@@ -83,20 +86,56 @@ func (e *MeterFileError) Error() string {
 // naming the columns (a time column: time, timestamp, date; a watts column: watts,
 // power, w), which picks them out of others (volts, amps); without one the first two
 // columns are time and watts. Times are RFC 3339 (2024-05-01T12:00:00.5Z) or Unix
-// seconds (1714564800.5), and must not go back; lines that are empty or start with
-// # are skipped.
+// seconds (1714564800.5), and must not go back; watts are 0 to MaxWatts; lines that
+// are empty or start with # are skipped. The file must be a regular file: it is read
+// before the run and again after it, which a pipe or a device cannot be.
 func ReadMeterFile(path string) ([]Reading, error) {
+	// Looked at before it is opened: opening a named pipe waits for a writer.
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, &MeterFileError{File: path, Why: pathErr(err)}
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &MeterFileError{File: path, Why: fmt.Sprintf("not a regular file but %s: give a file of readings, which is read before the run and again after it", fileKind(fi.Mode()))}
+	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &MeterFileError{File: path, Why: err.Error()}
+		return nil, &MeterFileError{File: path, Why: pathErr(err)}
 	}
 	defer f.Close()
 	return parseMeter(path, f)
 }
 
+// pathErr is err without the path that the error naming the file already gives.
+func pathErr(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
+}
+
+// maxMeterLine bounds a line of a meter file: a reading is a few dozen bytes, and a
+// longer line is a file that is not a meter's (a binary file has few newlines).
+const maxMeterLine = 64 << 10
+
 func parseMeter(path string, r io.Reader) ([]Reading, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	sc.Buffer(make([]byte, 4<<10), maxMeterLine)
 	var out []Reading
 	delim := rune(0)
 	timeCol, wattsCol := 0, 1
@@ -104,12 +143,15 @@ func parseMeter(path string, r io.Reader) ([]Reading, error) {
 	line := 0
 	for sc.Scan() {
 		line++
+		lineErr := func(format string, a ...any) error {
+			return &MeterFileError{File: path, Line: line, Why: fmt.Sprintf(format, a...)}
+		}
+		if b := sc.Bytes(); bytes.IndexByte(b, 0) >= 0 || !utf8.Valid(b) {
+			return nil, lineErr("not text (a binary file?): give a text file of readings, a time and watts a line")
+		}
 		text := strings.TrimSpace(sc.Text())
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
-		}
-		lineErr := func(format string, a ...any) error {
-			return &MeterFileError{File: path, Line: line, Why: fmt.Sprintf(format, a...)}
 		}
 		if first {
 			delim = delimiter(text)
@@ -138,9 +180,9 @@ func parseMeter(path string, r io.Reader) ([]Reading, error) {
 		if err != nil {
 			return nil, lineErr("%v", err)
 		}
-		w, err := strconv.ParseFloat(fields[wattsCol], 64)
-		if err != nil || !finite(w) || w < 0 {
-			return nil, lineErr("watts %q: give a number of watts, 0 or more", fields[wattsCol])
+		w, err := parseWatts(fields[wattsCol])
+		if err != nil {
+			return nil, lineErr("%v", err)
 		}
 		if n := len(out); n > 0 && t.Before(out[n-1].Time) {
 			return nil, lineErr("time %s is before the previous reading's %s: readings must be in time order",
@@ -149,7 +191,11 @@ func parseMeter(path string, r io.Reader) ([]Reading, error) {
 		out = append(out, Reading{Time: t, Watts: w})
 	}
 	if err := sc.Err(); err != nil {
-		return nil, &MeterFileError{File: path, Line: line + 1, Why: err.Error()}
+		why := err.Error()
+		if errors.Is(err, bufio.ErrTooLong) {
+			why = fmt.Sprintf("a line longer than %d KiB (a binary file?): give a text file of readings, a time and watts a line", maxMeterLine>>10)
+		}
+		return nil, &MeterFileError{File: path, Line: line + 1, Why: why}
 	}
 	if len(out) == 0 {
 		return nil, &MeterFileError{File: path, Why: "no readings (want lines of a time and watts)"}
@@ -175,11 +221,12 @@ func split(line string, delim rune) ([]string, error) {
 	cr := csv.NewReader(strings.NewReader(line))
 	cr.Comma, cr.FieldsPerRecord = delim, -1
 	fields, err := cr.Read()
-	if err != nil {
-		var pe *csv.ParseError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
+	switch {
+	case errors.Is(err, csv.ErrBareQuote):
+		return nil, errors.New(`a quote (") inside a column that does not start with one: quote the whole column or leave the quote out`)
+	case errors.Is(err, csv.ErrQuote):
+		return nil, errors.New(`a column that starts with a quote (") must end with one, with any quote inside it doubled ("")`)
+	case err != nil:
 		return nil, err
 	}
 	for i := range fields {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"time"
 
@@ -80,8 +79,8 @@ func (s *Settings) Config(req workload.Request) (*Config, error) {
 		return nil, fmt.Errorf("--out is required: %s", s.opts.OutWhat)
 	}
 	cfg := &Config{Out: s.out, Request: req, IgnoreLimits: s.ignoreLimits, GridIntensity: s.gridIntensity}
-	if math.IsNaN(s.gridIntensity) || math.IsInf(s.gridIntensity, 0) || s.gridIntensity < 0 {
-		return nil, fmt.Errorf("--grid-intensity %v: give grams of CO2 per kWh, 0 or more (e.g. 475 world, 369.5 USA, 56 France)", s.gridIntensity)
+	if err := energy.CheckGridIntensity(s.gridIntensity); err != nil {
+		return nil, err
 	}
 	if s.opts.Engine {
 		ecfg, err := s.engineConfig(req)
@@ -214,8 +213,8 @@ func (s *Settings) checkPlan(cfg *Config, plan *placement.Plan) error {
 func (s *Settings) energyConfig() (energy.Config, error) {
 	ec := energy.Config{GridIntensity: s.gridIntensity, GridIntensitySource: energy.GridSource(s.gridIntensity), BaseWatts: s.baseWatts,
 		CPUWatts: s.cpuWatts}
-	if math.IsNaN(s.baseWatts) || math.IsInf(s.baseWatts, 0) || s.baseWatts < 0 {
-		return ec, fmt.Errorf("--base-watts %v: give the watts of the host beyond CPU and memory, 0 or more", s.baseWatts)
+	if err := ec.Check(); err != nil {
+		return ec, err
 	}
 	file, cmd := energy.MeterConfig{Name: "meter", File: s.powerMeter}, energy.MeterConfig{Name: "meter", Command: s.powerMeterCmd}
 	if s.powerMeter != "" && s.powerMeterCmd != "" {

@@ -285,6 +285,9 @@ func energySection(sec *report.Section, e *energy.Section) {
 		sec.AddText(text)
 	}
 	for i, w := range e.Windows {
+		if text := energy.MissingText(e, &e.Windows[i], "see above"); text != "" {
+			sec.AddText(fmt.Sprintf("Energy, %s: the total is not the whole system's: it leaves out %s.", w.Label, text))
+		}
 		t := report.NewTable(fmt.Sprintf("energy-%d-%s", i+1, chart.Slug(w.Label)),
 			fmt.Sprintf("Energy, %s (%s s)", w.Label, chart.FormatNumber(w.Seconds)),
 			report.Column{Label: "component"}, report.Column{Label: "method"}, report.Column{Label: "measured or modelled"},

@@ -30,6 +30,9 @@ const (
 	fakeSleepEnv = "TIERBENCH_STUDY_FAKE_SLEEP"
 	// fakeScaleEnv multiplies the tps a fake run measures.
 	fakeScaleEnv = "TIERBENCH_STUDY_FAKE_SCALE"
+	// fakeEnergyEnv gives each run an energy section (fakeEnergy) whose total lacks
+	// base power, and the CPU's where its --out contains the variable's value.
+	fakeEnergyEnv = "TIERBENCH_STUDY_FAKE_ENERGY"
 )
 
 func TestMain(m *testing.M) {
@@ -68,7 +71,11 @@ func fakePhase(args []string) int {
 		if f, err := strconv.ParseFloat(os.Getenv(fakeScaleEnv), 64); err == nil {
 			tps *= f
 		}
-		res, _ := json.Marshal(map[string]any{"users": users, "tps": tps})
+		doc := map[string]any{"users": users, "tps": tps}
+		if f, ok := os.LookupEnv(fakeEnergyEnv); ok {
+			doc["energy"] = fakeEnergy(users, f != "" && strings.Contains(out, f))
+		}
+		res, _ := json.Marshal(doc)
 		if err := os.WriteFile(filepath.Join(out, "result.json"), res, 0o644); err != nil {
 			return 2
 		}

@@ -57,6 +57,8 @@ type reportBuilder struct {
 	cells []report.Cell
 	// verdicts are the runs' verdicts of their headline windows.
 	verdicts map[runKey]*verdictLine
+	// missing is what the runs' energy totals leave out of the whole system.
+	missing energyMissing
 }
 
 // BuildReport makes the report of a study's results: its plan; per headline metric
@@ -147,12 +149,15 @@ func (b *reportBuilder) collect() error {
 				run.Metrics[m.Name] = m.Value
 			}
 			if r.Status == result.StatusOK {
-				defs, vals, vl, err := extras(r)
+				defs, vals, notes, err := extras(r)
 				if err != nil {
 					return err
 				}
-				if vl != nil && b.verdicts != nil {
-					b.verdicts[runKey{c.ID, r.Repetition}] = vl
+				if notes.verdict != nil && b.verdicts != nil {
+					b.verdicts[runKey{c.ID, r.Repetition}] = notes.verdict
+				}
+				if notes.energy {
+					b.missing.add(c.ID, notes.energyMissing)
 				}
 				later = append(later, defs...)
 				for k, v := range vals {
@@ -166,6 +171,10 @@ func (b *reportBuilder) collect() error {
 		b.cells = append(b.cells, rc)
 	}
 	for _, d := range later {
+		switch d.Key {
+		case "energy_j", "co2_g":
+			d.Label = b.missing.label(d.Label)
+		}
 		define(d)
 	}
 	return nil
@@ -311,7 +320,7 @@ func (b *reportBuilder) sections(doc *report.Document) error {
 				{name: "mb-s-per-cell", title: "Device MB/s per cell", y: "read + write", unit: "MB/s", keys: mbs}}},
 		{"Host CPU", groupMonitoring, "The host's CPU busy and iowait shares (all CPUs, 100% is every CPU busy) over each run's headline window, from its monitoring section (metrics.jsonl).",
 			[]perCell{{name: "host-cpu-per-cell", title: "Host CPU busy per cell", y: "busy", unit: "%", keys: b.keys(groupMonitoring, "busy")}}},
-		{"Energy and CO2", groupEnergy, "The whole system's energy and CO2 over each run (see the energy section of each result.json for how each part was measured or modelled), and the emulated devices' own.",
+		{"Energy and CO2", groupEnergy, "The energy and CO2 of each run's total (see the energy section of each result.json for how each part was measured or modelled, and what the total leaves out of the whole system), and the emulated devices' own.",
 			[]perCell{{name: "energy-per-cell", title: "Energy per cell, by component", y: "energy", unit: "J", stacked: true, keys: b.keys(groupParts, "")},
 				{name: "co2-per-cell", title: "CO2 per cell", y: "CO2", unit: "g", keys: b.keys(groupEnergy, "co2_g")}}},
 	}
@@ -321,6 +330,9 @@ func (b *reportBuilder) sections(doc *report.Document) error {
 			continue
 		}
 		sec := doc.Section(s.title).AddText(s.text)
+		if t := b.missing.text(); s.group == groupEnergy && t != "" {
+			sec.AddText(t)
+		}
 		for _, pc := range s.bars {
 			if c := b.perCellChart(pc.name, pc.title, chart.Axis{Label: pc.y, Unit: pc.unit}, pc.keys, pc.stacked); c != nil {
 				sec.AddChart(c)
