@@ -229,6 +229,12 @@ func (e *expansion) checkShape() {
 	}
 	e.referenced = map[string]bool{}
 	check := func(v Value, own string) {
+		for _, text := range v.Values {
+			if m := unclosedRE.FindStringSubmatch(text); m != nil {
+				p.add(v.Pos, "%q: the reference ${%s is not closed: write ${%s}", text, m[1], m[1])
+				e.referenced[m[1]] = true
+			}
+		}
 		for _, m := range refRE.FindAllStringSubmatch(v.Text(), -1) {
 			name := m[1]
 			switch {
@@ -246,6 +252,9 @@ func (e *expansion) checkShape() {
 	}
 	for _, f := range s.Factors {
 		for _, l := range f.Levels {
+			if l.Value != nil {
+				check(*l.Value, f.Name)
+			}
 			for _, st := range l.Settings {
 				check(st.Value, f.Name)
 			}
@@ -401,7 +410,11 @@ func (e *expansion) cell(combo []int) Cell {
 	for _, st := range s.Params {
 		sets = append(sets, set{st.Name, st.Value})
 	}
-	var plain []*Factor // plain factors not yet known to be parameters
+	type plainLevel struct {
+		f *Factor
+		l Level
+	}
+	var plain []plainLevel // plain levels of factors not yet known to be parameters
 	for i, k := range combo {
 		f := &s.Factors[i]
 		l := f.Levels[k]
@@ -410,7 +423,7 @@ func (e *expansion) cell(combo []int) Cell {
 				c.Workload, workloadPos = l.Label, l.Pos
 				continue
 			}
-			plain = append(plain, f)
+			plain = append(plain, plainLevel{f, l})
 			sets = append(sets, set{f.Name, *l.Value})
 		}
 		for _, st := range l.Settings {
@@ -429,11 +442,20 @@ func (e *expansion) cell(combo []int) Cell {
 	c.Phases = pi.phases
 	for _, st := range sets {
 		if !pi.has(st.name) {
-			if i := slices.IndexFunc(plain, func(f *Factor) bool { return f.Name == st.name }); i >= 0 {
-				if e.referenced[st.name] {
+			if i := slices.IndexFunc(plain, func(pl plainLevel) bool { return pl.f.Name == st.name }); i >= 0 {
+				f, l := plain[i].f, plain[i].l
+				switch {
+				case e.referenced[st.name]:
 					continue // a factor of its own, for ${name}
+				case slices.ContainsFunc(f.Levels, func(l Level) bool { return l.Value == nil }):
+					// The other levels are maps: this one lacks its label and
+					// parameters, not the study a parameter.
+					m := f.Levels[slices.IndexFunc(f.Levels, func(l Level) bool { return l.Value == nil })]
+					e.addOnce(l.Pos, "%q is a plain value, which would set a parameter %s, and %s has none: write it as a map with a label as the factor's other values are, e.g. {label: %s, %s: %s}",
+						l.Label, st.name, pi.workload, l.Label, m.Settings[0].Name, l.Label)
+				default:
+					e.addOnce(f.Pos, "unknown factor %q: %s, and no value refers to ${%s}", st.name, pi.unknown(st.name), st.name)
 				}
-				e.addOnce(plain[i].Pos, "unknown factor %q: %s, and no value refers to ${%s}", st.name, pi.unknown(st.name), st.name)
 				continue
 			}
 			e.addOnce(st.v.Pos, "%s", pi.unknown(st.name))
