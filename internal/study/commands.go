@@ -88,9 +88,13 @@ func (s *RunSettings) Run(ctx context.Context, target string, out Output) error 
 	if err := writeReport([]string{dir}, dir, out); err != nil {
 		return err
 	}
-	if tally.Failed > 0 {
-		return fmt.Errorf("%d of %d runs failed, each recorded in its cell.json (first: %s): fix the cause and run again with --retry-failed",
-			tally.Failed, tally.Runs, tally.Failures[0])
+	if failed := tally.Failed + tally.KeptFailed; failed > 0 {
+		earlier := ""
+		if tally.KeptFailed > 0 {
+			earlier = fmt.Sprintf(" (%d in an earlier run of the study, kept as recorded)", tally.KeptFailed)
+		}
+		return fmt.Errorf("%d of %d runs failed%s, each recorded in its cell.json (first: %s): fix the cause and run again with --retry-failed",
+			failed, tally.Runs, earlier, tally.Failures[0])
 	}
 	return nil
 }

@@ -103,6 +103,11 @@ func Expand(s *Study) (*Plan, error) {
 		e.p.add(b.Pos, "%s is not a cell: %s; give levels of a cell that runs", describe(*b), why)
 		return nil, e.p.err()
 	}
+	if b := s.Baseline; b != nil {
+		if n := unbased(plan.Cells, b.Terms); n != "" {
+			plan.Notes = append(plan.Notes, n)
+		}
+	}
 	plan.Factors = e.factorInfo(plan.Cells)
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n", s.File.Name)
@@ -540,4 +545,65 @@ func (e *expansion) factorInfo(cells []Cell) []FactorInfo {
 		out[i] = fi
 	}
 	return out
+}
+
+// baselineOf maps each cell to the cell it is compared with: the cell with the
+// baseline's levels of the factors the baseline names and the cell's own levels of
+// the others (a baseline cell maps to itself). A cell whose baseline cell is not
+// among cells, because an exclude rule removed it, is not in the map.
+func baselineOf(cells []Cell, baseline []Term) map[string]string {
+	byLevels := map[string]string{}
+	for _, c := range cells {
+		byLevels[cellID(c.Factors)] = c.ID
+	}
+	out := map[string]string{}
+	for _, c := range cells {
+		if id, ok := byLevels[cellID(baselineLevels(c.Factors, baseline))]; ok {
+			out[c.ID] = id
+		}
+	}
+	return out
+}
+
+// baselineLevels are the levels of the cell a cell of levels fs is compared with.
+func baselineLevels(fs []report.Factor, baseline []Term) []report.Factor {
+	fs = slices.Clone(fs)
+	for i := range fs {
+		for _, t := range baseline {
+			if t.Factor == fs[i].Name {
+				fs[i].Value = t.Levels[0]
+			}
+		}
+	}
+	return fs
+}
+
+// unbased says which cells have no cell to be compared with, their baseline cell
+// being excluded, or "" when every cell has one: those cells are reported without a
+// comparison, and a reader must know why.
+func unbased(cells []Cell, baseline []Term) string {
+	against := baselineOf(cells, baseline)
+	var named []string
+	n := 0
+	for _, c := range cells {
+		if _, ok := against[c.ID]; ok {
+			continue
+		}
+		n++
+		if len(named) < maxNamed {
+			named = append(named, fmt.Sprintf("%s (its baseline %s is excluded)", c.ID, cellID(baselineLevels(c.Factors, baseline))))
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	more := ""
+	if n > len(named) {
+		more = fmt.Sprintf(" and %d more", n-len(named))
+	}
+	are := "cells are"
+	if n == 1 {
+		are = "cell is"
+	}
+	return fmt.Sprintf("%d %s compared with no baseline: %s%s; exclude them too, or keep a cell for each to be compared with", n, are, strings.Join(named, "; "), more)
 }

@@ -3,11 +3,13 @@ package study
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"tierbench/internal/lifecycle"
+	"tierbench/internal/metrics"
 	"tierbench/internal/workload"
 )
 
@@ -196,5 +198,46 @@ factors:
 	}
 	if len(args) != 1 || !slices.Equal(args[0][:2], []string{"postmark", "run"}) || !slices.Contains(args[0], "--transactions=200") {
 		t.Errorf("command %q: want postmark run --transactions=200", args)
+	}
+}
+
+// TestExpandBaselineExcluded: a cell whose baseline cell an exclude rule removes is
+// named in the plan's notes, and in the notes of the report Load reads, with the
+// baseline it lacks: it would otherwise be reported without a comparison, silently.
+func TestExpandBaselineExcluded(t *testing.T) {
+	src := `name: t
+workload: oltp
+params: {mix: bbs, scale: 0.001, ramp: 0s, duration: 1s}
+factors:
+  engine: [sqlite, postgres]
+  users: [1, 2]
+exclude: [{engine: sqlite, users: 1}]
+baseline: {users: 1}
+`
+	p := mustExpand(t, src, "")
+	want := "1 cell is compared with no baseline: engine=sqlite,users=2 (its baseline engine=sqlite,users=1 is excluded); exclude them too, or keep a cell for each to be compared with"
+	if !slices.Contains(p.Notes, want) {
+		t.Errorf("notes %q, want %q", p.Notes, want)
+	}
+	against := baselineOf(p.Cells, p.Study.Baseline.Terms)
+	if against["engine=postgres,users=2"] != "engine=postgres,users=1" || against["engine=postgres,users=1"] != "engine=postgres,users=1" {
+		t.Errorf("baselines %v", against)
+	}
+	if _, ok := against["engine=sqlite,users=2"]; ok {
+		t.Errorf("engine=sqlite,users=2 compared with %s, which is excluded", against["engine=sqlite,users=2"])
+	}
+	if n := unbased(mustExpand(t, twoByTwo, "").Cells, []Term{{Factor: "engine", Levels: []string{"sqlite"}}}); n != "" {
+		t.Errorf("every cell has its baseline, yet: %s", n)
+	}
+	out := t.TempDir()
+	if err := metrics.WriteJSONFile(filepath.Join(out, RecordFile), p.Record(All)); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(res.Notes, want) {
+		t.Errorf("the report's notes %q lack %q", res.Notes, want)
 	}
 }

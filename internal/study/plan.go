@@ -82,6 +82,10 @@ func writePlan(w io.Writer, p *Plan, sh Shard, st *status) {
 		done += fmt.Sprintf(", %d failed (kept; --retry-failed runs them again)", st.KeptFailed)
 	}
 	item("out", "%s: %s, %d to run; %s", st.out, done, len(st.todo), left)
+	if st.Beyond > 0 {
+		item("note", "%s also holds %d runs of repetitions beyond the study's %d (it ran with more): kept, and left out of the report; give repetitions: %d or more to use them",
+			st.out, st.Beyond, s.Repetitions, s.Repetitions+1)
+	}
 	for _, n := range append(s.File.Notes, p.Notes...) {
 		item("note", "%s", n)
 	}

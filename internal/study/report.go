@@ -177,24 +177,7 @@ func (b *reportBuilder) against() (map[string]string, string) {
 	if len(b.rec.Baseline) == 0 {
 		return nil, ""
 	}
-	byLevels := map[string]string{}
-	for _, c := range b.rec.Cells {
-		byLevels[cellID(c.Factors)] = c.ID
-	}
-	out := map[string]string{}
-	for _, c := range b.rec.Cells {
-		fs := slices.Clone(c.Factors)
-		for i := range fs {
-			for _, t := range b.rec.Baseline {
-				if t.Factor == fs[i].Name {
-					fs[i].Value = t.Levels[0]
-				}
-			}
-		}
-		if id, ok := byLevels[cellID(fs)]; ok {
-			out[c.ID] = id
-		}
-	}
+	out := baselineOf(b.rec.Cells, b.rec.Baseline)
 	parts := make([]string, len(b.rec.Baseline))
 	for i, t := range b.rec.Baseline {
 		parts[i] = t.Factor + "=" + t.Levels[0]

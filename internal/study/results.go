@@ -14,7 +14,7 @@ type Results struct {
 	// Runs are the runs recorded for the study's cells, by cell and repetition;
 	// interrupted runs and runs of an earlier version of a cell are left out.
 	Runs map[runKey]*RunRecord
-	// Notes say what the merge left out.
+	// Notes say what the merge left out, and which cells have no baseline.
 	Notes []string
 }
 
@@ -41,10 +41,16 @@ func Load(dirs ...string) (*Results, error) {
 		if err != nil {
 			return nil, err
 		}
+		beyond := 0
 		for k, r := range runs {
 			c := res.Record.Cell(r.Cell)
 			switch {
 			case r.Status == result.StatusInterrupted:
+				continue
+			case k.rep > res.Record.Repetitions:
+				// Run when the study had more repetitions: the statistics are of
+				// the repetitions the study has, as its plan says.
+				beyond++
 				continue
 			case c == nil || c.Fingerprint != r.Fingerprint:
 				res.Notes = append(res.Notes, fmt.Sprintf("%s ran an earlier version of cell %s: left out", r.Dir, r.Cell))
@@ -58,6 +64,13 @@ func Load(dirs ...string) (*Results, error) {
 			}
 			res.Runs[k] = r
 		}
+		if beyond > 0 {
+			res.Notes = append(res.Notes, fmt.Sprintf("%s holds %d runs of repetitions beyond the study's %d (it ran with more): left out; run the study with repetitions: %d or more to use them",
+				dir, beyond, res.Record.Repetitions, res.Record.Repetitions+1))
+		}
+	}
+	if n := unbased(res.Record.Cells, res.Record.Baseline); n != "" {
+		res.Notes = append(res.Notes, n)
 	}
 	return res, nil
 }

@@ -46,7 +46,10 @@ type Tally struct {
 	Runs, Finished, KeptFailed int
 	// OK and Failed count the runs made now.
 	OK, Failed int
-	// Failures say which runs failed and why.
+	// Beyond counts runs OUT holds of repetitions the study no longer has (it ran
+	// with more): kept, and left out of the report.
+	Beyond int
+	// Failures say which runs failed and why: those kept, then those made now.
 	Failures []string
 	// Interrupted says the study stopped at Ctrl-C; what finished is kept.
 	Interrupted bool
@@ -81,6 +84,9 @@ func (r *Runner) inspect() (*status, error) {
 	if err := r.Plan.checkResume(out, st.rec, st.prev); err != nil {
 		return nil, err
 	}
+	if err := r.Plan.checkShard(r.Shard); err != nil {
+		return nil, err
+	}
 	for _, ref := range r.Plan.Runs(r.Shard) {
 		st.Runs++
 		rec := st.prev[runKey{ref.Cell.ID, ref.Rep}]
@@ -91,9 +97,15 @@ func (r *Runner) inspect() (*status, error) {
 			continue
 		case !r.RetryFailed:
 			st.KeptFailed++
+			st.Failures = append(st.Failures, fmt.Sprintf("%s rep %d: %s", ref.Cell.ID, ref.Rep, rec.Error))
 			continue
 		}
 		st.todo = append(st.todo, ref)
+	}
+	for k := range st.prev {
+		if k.rep > r.Plan.Study.Repetitions && r.Plan.Cell(k.cell) != nil {
+			st.Beyond++
+		}
 	}
 	return st, nil
 }
@@ -154,7 +166,12 @@ func (r *Runner) Run(ctx context.Context) (*Tally, error) {
 		return nil, err
 	}
 	if len(st.todo) == 0 {
-		fmt.Fprintf(r.Stdout, "nothing to run: every run of %s has finished\n", r.shardText())
+		if st.KeptFailed > 0 {
+			fmt.Fprintf(r.Stdout, "nothing to run: of the %d runs of %s, %d finished ok and %d failed (kept as recorded; --retry-failed runs them again)\n",
+				st.Runs, r.shardText(), st.Finished, st.KeptFailed)
+		} else {
+			fmt.Fprintf(r.Stdout, "nothing to run: every run of %s has finished\n", r.shardText())
+		}
 		return &st.Tally, nil
 	}
 	est := newEstimator(st.prev)

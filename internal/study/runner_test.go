@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -216,5 +217,63 @@ func TestRunnerLocksOut(t *testing.T) {
 	var busy *rundir.BusyError
 	if !errors.As(err, &busy) || !strings.Contains(err.Error(), "--out "+out+" is in use by another tierbench") {
 		t.Errorf("second study: %v, want a refusal naming --out", err)
+	}
+}
+
+// TestRunnerFewerRepetitions: a study resumed with fewer repetitions than OUT holds
+// keeps the extra runs but leaves them out of its statistics, as its plan says, and
+// both the plan and the report say so.
+func TestRunnerFewerRepetitions(t *testing.T) {
+	out := t.TempDir()
+	if _, err := fakeRunner(mustExpand(t, fakeStudy, ""), out).Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	one := mustExpand(t, strings.Replace(fakeStudy, "repetitions: 2", "repetitions: 1", 1), "")
+	var plan strings.Builder
+	r := fakeRunner(one, out)
+	r.Stdout = &plan
+	tally, err := r.Run(context.Background())
+	if err != nil || tally.Finished != 4 || tally.Beyond != 4 || tally.OK+tally.Failed != 0 {
+		t.Fatalf("resumed with 1 repetition: %+v, %v", tally, err)
+	}
+	if !strings.Contains(plan.String(), "also holds 4 runs of repetitions beyond the study's 1") {
+		t.Errorf("the plan does not say what it leaves out:\n%s", plan.String())
+	}
+	res, err := Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Runs) != 4 || !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, "holds 4 runs of repetitions beyond the study's 1") }) {
+		t.Errorf("%d runs loaded, notes %q: want the 4 of repetition 1 and a note", len(res.Runs), res.Notes)
+	}
+	rep, err := BuildReport(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cs := range rep.Summary.Cells {
+		users := map[string]int{"1": 1, "2": 2}[one.Cell(cs.ID).Values["users"][0]]
+		if st := cs.Metrics["tps"].Stats; st.N != 1 || st.Mean != fakeTPS(users, 1) {
+			t.Errorf("cell %s: tps n = %d, mean %v; want repetition 1 alone, %v", cs.ID, st.N, st.Mean, fakeTPS(users, 1))
+		}
+	}
+}
+
+// TestRunnerEmptyShard: a shard that holds none of the study's cells is refused
+// before anything is written.
+func TestRunnerEmptyShard(t *testing.T) {
+	src := strings.Replace(fakeStudy, "  think: [0s, 10ms]\n", "", 1)
+	src = strings.Replace(src, "baseline: {think: 0s}\n", "", 1)
+	out := filepath.Join(t.TempDir(), "out")
+	r := fakeRunner(mustExpand(t, src, ""), out)
+	r.Shard = Shard{K: 3, N: 3}
+	_, err := r.Run(context.Background())
+	if err == nil || err.Error() != "--shard 3/3: the study has 2 cells, so shard 3 of 3 has none: split it into at most 2 shards (--shard K/2)" {
+		t.Errorf("shard 3/3 of 2 cells: %v", err)
+	}
+	if err := r.DryRun(); err == nil {
+		t.Error("the dry run of an empty shard passed")
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("the refused shard created %s", out)
 	}
 }
