@@ -75,7 +75,7 @@ func (s *RunSettings) Run(ctx context.Context, target string, out Output) error 
 	r := &Runner{Plan: plan, Out: dir, Shard: sh, RetryFailed: s.retryFailed, Stdout: out.Stdout,
 		Progress: out.Progress, Lock: out.Command, Command: out.Child}
 	if s.dryRun {
-		return r.DryRun()
+		return r.DryRun(ctx)
 	}
 	tally, err := r.Run(ctx)
 	if err != nil {

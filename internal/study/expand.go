@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"tierbench/internal/params"
@@ -73,15 +75,34 @@ func Expand(s *Study) (*Plan, error) {
 	if err := e.p.err(); err != nil {
 		return nil, err
 	}
+	dims := e.dims()
+	if total := combinations(s.Factors, dims); total > maxCombinations {
+		count := countText(total)
+		if total == math.MaxInt {
+			count = "more than " + count
+		}
+		e.p.add(e.s.FactorsPos, "%s cells (%s): a study holds at most %s cells; vary fewer levels, zip factors that vary together, or split it into several studies",
+			count, e.dimsText(dims), countText(maxCells))
+		return nil, e.p.err()
+	}
 	plan := &Plan{Study: s}
-	for _, combo := range e.combinations() {
+	kept := 0
+	e.eachCombination(dims, func(combo []int) {
 		if e.excluded(combo) {
 			plan.Excluded++
-			continue
+			return
+		}
+		if kept++; kept > maxCells {
+			return // counted, not made: the study is refused below
 		}
 		c := e.cell(combo)
 		c.Index = len(plan.Cells)
 		plan.Cells = append(plan.Cells, c)
+	})
+	if kept > maxCells {
+		e.p.add(e.s.FactorsPos, "%s cells (%s, %s of them excluded): a study holds at most %s cells; vary fewer levels, zip factors that vary together, exclude more, or split it into several studies",
+			countText(kept), e.dimsText(dims), countText(plan.Excluded), countText(maxCells))
+		return nil, e.p.err()
 	}
 	if err := e.p.err(); err != nil {
 		return nil, err
@@ -315,11 +336,22 @@ func (e *expansion) checkIDs(f Factor) {
 	}
 }
 
-// combinations are the cross product of the factors' levels, zip groups varying
-// together, the first factor slowest: each is a level index per factor.
-func (e *expansion) combinations() [][]int {
+// A study's size is bounded before its cells are made: each cell is validated, kept in
+// study.json and drawn in the report, and a matrix of millions (a factor given a
+// thousand levels by mistake) would take minutes and gigabytes before the first run.
+// 10,000 cells at one second a run is three hours per repetition.
+const (
+	// maxCells bounds the cells a study runs, after its exclude rules.
+	maxCells = 10_000
+	// maxCombinations bounds the cross product the exclude rules are applied to.
+	maxCombinations = 1_000_000
+)
+
+// dims are the factors that vary together, the first slowest: a factor alone, or
+// the factors of a zip group; each is a list of indexes into the study's factors.
+func (e *expansion) dims() [][]int {
 	fs := e.s.Factors
-	var dims [][]int // each: the factors that vary together
+	var dims [][]int
 	done := map[int]bool{}
 	for i, f := range fs {
 		gi, zipped := e.zipOf[f.Name]
@@ -339,22 +371,73 @@ func (e *expansion) combinations() [][]int {
 		}
 		dims = append(dims, dim)
 	}
-	out := [][]int{make([]int, len(fs))}
-	for _, dim := range dims {
-		n := len(fs[dim[0]].Levels)
-		var next [][]int
-		for _, c := range out {
-			for k := range n {
-				nc := slices.Clone(c)
-				for _, fi := range dim {
-					nc[fi] = k
-				}
-				next = append(next, nc)
+	return dims
+}
+
+// combinations is the size of the cross product of dims, counted without making it
+// (math.MaxInt when it is larger).
+func combinations(fs []Factor, dims [][]int) int {
+	n := 1
+	for _, d := range dims {
+		l := len(fs[d[0]].Levels)
+		if n > math.MaxInt/l {
+			return math.MaxInt
+		}
+		n *= l
+	}
+	return n
+}
+
+// eachCombination calls f with each combination of the dims' levels (a level index
+// per factor), the first dim varying slowest. The slice is reused between calls.
+func (e *expansion) eachCombination(dims [][]int, f func(combo []int)) {
+	fs := e.s.Factors
+	combo := make([]int, len(fs))
+	at := make([]int, len(dims))
+	for {
+		for d, dim := range dims {
+			for _, fi := range dim {
+				combo[fi] = at[d]
 			}
 		}
-		out = next
+		f(combo)
+		d := len(dims) - 1
+		for ; d >= 0; d-- {
+			if at[d]++; at[d] < len(fs[dims[d][0]].Levels) {
+				break
+			}
+			at[d] = 0
+		}
+		if d < 0 {
+			return
+		}
 	}
-	return out
+}
+
+// dimsText writes the dims as "users 10 x (sf, streams) 3".
+func (e *expansion) dimsText(dims [][]int) string {
+	parts := make([]string, len(dims))
+	for i, d := range dims {
+		names := make([]string, len(d))
+		for j, fi := range d {
+			names[j] = e.s.Factors[fi].Name
+		}
+		name := names[0]
+		if len(names) > 1 {
+			name = "(" + strings.Join(names, ", ") + ")"
+		}
+		parts[i] = fmt.Sprintf("%s %d", name, len(e.s.Factors[d[0]].Levels))
+	}
+	return strings.Join(parts, " x ")
+}
+
+// countText writes a count with thousands separated: 1,000,000.
+func countText(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // levelsOf are the labels of a combination's levels as report factors.

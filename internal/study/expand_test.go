@@ -1,8 +1,10 @@
 package study
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -160,7 +162,7 @@ factors:
   wal: [b]
 `
 	p := mustExpand(t, src, "")
-	err := p.Validate(t.TempDir())
+	err := p.Validate(context.Background(), t.TempDir())
 	if err == nil {
 		t.Fatal("a WAL tier on SQLite validated")
 	}
@@ -186,7 +188,7 @@ factors:
 	if len(old.Cells) != 2 || old.Cells[0].Workload != "files" || !slices.Equal(old.Cells[0].Phases, []workload.Phase{workload.Run}) {
 		t.Fatalf("cells %+v: want two runs of files", old.Cells)
 	}
-	if err := old.Validate(t.TempDir()); err != nil {
+	if err := old.Validate(context.Background(), t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
 	if old.Cells[0].Fingerprint == now.Cells[0].Fingerprint {
@@ -239,5 +241,63 @@ baseline: {users: 1}
 	}
 	if !slices.Contains(res.Notes, want) {
 		t.Errorf("the report's notes %q lack %q", res.Notes, want)
+	}
+}
+
+// levels writes n levels of a factor as a YAML list: prefix1, prefix2, ...
+func levels(prefix string, n int) string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("%s%d", prefix, i+1)
+	}
+	return "[" + strings.Join(out, ", ") + "]"
+}
+
+// TestExpandLimit: a study's cells are counted before they are made, and a study of
+// more than 10,000 (after its exclude rules) is refused in one line that says how the
+// count came about; exclude rules that bring a large cross product under the limit
+// are applied without making the cells they remove.
+func TestExpandLimit(t *testing.T) {
+	head := "name: t\nworkload: oltp\nparams: {mix: bbs}\nfactors:\n"
+	huge := head + "  users: " + levels("", 100) + "\n  seed: " + levels("", 100) + "\n  think: " + levels("", 100) + "\n  interval: " + levels("", 100) + "\n"
+	_, err := expand(t, huge, "")
+	if err == nil || err.Error() != "test.yaml:4: factors: 100,000,000 cells (users 100 x seed 100 x think 100 x interval 100): a study holds at most 10,000 cells; vary fewer levels, zip factors that vary together, or split it into several studies" {
+		t.Errorf("10^8 cells: %v", err)
+	}
+	wide := head + "  users: " + levels("", 200) + "\n  seed: " + levels("", 100) + "\n"
+	var firstFifty []string
+	for i := 1; i <= 50; i++ {
+		firstFifty = append(firstFifty, fmt.Sprint(i))
+	}
+	_, err = expand(t, wide+"exclude: [{users: ["+strings.Join(firstFifty, ", ")+"]}]\n", "")
+	if err == nil || err.Error() != "test.yaml:4: factors: 15,000 cells (users 200 x seed 100, 5,000 of them excluded): a study holds at most 10,000 cells; vary fewer levels, zip factors that vary together, exclude more, or split it into several studies" {
+		t.Errorf("15,000 cells after exclude rules: %v", err)
+	}
+	var first150 []string
+	for i := 1; i <= 150; i++ {
+		first150 = append(first150, fmt.Sprint(i))
+	}
+	p := mustExpand(t, wide+"exclude: [{users: ["+strings.Join(first150, ", ")+"]}]\n", "")
+	if len(p.Cells) != 5000 || p.Excluded != 15000 || p.Cells[0].ID != "users=151,seed=1" || p.Cells[4999].ID != "users=200,seed=100" || p.Cells[4999].Index != 4999 {
+		t.Errorf("%d cells, %d excluded, first %s, last %s", len(p.Cells), p.Excluded, p.Cells[0].ID, p.Cells[len(p.Cells)-1].ID)
+	}
+}
+
+// TestValidateInterrupted: validation stops when its context ends (Ctrl-C, SIGTERM),
+// saying that nothing ran, and the dry run with it.
+func TestValidateInterrupted(t *testing.T) {
+	p := mustExpand(t, twoByTwo, "")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := p.Validate(ctx, t.TempDir())
+	if !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "interrupted while validating cell 1 of 4: nothing has run") {
+		t.Errorf("validation after Ctrl-C: %v", err)
+	}
+	r := &Runner{Plan: p, Out: t.TempDir(), Shard: All, Stdout: io.Discard}
+	if err := r.DryRun(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("dry run after Ctrl-C: %v", err)
+	}
+	if _, err := r.Run(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("run after Ctrl-C: %v", err)
 	}
 }

@@ -42,6 +42,8 @@ type Body struct {
 	// Params are fixed parameters, by flag name, in the file's order.
 	Params  []Setting
 	Factors []Factor
+	// FactorsPos is where the factors field was written, for errors about them all.
+	FactorsPos Pos
 	// Zip groups factors that vary together (their levels are paired by position).
 	Zip []Group
 	// Exclude rules drop the cells they match.
@@ -255,6 +257,7 @@ func (p *problems) body(entries []entry) Body {
 				}
 			}
 		case "factors":
+			b.FactorsPos = at(e.key, e.field)
 			for _, fe := range p.mapping(e.value, e.field) {
 				if fc, ok := p.factor(fe); ok {
 					b.Factors = append(b.Factors, fc)

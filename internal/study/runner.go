@@ -111,18 +111,21 @@ func (r *Runner) inspect() (*status, error) {
 }
 
 // DryRun prints the plan and every cell with the commands its first repetition
-// runs; it validates every cell and runs nothing.
-func (r *Runner) DryRun() error {
+// runs; it validates every cell and runs nothing. It stops when ctx ends.
+func (r *Runner) DryRun(ctx context.Context) error {
 	st, err := r.inspect()
 	if err != nil {
 		return err
 	}
 	writePlan(r.Stdout, r.Plan, r.Shard, st)
-	if err := r.Plan.Validate(st.out); err != nil {
+	if err := r.Plan.Validate(ctx, st.out); err != nil {
 		return err
 	}
 	fmt.Fprintf(r.Stdout, "\ncells (%d), with the commands of their first repetition:\n", len(r.Plan.Cells))
 	for _, c := range r.Plan.Cells {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("interrupted: %w", err)
+		}
 		mark := ""
 		if !r.Shard.Has(c.Index) {
 			mark = fmt.Sprintf("  (not in shard %s)", r.Shard)
@@ -150,7 +153,7 @@ func (r *Runner) Run(ctx context.Context) (*Tally, error) {
 		return nil, err
 	}
 	writePlan(r.Stdout, r.Plan, r.Shard, st)
-	if err := r.Plan.Validate(st.out); err != nil {
+	if err := r.Plan.Validate(ctx, st.out); err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(r.Stdout, "validated %d cells\n", len(r.Plan.Cells))

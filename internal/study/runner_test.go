@@ -270,7 +270,7 @@ func TestRunnerEmptyShard(t *testing.T) {
 	if err == nil || err.Error() != "--shard 3/3: the study has 2 cells, so shard 3 of 3 has none: split it into at most 2 shards (--shard K/2)" {
 		t.Errorf("shard 3/3 of 2 cells: %v", err)
 	}
-	if err := r.DryRun(); err == nil {
+	if err := r.DryRun(context.Background()); err == nil {
 		t.Error("the dry run of an empty shard passed")
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
