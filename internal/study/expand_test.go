@@ -171,6 +171,24 @@ factors:
 	}
 }
 
+// TestValidateComposites: a device a cell's composite holds, given by ${} from
+// another factor, is checked before anything runs, as the run would check it.
+func TestValidateComposites(t *testing.T) {
+	src := `name: t
+workload: oltp
+params: {mix: bbs}
+factors:
+  dev: [sata-ssd, hdd-9000]
+  place:
+    - {label: pc, data: "pagecache(${dev},size=64MiB)"}
+`
+	err := mustExpand(t, src, "").Validate(context.Background(), t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), `cell dev=hdd-9000,place=pc: --data pagecache(hdd-9000,size=64MiB): `) ||
+		!strings.Contains(err.Error(), `unknown device profile "hdd-9000"`) || strings.Contains(err.Error(), "sata-ssd,place") {
+		t.Errorf("error %v: want the hdd-9000 cell alone, and the profile", err)
+	}
+}
+
 // TestOldWorkloadName: a study file that names the Postmark-compatible workload by
 // its old name, files, still expands, validates and runs it as `postmark run`; the
 // cell keeps the name as written, so that its fingerprint, and a resume of a study
