@@ -107,6 +107,7 @@ func Expand(s *Study) (*Plan, error) {
 	if err := e.p.err(); err != nil {
 		return nil, err
 	}
+	plan.Notes = append(plan.Notes, dropUnusedTiers(plan.Cells)...)
 	for i, r := range s.Exclude {
 		if e.ruleHits[i] == 0 {
 			plan.Notes = append(plan.Notes, fmt.Sprintf("%s:%d: %s matches no cell", s.File.Path, r.Pos.Line, r.Pos.Field))
