@@ -3,6 +3,7 @@ package study
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -86,7 +87,7 @@ func writePlan(w io.Writer, p *Plan, sh Shard, st *status) {
 		item("note", "%s also holds %d runs of repetitions beyond the study's %d (it ran with more): kept, and left out of the report; give repetitions: %d or more to use them",
 			st.out, st.Beyond, s.Repetitions, s.Repetitions+1)
 	}
-	for _, n := range append(s.File.Notes, p.Notes...) {
+	for _, n := range append(append(slices.Clone(s.File.Notes), p.Notes...), st.notes...) {
 		item("note", "%s", n)
 	}
 }

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"errors"
 	"fmt"
 
 	"tierbench/internal/result"
@@ -27,6 +28,10 @@ func Load(dirs ...string) (*Results, error) {
 	res := &Results{Runs: map[runKey]*RunRecord{}}
 	for _, dir := range dirs {
 		rec, err := ReadRecord(dir)
+		var d *DamagedError
+		if errors.As(err, &d) {
+			return nil, fmt.Errorf("%w: run `tierbench study run` with the study's file (and its --size) and --out %s to write it again; the finished runs are kept, and not run again", err, dir)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -37,9 +42,12 @@ func Load(dirs ...string) (*Results, error) {
 				dirs[0], first.Name, sizeName(first.Size), first.Fingerprint, dir, rec.Name, sizeName(rec.Size), rec.Fingerprint)
 		}
 		res.Dirs = append(res.Dirs, dir)
-		runs, err := readRuns(dir)
+		runs, damaged, err := readRuns(dir)
 		if err != nil {
 			return nil, err
+		}
+		for _, d := range damaged {
+			res.Notes = append(res.Notes, fmt.Sprintf("%v: that run is left out; `tierbench study run` with the study's file and this directory as --out runs it again", d))
 		}
 		beyond := 0
 		for k, r := range runs {

@@ -2,6 +2,7 @@ package study
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -62,6 +63,8 @@ type status struct {
 	rec  *Record
 	prev map[runKey]*RunRecord
 	todo []RunRef
+	// notes say what the directory holds that is damaged, and what becomes of it.
+	notes []string
 	Tally
 }
 
@@ -74,12 +77,23 @@ func (r *Runner) inspect() (*status, error) {
 	}
 	st := &status{out: out}
 	if _, err := os.Stat(filepath.Join(out, RecordFile)); err == nil {
-		if st.rec, err = ReadRecord(out); err != nil {
+		st.rec, err = ReadRecord(out)
+		var d *DamagedError
+		switch {
+		case errors.As(err, &d):
+			// The runs' own records say what they ran; the plan writes it again.
+			st.notes = append(st.notes, fmt.Sprintf("%v: it is written again from %s", d, r.Plan.Study.File.Path))
+		case err != nil:
 			return nil, err
 		}
 	}
-	if st.prev, err = readRuns(out); err != nil {
+	var damaged []*DamagedError
+	if st.prev, damaged, err = readRuns(out); err != nil {
 		return nil, err
+	}
+	for _, d := range damaged {
+		st.notes = append(st.notes, fmt.Sprintf("%v: that run counts as not run, and runs again (its files set aside in %s)",
+			d, filepath.Join(filepath.Dir(d.Path), rundir.EarlierDir)))
 	}
 	if err := r.Plan.checkResume(out, st.rec, st.prev); err != nil {
 		return nil, err

@@ -150,7 +150,7 @@ func TestRunnerInterrupted(t *testing.T) {
 	if !tally.Interrupted || tally.OK < 2 || tally.OK >= 8 {
 		t.Fatalf("interrupted study: %+v", tally)
 	}
-	runs, err := readRuns(out)
+	runs, _, err := readRuns(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,5 +275,69 @@ func TestRunnerEmptyShard(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("the refused shard created %s", out)
+	}
+}
+
+// TestRunnerDamagedFiles: a cell.json or a study.json that does not decode (cut
+// short by a disk fault, edited by hand) blocks nothing: the report leaves the run
+// out and says how to run it again, or says how to write study.json again; the
+// study run says what it found, writes study.json again and runs the damaged run
+// again, setting its files aside.
+func TestRunnerDamagedFiles(t *testing.T) {
+	p := mustExpand(t, fakeStudy, "")
+	out := t.TempDir()
+	if _, err := fakeRunner(p, out).Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	cut := func(path string) {
+		t.Helper()
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, b[:40], 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	damagedRun := filepath.Join(RunDir(out, "users=2,think=0s", 2), RunFile)
+	cut(damagedRun)
+	cut(filepath.Join(out, RecordFile))
+
+	_, err := Load(out)
+	var d *DamagedError
+	if !errors.As(err, &d) || err.Error() != filepath.Join(out, RecordFile)+" is damaged: it is cut short after 40 bytes: run `tierbench study run` with the study's file (and its --size) and --out "+out+" to write it again; the finished runs are kept, and not run again" {
+		t.Errorf("report of a damaged study.json: %v", err)
+	}
+
+	var plan strings.Builder
+	r := fakeRunner(p, out)
+	r.Stdout = &plan
+	tally, err := r.Run(context.Background())
+	if err != nil || tally.Finished != 7 || tally.OK != 1 {
+		t.Fatalf("resumed: %+v, %v: want 7 skipped and the damaged run made again", tally, err)
+	}
+	for _, want := range []string{
+		filepath.Join(out, RecordFile) + " is damaged: it is cut short after 40 bytes: it is written again from test.yaml",
+		damagedRun + " is damaged: it is cut short after 40 bytes: that run counts as not run, and runs again (its files set aside in " + filepath.Join(RunDir(out, "users=2,think=0s", 2), "earlier") + ")",
+	} {
+		if !strings.Contains(plan.String(), want) {
+			t.Errorf("the plan does not say %q:\n%s", want, plan.String())
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(RunDir(out, "users=2,think=0s", 2), "earlier", "1", RunFile)); err != nil || len(b) != 40 {
+		t.Errorf("the damaged cell.json was not set aside: %v", err)
+	}
+	if r := readRun(t, out, "users=2,think=0s", 2); r.Status != result.StatusOK {
+		t.Errorf("the run made again: %+v", r)
+	}
+
+	cut(damagedRun)
+	res, err := Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	note := damagedRun + " is damaged: it is cut short after 40 bytes: that run is left out; `tierbench study run` with the study's file and this directory as --out runs it again"
+	if len(res.Runs) != 7 || !slices.Contains(res.Notes, note) {
+		t.Errorf("%d runs, notes %q: want 7 and %q", len(res.Runs), res.Notes, note)
 	}
 }
