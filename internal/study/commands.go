@@ -6,6 +6,7 @@ import (
 	"io"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"tierbench/internal/params"
@@ -150,7 +151,7 @@ func writeReport(dirs []string, dir string, out Output) error {
 	if err := rep.Write(dir); err != nil {
 		return err
 	}
-	for _, n := range res.Notes {
+	for _, n := range append(slices.Clone(res.Notes), rep.Notes...) {
 		fmt.Fprintf(out.Stderr, "note: %s\n", n)
 	}
 	for _, f := range rep.Findings() {

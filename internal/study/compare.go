@@ -20,7 +20,7 @@ type Comparison struct {
 	Tables []*report.Table
 	text   map[string]bool
 	Doc    *report.Document
-	// Notes say which cells only one side has.
+	// Notes say which cells only one side has, and what the runs' files lacked.
 	Notes []string
 }
 
@@ -38,7 +38,7 @@ func Compare(base, next *Results) (*Comparison, error) {
 		nextCells[c.CellID()] = c
 	}
 	var common []string
-	cmp := &Comparison{text: map[string]bool{}}
+	cmp := &Comparison{text: map[string]bool{}, Notes: append(slices.Clone(bb.notes), nb.notes...)}
 	for _, c := range bb.cells {
 		if _, ok := nextCells[c.CellID()]; ok {
 			common = append(common, c.CellID())

@@ -25,6 +25,8 @@ type Report struct {
 	Summary *report.Summary
 	Cells   []report.Cell
 	Metrics []report.Metric
+	// Notes say what the report left out of the runs' files.
+	Notes []string
 	// headline marks the headline metrics' keys; varying each factor's levels over
 	// the cells.
 	headline map[string]bool
@@ -57,6 +59,8 @@ type reportBuilder struct {
 	cells []report.Cell
 	// verdicts are the runs' verdicts of their headline windows.
 	verdicts map[runKey]*verdictLine
+	// notes say what the runs' files lacked.
+	notes []string
 }
 
 // BuildReport makes the report of a study's results: its plan; per headline metric
@@ -94,7 +98,7 @@ func BuildReport(res *Results) (*Report, error) {
 	doc := report.New(title)
 	doc.Subtitle = b.rec.Description
 	doc.Section("Plan").AddPlan(b.plan())
-	rep := &Report{Doc: doc, Summary: b.sum, Cells: b.cells, Metrics: ms, headline: map[string]bool{}, varying: map[string]map[string]bool{}}
+	rep := &Report{Doc: doc, Summary: b.sum, Cells: b.cells, Metrics: ms, Notes: b.notes, headline: map[string]bool{}, varying: map[string]map[string]bool{}}
 	for _, d := range b.group(groupHeadline) {
 		rep.headline[d.Key] = true
 	}
@@ -149,7 +153,11 @@ func (b *reportBuilder) collect() error {
 			if r.Status == result.StatusOK {
 				defs, vals, vl, err := extras(r)
 				if err != nil {
-					return err
+					// The run's headline numbers are in its cell.json; one damaged
+					// result file costs the report that run's details, not the report.
+					b.notes = append(b.notes, fmt.Sprintf("%s rep %d: %v: its latency, devices, energy and verdict are left out (its headline numbers are in its %s)",
+						c.ID, r.Repetition, oneLine(err), RunFile))
+					err = nil
 				}
 				if vl != nil && b.verdicts != nil {
 					b.verdicts[runKey{c.ID, r.Repetition}] = vl
@@ -252,7 +260,7 @@ func (b *reportBuilder) plan() report.Plan {
 	}
 	add("Runs", "%s", runs)
 	add("Directories", "%s", strings.Join(b.res.Dirs, ", "))
-	for _, n := range append(slices.Clone(rec.Notes), b.res.Notes...) {
+	for _, n := range append(append(slices.Clone(rec.Notes), b.res.Notes...), b.notes...) {
 		add("Note", "%s", n)
 	}
 	return report.Plan{Description: rec.Description, Items: items, Source: rec.Source}

@@ -340,4 +340,24 @@ func TestRunnerDamagedFiles(t *testing.T) {
 	if len(res.Runs) != 7 || !slices.Contains(res.Notes, note) {
 		t.Errorf("%d runs, notes %q: want 7 and %q", len(res.Runs), res.Notes, note)
 	}
+
+	// A damaged result.json costs the report that run's details, not the report:
+	// its headline numbers come from its cell.json.
+	if err := os.WriteFile(filepath.Join(RunDir(out, "users=1,think=0s", 1), "result.json"), []byte(`{"users": 1, "tp`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := BuildReport(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(rep.Notes, func(n string) bool {
+		return strings.HasPrefix(n, "users=1,think=0s rep 1: ") && strings.HasSuffix(n, "its latency, devices, energy and verdict are left out (its headline numbers are in its cell.json)")
+	}) {
+		t.Errorf("notes %q", rep.Notes)
+	}
+	for _, cs := range rep.Summary.Cells {
+		if cs.ID == "users=1,think=0s" && cs.Metrics["tps"].Stats.N != 2 {
+			t.Errorf("cell %s: tps of %d runs, want both", cs.ID, cs.Metrics["tps"].Stats.N)
+		}
+	}
 }
