@@ -140,6 +140,9 @@ func writeReport(dirs []string, dir string, out Output) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOut(dir, writesReport, res.Record.Name, res.Record.Fingerprint, dirs); err != nil {
+		return err
+	}
 	if err := rundir.EnsureWritable("--out", dir); err != nil {
 		return err
 	}
@@ -197,10 +200,20 @@ func (s *CompareSettings) Run(base, next string, out Output) error {
 	if s.out == "" {
 		return nil
 	}
+	if err := checkOut(s.out, writesComparison, "", "", nil); err != nil {
+		return err
+	}
 	if err := rundir.EnsureWritable("--out", s.out); err != nil {
 		return err
 	}
-	if err := cmp.Doc.Write(s.out); err != nil {
+	// Under the lock every command takes: a study running there would write its own
+	// report, and a second comparison must not write beside this one.
+	lock, err := rundir.Acquire(s.out, out.Command)
+	if err != nil {
+		return fmt.Errorf("--out %w", err)
+	}
+	defer lock.Release()
+	if err := cmp.Write(s.out); err != nil {
 		return err
 	}
 	_, err = fmt.Fprintf(out.Stdout, "report: %s\n", filepath.Join(s.out, rundir.ReportFile))

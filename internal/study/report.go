@@ -27,6 +27,8 @@ type Report struct {
 	Metrics []report.Metric
 	// Notes say what the report left out of the runs' files.
 	Notes []string
+	// study and fingerprint say which study it is of.
+	study, fingerprint string
 	// headline marks the headline metrics' keys; varying each factor's levels over
 	// the cells.
 	headline map[string]bool
@@ -46,7 +48,12 @@ func (r *Report) Write(dir string) error {
 	if err := metrics.WriteFile(filepath.Join(dir, CellsCSVFile), csv.Bytes()); err != nil {
 		return err
 	}
-	return r.Summary.WriteJSON(filepath.Join(dir, SummaryFile))
+	// summary.json says which study it is of, so that a report of another study is
+	// not written over it (checkOut).
+	return metrics.WriteJSONFile(filepath.Join(dir, SummaryFile), struct {
+		summaryHead
+		*report.Summary
+	}{summaryHead{Study: r.study, Fingerprint: r.fingerprint}, r.Summary})
 }
 
 // reportBuilder holds what the report's sections share.
@@ -98,7 +105,7 @@ func BuildReport(res *Results) (*Report, error) {
 	doc := report.New(title)
 	doc.Subtitle = b.rec.Description
 	doc.Section("Plan").AddPlan(b.plan())
-	rep := &Report{Doc: doc, Summary: b.sum, Cells: b.cells, Metrics: ms, Notes: b.notes, headline: map[string]bool{}, varying: map[string]map[string]bool{}}
+	rep := &Report{Doc: doc, Summary: b.sum, Cells: b.cells, Metrics: ms, Notes: b.notes, study: b.rec.Name, fingerprint: b.rec.Fingerprint, headline: map[string]bool{}, varying: map[string]map[string]bool{}}
 	for _, d := range b.group(groupHeadline) {
 		rep.headline[d.Key] = true
 	}

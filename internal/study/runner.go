@@ -75,6 +75,9 @@ func (r *Runner) inspect() (*status, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--out %s: %w", r.Out, err)
 	}
+	if err := checkOut(out, writesStudy, r.Plan.Study.File.Name, r.Plan.Fingerprint, nil); err != nil {
+		return nil, err
+	}
 	st := &status{out: out}
 	if _, err := os.Stat(filepath.Join(out, RecordFile)); err == nil {
 		st.rec, err = ReadRecord(out)

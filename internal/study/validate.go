@@ -9,13 +9,14 @@ import (
 	"strings"
 
 	"tierbench/internal/lifecycle"
+	"tierbench/internal/rundir"
 )
 
 // Output directory layout of a study.
 const (
 	// RecordFile is OUT/study.json: the study, its fingerprint and every cell's
 	// parameters.
-	RecordFile = "study.json"
+	RecordFile = rundir.StudyFile
 	// CellsDir holds OUT/cells/CELL/rep-N, one directory per run.
 	CellsDir = "cells"
 	// RunFile is OUT/cells/CELL/rep-N/cell.json, written last: how the run ended.
