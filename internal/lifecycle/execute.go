@@ -357,9 +357,17 @@ func (j *Job) run(ctx context.Context, ph *jobPhase, out IO) (*PhaseOutcome, err
 			po.Status, po.Why = s.RunStatus()
 		}
 	}
+	var died *emulator.DiedError
 	switch {
 	case errors.Is(err, context.Canceled):
 		po.Status, po.Why = result.StatusInterrupted, err.Error()
+	case errors.As(err, &died):
+		// What failed after the emulator died failed because it did.
+		why := died.Error()
+		if po.Why != "" {
+			why += "; then " + po.Why
+		}
+		po.Status, po.Why = result.StatusFailed, why
 	case err != nil && po.Status == result.StatusOK:
 		po.Status, po.Why = result.StatusFailed, err.Error()
 	}

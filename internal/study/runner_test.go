@@ -361,3 +361,32 @@ func TestRunnerDamagedFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestRunnerCauses: the cause recorded for a run names who ended it: a SIGKILL from
+// outside the study by its signal's name, a timeout that the run survived past its
+// grace period as killed, not as stopped with SIGTERM.
+func TestRunnerCauses(t *testing.T) {
+	src := strings.Replace(fakeStudy, "repetitions: 2", "repetitions: 1\ntimeout: 300ms", 1)
+	p := mustExpand(t, src, "")
+	p.Cells = p.Cells[:1]
+
+	out := t.TempDir()
+	if _, err := fakeRunner(p, out, fakeKillEnv+"=1").Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	r := readRun(t, out, p.Cells[0].ID, 1)
+	if want := "load: killed by SIGKILL (not sent by the study: the kernel's OOM killer or a kill -9; see dmesg)"; r.Error != want {
+		t.Errorf("killed from outside: %q, want %q", r.Error, want)
+	}
+
+	out = t.TempDir()
+	runner := fakeRunner(p, out, fakeStubbornEnv+"=1", fakeSleepEnv+"=1m")
+	runner.KillAfter = 200 * time.Millisecond
+	if _, err := runner.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	r = readRun(t, out, p.Cells[0].ID, 1)
+	if want := "load: timed out after 300ms (the study's timeout for a cell); it did not stop within 200ms of SIGTERM and was killed with SIGKILL"; r.Status != result.StatusFailed || r.Error != want {
+		t.Errorf("killed after its grace: %s %q, want %q", r.Status, r.Error, want)
+	}
+}
