@@ -219,7 +219,7 @@ func (e *Emulator) readServer(stdout io.Reader, ready chan<- serverMessage) {
 	}
 	werr := e.cmd.Wait()
 	if first {
-		ready <- serverMessage{Error: fmt.Sprintf("emulator: the server exited before mounting: %v", werr)}
+		ready <- serverMessage{Error: fmt.Sprintf("emulator: the server exited before mounting (%s)", exitstatus.Text(werr))}
 	}
 	e.mu.Lock()
 	e.waitErr = werr
