@@ -285,12 +285,17 @@ func (v *Validator) prepare(name string, ph *jobPhase) (workload.Request, error)
 		return p.req, p.err
 	}
 	req, err := ph.w.Prepare(ph.phase)
-	if v.requests == nil {
+	if v.requests == nil || len(v.requests) >= maxPrepared {
+		// A request holds its phase's workload (a parsed mix): cells whose own
+		// values all differ share nothing, and keeping every one would hold them all.
 		v.requests = map[string]prepared{}
 	}
 	v.requests[key] = prepared{req, err}
 	return req, err
 }
+
+// maxPrepared bounds the requests a Validator keeps.
+const maxPrepared = 64
 
 // registry is the device registry of the profiles given (nil when they do not load:
 // Config then says why, as it would without v).

@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -290,6 +291,18 @@ func TestValidatorReadsOnce(t *testing.T) {
 	}
 	if err := Validate(spec("mine")); err == nil {
 		t.Error("Validate, without the Validator, found the removed profile")
+	}
+	// What Prepare answered is kept for specs that repeat a phase's own values, not
+	// for every spec: each answer holds its phase's workload.
+	for w := 1; w <= 3*maxPrepared; w++ {
+		s := spec("sata-ssd")
+		s.Values["warehouses"] = []string{fmt.Sprint(w)}
+		if err := v.Validate(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(v.requests) > maxPrepared {
+		t.Errorf("the Validator keeps %d answers, more than %d", len(v.requests), maxPrepared)
 	}
 }
 

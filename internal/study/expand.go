@@ -100,8 +100,12 @@ func Expand(s *Study) (*Plan, error) {
 		plan.Cells = append(plan.Cells, c)
 	})
 	if kept > maxCells {
-		e.p.add(e.s.FactorsPos, "%s cells (%s, %s of them excluded): a study holds at most %s cells; vary fewer levels, zip factors that vary together, exclude more, or split it into several studies",
-			countText(kept), e.dimsText(dims), countText(plan.Excluded), countText(maxCells))
+		excluded := ""
+		if plan.Excluded > 0 {
+			excluded = fmt.Sprintf(" = %s, of which %s are excluded", countText(kept+plan.Excluded), countText(plan.Excluded))
+		}
+		e.p.add(e.s.FactorsPos, "%s cells (%s%s): a study holds at most %s cells; vary fewer levels, zip factors that vary together, exclude more, or split it into several studies",
+			countText(kept), e.dimsText(dims), excluded, countText(maxCells))
 		return nil, e.p.err()
 	}
 	if err := e.p.err(); err != nil {

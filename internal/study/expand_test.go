@@ -288,7 +288,7 @@ func TestExpandLimit(t *testing.T) {
 		firstFifty = append(firstFifty, fmt.Sprint(i))
 	}
 	_, err = expand(t, wide+"exclude: [{users: ["+strings.Join(firstFifty, ", ")+"]}]\n", "")
-	if err == nil || err.Error() != "test.yaml:4: factors: 15,000 cells (users 200 x seed 100, 5,000 of them excluded): a study holds at most 10,000 cells; vary fewer levels, zip factors that vary together, exclude more, or split it into several studies" {
+	if err == nil || err.Error() != "test.yaml:4: factors: 15,000 cells (users 200 x seed 100 = 20,000, of which 5,000 are excluded): a study holds at most 10,000 cells; vary fewer levels, zip factors that vary together, exclude more, or split it into several studies" {
 		t.Errorf("15,000 cells after exclude rules: %v", err)
 	}
 	var first150 []string
