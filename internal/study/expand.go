@@ -689,9 +689,9 @@ func unbased(cells []Cell, baseline []Term) string {
 	if n > len(named) {
 		more = fmt.Sprintf(" and %d more", n-len(named))
 	}
-	are := "cells are"
+	are, them := "cells are", "them"
 	if n == 1 {
-		are = "cell is"
+		are, them = "cell is", "it"
 	}
-	return fmt.Sprintf("%d %s compared with no baseline: %s%s; exclude them too, or keep a cell for each to be compared with", n, are, strings.Join(named, "; "), more)
+	return fmt.Sprintf("%d %s compared with no baseline: %s%s; exclude %s too, or keep a baseline cell for each", n, are, strings.Join(named, "; "), more, them)
 }

@@ -235,7 +235,7 @@ exclude: [{engine: sqlite, users: 1}]
 baseline: {users: 1}
 `
 	p := mustExpand(t, src, "")
-	want := "1 cell is compared with no baseline: engine=sqlite,users=2 (its baseline engine=sqlite,users=1 is excluded); exclude them too, or keep a cell for each to be compared with"
+	want := "1 cell is compared with no baseline: engine=sqlite,users=2 (its baseline engine=sqlite,users=1 is excluded); exclude it too, or keep a baseline cell for each"
 	if !slices.Contains(p.Notes, want) {
 		t.Errorf("notes %q, want %q", p.Notes, want)
 	}

@@ -51,7 +51,9 @@ func writePlan(w io.Writer, p *Plan, sh Shard, st *status) {
 		item("zip", "%s vary together", strings.Join(g.Factors, ", "))
 	}
 	cells := fmt.Sprintf("%d x %d repetitions = %d runs", len(p.Cells), s.Repetitions, len(p.Cells)*s.Repetitions)
-	if p.Excluded > 0 {
+	if p.Excluded == 1 {
+		cells += " (1 cell excluded)"
+	} else if p.Excluded > 0 {
 		cells += fmt.Sprintf(" (%d cells excluded)", p.Excluded)
 	}
 	order := "in a fixed order (repetition 1 of every cell, then 2, ...)"
