@@ -65,9 +65,6 @@ func Open(ctx context.Context, cfg *Config, out IO) (_ *Run, err error) {
 	if err := rundir.EnsureWritable("--out", cfg.Out); err != nil {
 		return nil, err
 	}
-	if err := rundir.HoldsStudy("--out", cfg.Out); err != nil {
-		return nil, err
-	}
 	r := &Run{cfg: cfg, io: out, dir: cfg.Dir, started: map[string]time.Time{}, mon: cfg.Monitor, embedded: cfg.Engine == nil}
 	if r.mon == nil && cfg.Sample > 0 {
 		r.mon = newSampler(cfg)
