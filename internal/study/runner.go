@@ -141,7 +141,7 @@ func (r *Runner) DryRun(ctx context.Context) error {
 	fmt.Fprintf(r.Stdout, "\ncells (%d), with the commands of their first repetition:\n", len(r.Plan.Cells))
 	for _, c := range r.Plan.Cells {
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("interrupted: %w", err)
+			return fmt.Errorf("interrupted while listing the cells' commands: nothing has run: %w", err)
 		}
 		mark := ""
 		if !r.Shard.Has(c.Index) {
