@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
+
+	"tierbench/internal/metrics"
 )
 
 // DamagedError is a file of a study's directory that does not read as what tierbench
@@ -35,16 +35,11 @@ func (e *DamagedError) Unwrap() error { return e.Err }
 // readJSON reads the JSON file path into a T: nil when there is none, a
 // *DamagedError when it does not decode.
 func readJSON[T any](path string) (*T, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	v := new(T)
-	if err := json.Unmarshal(data, v); err != nil {
+	v, err := metrics.ReadJSONFile[T](path)
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &syn) || errors.As(err, &typ) {
 		return nil, &DamagedError{Path: path, Err: err}
 	}
-	return v, nil
+	return v, err
 }
