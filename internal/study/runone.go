@@ -97,7 +97,7 @@ func (r *Runner) runPhase(ctx, runCtx context.Context, dir string, phase workloa
 	begin := time.Now()
 	stop, err := runChild(runCtx, cmd, r.killAfter())
 	pr := PhaseRecord{Phase: phase, Command: args, ExitCode: exitCode(err), Seconds: time.Since(begin).Seconds()}
-	oc, ocErr := metrics.ReadJSONFile[Outcome](outcome)
+	oc, ocErr := readJSON[Outcome](outcome)
 	os.Remove(outcome)
 	switch {
 	case oc != nil:
