@@ -24,6 +24,9 @@ page needs nothing but itself (figures/ beside it holds each chart as PNG and SV
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
+			if err := rundir.HoldsStudy("", dir); err != nil {
+				return err
+			}
 			if err := runreport.IsRunDir(dir); err != nil {
 				return err
 			}

@@ -205,4 +205,18 @@ func TestReportBadInput(t *testing.T) {
 	if _, err := runCLI(t, "report", dir); err != nil {
 		t.Errorf("report of a minimal result once the run is gone: %v", err)
 	}
+
+	// A study's directory gets a study's report, never a run's over it.
+	study := t.TempDir()
+	for _, f := range []string{"result.json", rundir.StudyFile} {
+		if err := os.WriteFile(filepath.Join(study, f), []byte(`{"benchmark": "oltp-mix", "status": "ok"}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := runCLI(t, "report", study); err == nil || !strings.Contains(err.Error(), "holds a study (study.json): its report is `tierbench study report "+study+"`") {
+		t.Errorf("report of a study's directory: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(study, rundir.ReportFile)); err == nil {
+		t.Error("a run's report was written into a study's directory")
+	}
 }

@@ -19,6 +19,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"tierbench/internal/exitstatus"
 )
 
 // Emulator is a running server process with its mounts.
@@ -35,6 +37,7 @@ type Emulator struct {
 	mu      sync.Mutex
 	final   []DeviceStats
 	err     error // from the server's stdout or exit
+	waitErr error // how the server process ended
 	once    sync.Once
 	stopErr error
 	stopped []DeviceStats
@@ -216,8 +219,11 @@ func (e *Emulator) readServer(stdout io.Reader, ready chan<- serverMessage) {
 	}
 	werr := e.cmd.Wait()
 	if first {
-		ready <- serverMessage{Error: fmt.Sprintf("emulator: the server exited before mounting: %v", werr)}
+		ready <- serverMessage{Error: fmt.Sprintf("emulator: the server exited before mounting (%s)", exitstatus.Text(werr))}
 	}
+	e.mu.Lock()
+	e.waitErr = werr
+	e.mu.Unlock()
 	close(e.exited)
 }
 
@@ -296,6 +302,14 @@ func (e *Emulator) control(cmd string, arg, reply any) error {
 // Stop may be called more than once.
 func (e *Emulator) Stop() ([]DeviceStats, error) {
 	e.once.Do(func() {
+		var died error
+		select {
+		case <-e.exited: // before it was asked to stop
+			e.mu.Lock()
+			died = &DiedError{PID: e.cmd.Process.Pid, How: exitstatus.Text(e.waitErr)}
+			e.mu.Unlock()
+		default:
+		}
 		e.stdin.Close()
 		select {
 		case <-e.exited:
@@ -317,7 +331,7 @@ func (e *Emulator) Stop() ([]DeviceStats, error) {
 		}
 		e.mu.Lock()
 		e.stopped = e.final
-		e.stopErr = errors.Join(errs...)
+		e.stopErr = errors.Join(append([]error{died}, errs...)...)
 		e.mu.Unlock()
 	})
 	e.mu.Lock()

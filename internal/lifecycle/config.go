@@ -12,6 +12,7 @@ import (
 	"tierbench/internal/engine"
 	"tierbench/internal/monitor"
 	"tierbench/internal/placement"
+	"tierbench/internal/rundir"
 	"tierbench/internal/workload"
 )
 
@@ -71,12 +72,16 @@ type IO struct {
 
 // Config validates the settings for a phase that asks req, together, and returns the
 // run's configuration; the values themselves were parsed when they were set. It runs
-// nothing: it reads only the device profiles and the tiers' directories, so that a
-// study can check every cell before the first starts. A phase is configured once,
+// nothing: it reads only the device profiles, the tiers' directories and whether
+// --out is a study's (whose directory a run must not write into), so that a study can
+// check every cell before the first starts. A phase is configured once,
 // when it is checked (Validate, Execute), and runs with that configuration.
 func (s *Settings) Config(req workload.Request) (*Config, error) {
 	if s.out == "" {
 		return nil, fmt.Errorf("--out is required: %s", s.opts.OutWhat)
+	}
+	if err := rundir.HoldsStudy("--out", s.out); err != nil {
+		return nil, err
 	}
 	cfg := &Config{Out: s.out, Request: req, IgnoreLimits: s.ignoreLimits, GridIntensity: s.gridIntensity}
 	if err := energy.CheckGridIntensity(s.gridIntensity); err != nil {

@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -227,6 +228,7 @@ func (tp *template) lookup(name string) *params.Param {
 // the flag (or the workload, phase or parameter that does not exist).
 func TestValidate(t *testing.T) {
 	out := t.TempDir()
+	var shared Validator
 	for _, tc := range []struct {
 		name string
 		spec Spec
@@ -251,7 +253,56 @@ func TestValidate(t *testing.T) {
 			if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
 				t.Errorf("error %v, want %q", err, tc.want)
 			}
+			// A Validator that has read the other cases' inputs says the same.
+			if verr := shared.Validate(tc.spec); (verr == nil) != (err == nil) || err != nil && verr.Error() != err.Error() {
+				t.Errorf("a Validator says %v, Validate %v", verr, err)
+			}
 		})
+	}
+}
+
+// TestValidatorReadsOnce: a Validator reads the device profiles of a --profiles once
+// for every spec that gives it, yet each spec's own values are still checked.
+func TestValidatorReadsOnce(t *testing.T) {
+	out, profiles := t.TempDir(), t.TempDir()
+	src, err := os.ReadFile("../device/profiles/sata-ssd.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine := filepath.Join(profiles, "mine.yaml")
+	if err := os.WriteFile(mine, []byte(strings.Replace(string(src), "name: sata-ssd", "name: mine", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := func(data string) Spec {
+		return Spec{Workload: "tpcc", Phases: []workload.Phase{"load"}, Values: map[string][]string{"out": {out}, "profiles": {profiles}, "data": {data}}}
+	}
+	var v Validator
+	if err := v.Validate(spec("mine")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(mine); err != nil {
+		t.Fatal(err)
+	}
+	if err := v.Validate(spec("pagecache(mine,size=64MiB)")); err != nil {
+		t.Errorf("the second spec read the profiles again: %v", err)
+	}
+	if err := v.Validate(spec("hdd-9000")); err == nil || !strings.Contains(err.Error(), `--data hdd-9000: not a tier`) {
+		t.Errorf("an unknown profile: %v", err)
+	}
+	if err := Validate(spec("mine")); err == nil {
+		t.Error("Validate, without the Validator, found the removed profile")
+	}
+	// What Prepare answered is kept for specs that repeat a phase's own values, not
+	// for every spec: each answer holds its phase's workload.
+	for w := 1; w <= 3*maxPrepared; w++ {
+		s := spec("sata-ssd")
+		s.Values["warehouses"] = []string{fmt.Sprint(w)}
+		if err := v.Validate(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(v.requests) > maxPrepared {
+		t.Errorf("the Validator keeps %d answers, more than %d", len(v.requests), maxPrepared)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"tierbench/internal/emulator"
 	"tierbench/internal/energy"
 	"tierbench/internal/metrics"
 	"tierbench/internal/monitor"
@@ -47,6 +48,9 @@ func (r *Run) Finish(rep *workload.Report, runErr error) error {
 	}
 	storage, stopErr := r.stop() // the engine stops before its devices unmount
 	err := errors.Join(runErr, monErr, stopErr)
+	if died := (*emulator.DiedError)(nil); errors.As(stopErr, &died) {
+		err = errors.Join(stopErr, runErr, monErr) // the cause of what failed after it
+	}
 	if rep == nil || rep.Result == nil {
 		r.rec.Close()
 		r.result = errors.Join(err, r.release())

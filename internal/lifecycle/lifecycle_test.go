@@ -256,4 +256,18 @@ func TestRunWithoutEngine(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "earlier")); !os.IsNotExist(err) {
 		t.Errorf("OUT/earlier after a run that wrote nothing: %v", err)
 	}
+
+	// A study's directory is the study's: a run there would set its report aside
+	// and put a result.json beside its runs.
+	if err := os.WriteFile(filepath.Join(out, rundir.StudyFile), []byte(`{}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s = settingsFor(t, Options{Sections: true}, "--out", out, "--dir", dir)
+	if _, err := startFor(t, s, workload.Request{Results: []string{"result.json"}}, IO{}); err == nil ||
+		!strings.HasPrefix(err.Error(), "--out "+out+" holds a study (study.json): its report is `tierbench study report "+out+"`") {
+		t.Errorf("a run into a study's directory: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "earlier")); !os.IsNotExist(err) {
+		t.Errorf("the refused run set files aside: %v", err)
+	}
 }

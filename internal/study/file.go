@@ -2,6 +2,8 @@ package study
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -40,6 +42,8 @@ type Body struct {
 	// Params are fixed parameters, by flag name, in the file's order.
 	Params  []Setting
 	Factors []Factor
+	// FactorsPos is where the factors field was written, for errors about them all.
+	FactorsPos Pos
 	// Zip groups factors that vary together (their levels are paired by position).
 	Zip []Group
 	// Exclude rules drop the cells they match.
@@ -132,6 +136,8 @@ var (
 	sizeFields = []string{"description", "params", "factors", "zip", "exclude", "repetitions", "order", "seed", "baseline", "timeout"}
 	nameRE     = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
 	refRE      = regexp.MustCompile(`\$\{([^}]*)\}`)
+	// unclosedRE finds a reference that is not closed: "${dev" at a value's end.
+	unclosedRE = regexp.MustCompile(`\$\{([^}]*)$`)
 )
 
 // Parse reads a study file; path names it in errors. Errors are a *FileError, each
@@ -142,11 +148,22 @@ func Parse(path string, data []byte) (*File, error) {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil {
-		p.add(Pos{}, "not a YAML study file: %v", err)
+		line, msg := syntaxProblem(data, err)
+		p.add(Pos{Line: line}, "%s", msg)
 		return nil, p.err()
 	}
 	if len(doc.Content) == 0 {
 		p.add(Pos{}, "empty: a study needs at least a name and a workload")
+		return nil, p.err()
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == nil:
+		p.add(Pos{Line: next.Line}, "a second YAML document (after '---'): a study file holds one, and the rest would be ignored")
+		return nil, p.err()
+	case !errors.Is(err, io.EOF):
+		line, msg := syntaxProblem(data, err)
+		p.add(Pos{Line: line}, "%s", msg)
 		return nil, p.err()
 	}
 	f := &File{Path: path, Source: data}
@@ -240,6 +257,7 @@ func (p *problems) body(entries []entry) Body {
 				}
 			}
 		case "factors":
+			b.FactorsPos = at(e.key, e.field)
 			for _, fe := range p.mapping(e.value, e.field) {
 				if fc, ok := p.factor(fe); ok {
 					b.Factors = append(b.Factors, fc)

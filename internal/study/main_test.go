@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -33,6 +35,10 @@ const (
 	// fakeEnergyEnv gives each run an energy section (fakeEnergy) whose total lacks
 	// base power, and the CPU's where its --out contains the variable's value.
 	fakeEnergyEnv = "TIERBENCH_STUDY_FAKE_ENERGY"
+	// fakeKillEnv makes a fake phase kill itself with SIGKILL, as the OOM killer
+	// would; fakeStubbornEnv makes it ignore SIGTERM, as a hung server would.
+	fakeKillEnv     = "TIERBENCH_STUDY_FAKE_KILL"
+	fakeStubbornEnv = "TIERBENCH_STUDY_FAKE_STUBBORN"
 )
 
 func TestMain(m *testing.M) {
@@ -56,6 +62,12 @@ func fakePhase(args []string) int {
 		}
 	}
 	out := flags["out"]
+	if os.Getenv(fakeStubbornEnv) == "1" {
+		signal.Ignore(syscall.SIGTERM)
+	}
+	if os.Getenv(fakeKillEnv) == "1" {
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+	}
 	if d, err := time.ParseDuration(os.Getenv(fakeSleepEnv)); err == nil {
 		time.Sleep(d)
 	}

@@ -25,6 +25,10 @@ type Report struct {
 	Summary *report.Summary
 	Cells   []report.Cell
 	Metrics []report.Metric
+	// Notes say what the report left out of the runs' files.
+	Notes []string
+	// study and fingerprint say which study it is of.
+	study, fingerprint string
 	// headline marks the headline metrics' keys; varying each factor's levels over
 	// the cells.
 	headline map[string]bool
@@ -44,7 +48,12 @@ func (r *Report) Write(dir string) error {
 	if err := metrics.WriteFile(filepath.Join(dir, CellsCSVFile), csv.Bytes()); err != nil {
 		return err
 	}
-	return r.Summary.WriteJSON(filepath.Join(dir, SummaryFile))
+	// summary.json says which study it is of, so that a report of another study is
+	// not written over it (checkOut).
+	return metrics.WriteJSONFile(filepath.Join(dir, SummaryFile), struct {
+		summaryHead
+		*report.Summary
+	}{summaryHead{Study: r.study, Fingerprint: r.fingerprint}, r.Summary})
 }
 
 // reportBuilder holds what the report's sections share.
@@ -59,6 +68,8 @@ type reportBuilder struct {
 	verdicts map[runKey]*verdictLine
 	// missing is what the runs' energy totals leave out of the whole system.
 	missing energyMissing
+	// notes say what the runs' files lacked.
+	notes []string
 }
 
 // BuildReport makes the report of a study's results: its plan; per headline metric
@@ -96,7 +107,7 @@ func BuildReport(res *Results) (*Report, error) {
 	doc := report.New(title)
 	doc.Subtitle = b.rec.Description
 	doc.Section("Plan").AddPlan(b.plan())
-	rep := &Report{Doc: doc, Summary: b.sum, Cells: b.cells, Metrics: ms, headline: map[string]bool{}, varying: map[string]map[string]bool{}}
+	rep := &Report{Doc: doc, Summary: b.sum, Cells: b.cells, Metrics: ms, Notes: b.notes, study: b.rec.Name, fingerprint: b.rec.Fingerprint, headline: map[string]bool{}, varying: map[string]map[string]bool{}}
 	for _, d := range b.group(groupHeadline) {
 		rep.headline[d.Key] = true
 	}
@@ -151,7 +162,11 @@ func (b *reportBuilder) collect() error {
 			if r.Status == result.StatusOK {
 				defs, vals, notes, err := extras(r)
 				if err != nil {
-					return err
+					// The run's headline numbers are in its cell.json; one damaged
+					// result file costs the report that run's details, not the report.
+					b.notes = append(b.notes, fmt.Sprintf("%s rep %d: %v: its latency, devices, energy and verdict are left out (its headline numbers are in its %s)",
+						c.ID, r.Repetition, oneLine(err), RunFile))
+					err = nil
 				}
 				if notes.verdict != nil && b.verdicts != nil {
 					b.verdicts[runKey{c.ID, r.Repetition}] = notes.verdict
@@ -186,24 +201,7 @@ func (b *reportBuilder) against() (map[string]string, string) {
 	if len(b.rec.Baseline) == 0 {
 		return nil, ""
 	}
-	byLevels := map[string]string{}
-	for _, c := range b.rec.Cells {
-		byLevels[cellID(c.Factors)] = c.ID
-	}
-	out := map[string]string{}
-	for _, c := range b.rec.Cells {
-		fs := slices.Clone(c.Factors)
-		for i := range fs {
-			for _, t := range b.rec.Baseline {
-				if t.Factor == fs[i].Name {
-					fs[i].Value = t.Levels[0]
-				}
-			}
-		}
-		if id, ok := byLevels[cellID(fs)]; ok {
-			out[c.ID] = id
-		}
-	}
+	out := baselineOf(b.rec.Cells, b.rec.Baseline)
 	parts := make([]string, len(b.rec.Baseline))
 	for i, t := range b.rec.Baseline {
 		parts[i] = t.Factor + "=" + t.Levels[0]
@@ -278,7 +276,7 @@ func (b *reportBuilder) plan() report.Plan {
 	}
 	add("Runs", "%s", runs)
 	add("Directories", "%s", strings.Join(b.res.Dirs, ", "))
-	for _, n := range append(slices.Clone(rec.Notes), b.res.Notes...) {
+	for _, n := range append(append(slices.Clone(rec.Notes), b.res.Notes...), b.notes...) {
 		add("Note", "%s", n)
 	}
 	return report.Plan{Description: rec.Description, Items: items, Source: rec.Source}

@@ -51,6 +51,9 @@ func (f *File) At(size string) (*Study, error) {
 			}
 		}
 		g := z.given
+		if g["factors"] {
+			s.FactorsPos = z.FactorsPos
+		}
 		if g["zip"] {
 			s.Zip = z.Zip
 		}
