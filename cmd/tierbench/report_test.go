@@ -141,17 +141,31 @@ func TestReportOfARun(t *testing.T) {
 	metrics := filepath.Join(out, "metrics.jsonl")
 	data := mustRead(t, metrics)
 	n := bytes.Count(data, []byte("\n"))
+	// A last line cut short (kill -9 while the monitor wrote): the report is made of
+	// the complete lines, and says so on the terminal and in the page.
 	if err := os.WriteFile(metrics, append(data, `{"time": "2026`...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, err := runCLIStderr(t, "report", out)
+	if err != nil || !strings.Contains(stderr, fmt.Sprintf("note: %s ends in a torn line %d (14 bytes", metrics, n+1)) ||
+		!bytes.Contains(mustRead(t, page), []byte(fmt.Sprintf("its %d complete lines are used", n))) {
+		t.Errorf("report with line %d of metrics.jsonl cut short: %v, stderr %q", n+1, err, stderr)
+	}
+	// A line cut short before the end is damage, not a kill: an error naming it.
+	if err := os.WriteFile(metrics, append(append(data[:len(data):len(data)], `{"time": "2026`+"\n"...), data...), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := runCLI(t, "report", out); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%s, line %d", metrics, n+1)) {
 		t.Errorf("report with line %d of metrics.jsonl cut short: %v", n+1, err)
 	}
+	if err := os.WriteFile(metrics, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
 
 	// A new run in the directory, even one that samples nothing, sets the earlier
 	// page and series aside with the result they belong to.
 	before := mustRead(t, page)
-	_, stderr, err := runCLIStderr(t, "oltp", "run", "--mix", "point-select", "--ramp", "0s", "--duration", "1s",
+	_, stderr, err = runCLIStderr(t, "oltp", "run", "--mix", "point-select", "--ramp", "0s", "--duration", "1s",
 		"--interval", "1s", "--sample", "off", "--out", out)
 	if err != nil {
 		t.Fatalf("a second run: %v\n%s", err, stderr)

@@ -21,6 +21,9 @@ type Report struct {
 	Sources map[string]Source
 	// Origin says what time 0 of the charts is.
 	Origin string
+	// Notes say what the run directory lacks, or what of it was damaged and left out
+	// (a torn last line); the report says them too.
+	Notes []string
 }
 
 // Source is what a chart draws: for each series, in order, the key of File's lines it
@@ -64,7 +67,7 @@ func Build(dir string, opt Options) (*Report, error) {
 	if r.c.Started != "" {
 		doc.Subtitle += ", started " + r.c.Started
 	}
-	rep := &Report{Doc: doc, Sources: map[string]Source{}, Origin: r.originText}
+	rep := &Report{Doc: doc, Sources: map[string]Source{}, Origin: r.originText, Notes: r.notes}
 	r.runSection(doc.Section("Run"))
 	if r.c.Verdict != nil {
 		verdictSection(doc.Section("Bottleneck verdict"), r.c.Verdict)
@@ -174,16 +177,16 @@ func (r *run) charts(rep *Report, maxPoints int) {
 
 // Write builds the report of the run directory dir and writes it there:
 // dir/report.html and its figures (report.Document.Write, atomically). It returns
-// the page's path.
-func Write(dir string, opt Options) (string, error) {
+// the page's path and the report's notes (Report.Notes), for the terminal.
+func Write(dir string, opt Options) (string, []string, error) {
 	rep, err := Build(dir, opt)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if err := rep.Doc.Write(dir); err != nil {
-		return "", err
+		return "", nil, err
 	}
-	return filepath.Join(dir, rundir.ReportFile), nil
+	return filepath.Join(dir, rundir.ReportFile), rep.Notes, nil
 }
 
 func seriesKeys(ss []chart.SeriesOf) []string {

@@ -3,6 +3,7 @@ package runreport_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -356,18 +357,62 @@ func TestBadRunDirs(t *testing.T) {
 	}
 }
 
+// TestTornLastLine: a run killed while it wrote leaves metrics.jsonl or
+// intervals.jsonl cut in the middle of its last line; the report uses the complete
+// lines, draws every chart from them, and says that the last line was torn.
+func TestTornLastLine(t *testing.T) {
+	for _, file := range []string{"metrics.jsonl", "intervals.jsonl"} {
+		t.Run(file, func(t *testing.T) {
+			dir := writeFixture(t)
+			path := filepath.Join(dir, file)
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Count(string(data), "\n")
+			// cut 30 bytes into the last line, newline and all: what a buffered
+			// writer's partial flush leaves
+			cut := strings.LastIndex(strings.TrimSuffix(string(data), "\n"), "\n") + 31
+			if err := os.WriteFile(path, data[:cut], 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rep, err := runreport.Build(dir, runreport.Options{})
+			if err != nil {
+				t.Fatalf("a torn last line fails the report: %v", err)
+			}
+			runreporttest.CheckCharts(t, dir, rep)
+			html, err := rep.Doc.HTML()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := fmt.Sprintf("ends in a torn line %d (30 bytes", lines)
+			if !strings.Contains(string(html), want) || !strings.Contains(string(html), fmt.Sprintf("its %d complete lines are used", lines-1)) {
+				t.Errorf("the report does not say %q", want)
+			}
+			if len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], want) {
+				t.Errorf("notes %q, want the torn line's for the terminal", rep.Notes)
+			}
+			which := map[string]string{"metrics.jsonl": "host-cpu", "intervals.jsonl": "throughput"}[file]
+			c := chartNamed(t, rep.Doc, which)
+			if n := len(c.Series[0].Points); n != 2 {
+				t.Errorf("chart %s: %d points, want the 2 of the complete lines", which, n)
+			}
+		})
+	}
+}
+
 // TestReportInChromium writes the fixture run's report and opens it offline in
 // headless Chromium: every chart drew what its data say, the page logged no error
 // and asked for nothing but itself, and its tables show the fixture's numbers.
 func TestReportInChromium(t *testing.T) {
 	reporttest.ChromiumPath(t) // skip (or fail under CI) before any work
 	dir := writeFixture(t)
-	path, err := runreport.Write(dir, runreport.Options{})
+	path, notes, err := runreport.Write(dir, runreport.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if path != filepath.Join(dir, rundir.ReportFile) {
-		t.Errorf("Write returned %s", path)
+	if path != filepath.Join(dir, rundir.ReportFile) || len(notes) != 0 {
+		t.Errorf("Write returned %s and the notes %q, want none of a whole run", path, notes)
 	}
 	doc := build(t, dir, runreport.Options{}).Doc
 	page := reporttest.Load(t, path)
