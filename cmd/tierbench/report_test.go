@@ -104,15 +104,15 @@ func TestReportOfARun(t *testing.T) {
 		t.Fatalf("table %s has no number in row %s, column %s", table, row, column)
 		return 0
 	}
-	if got := value("headline", "tps", "value"); got != raw.TPS {
+	if got := value("headline", "TPS", "value"); got != raw.TPS {
 		t.Errorf("headline tps %v, result.json %v", got, raw.TPS)
 	}
-	if got := value("headline", "qps", "value"); got != raw.QPS {
+	if got := value("headline", "QPS", "value"); got != raw.QPS {
 		t.Errorf("headline qps %v, result.json %v", got, raw.QPS)
 	}
 	c := raw.Monitoring.Run.Counters
-	if want := 100 * c["host.cpu.all.busy_s"].Delta / c["host.cpu.all.total_s"].Delta; value("windows", "run", "CPU busy (%)") != want {
-		t.Errorf("the run's CPU busy %v, result.json's counters say %v", value("windows", "run", "CPU busy (%)"), want)
+	if want := 100 * c["host.cpu.all.busy_s"].Delta / c["host.cpu.all.total_s"].Delta; value("windows", "CPU busy (%)", "run") != want {
+		t.Errorf("the run's CPU busy %v, result.json's counters say %v", value("windows", "CPU busy (%)", "run"), want)
 	}
 	if len(raw.Verdict.Levels) != 2 || len(tables["verdicts"].Rows) != 2 {
 		t.Fatalf("verdicts: result.json has %d, the report %d", len(raw.Verdict.Levels), len(tables["verdicts"].Rows))

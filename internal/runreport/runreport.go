@@ -68,11 +68,14 @@ func Build(dir string, opt Options) (*Report, error) {
 		doc.Subtitle += ", started " + r.c.Started
 	}
 	rep := &Report{Doc: doc, Sources: map[string]Source{}, Origin: r.originText, Notes: r.notes}
+	// The summary first, on one screen; then what was run, the charts over time, and
+	// the evidence: the verdict's findings and checks, the per-window figures.
+	r.summarySection(rep, doc.Section("Summary"), maxPoints)
 	r.runSection(doc.Section("Run"))
+	r.charts(rep, maxPoints)
 	if r.c.Verdict != nil {
 		verdictSection(doc.Section("Bottleneck verdict"), r.c.Verdict)
 	}
-	r.charts(rep, maxPoints)
 	if t := r.windowsTable(); t != nil {
 		doc.Section("Per-window summaries").AddTable(t)
 	}
@@ -101,9 +104,6 @@ func (r *run) runSection(sec *report.Section) {
 		items = append(items, report.Item{Key: "Verdict", Value: fmt.Sprintf("%s: %s", r.c.Verdict.Window, r.c.Verdict.Headline)})
 	}
 	sec.AddPlan(report.Plan{Items: items})
-	for _, n := range r.notes {
-		sec.AddText(n)
-	}
 	if len(r.headline) > 0 {
 		sec.AddTable(r.headlineTable())
 	}
@@ -135,19 +135,12 @@ func (r *run) charts(rep *Report, maxPoints int) {
 		if sections[section] == nil {
 			sections[section] = rep.Doc.Section(section).AddText(intro)
 		}
-		// every chart here is over time: the windows are bands behind its lines
-		if m := r.c.Monitoring; m != nil {
-			for _, w := range m.Windows {
-				c.AddWindow(w.Label, r.since(w.Start), r.since(w.End))
-			}
-		}
-		sections[section].AddChart(c)
+		sections[section].AddChart(r.windowed(c))
 		rep.Sources[c.Name] = src
 	}
 	if pts, group := thin(r.intervalSamples(), maxPoints); len(pts) > 0 {
 		for _, ic := range intervalCharts {
-			c, keys := finish(chart.FromSamples(chart.TimeSeries, ic.name, ic.title, ic.y, pts, ic.series...), seriesKeys(ic.series), ic.note, group)
-			if c != nil {
+			if c, keys := ic.build(pts, group); c != nil {
 				add("Throughput and latency", c, Source{File: r.c.IntervalsFile, Keys: keys, Group: group})
 			}
 		}
@@ -173,6 +166,17 @@ func (r *run) charts(rep *Report, maxPoints int) {
 			add(sectionOf(c.Name), c, Source{File: ResultFile, Keys: keys, Group: 1})
 		}
 	}
+}
+
+// windowed adds the run's measured windows to c, a chart over time: the bands behind
+// its lines.
+func (r *run) windowed(c *chart.Chart) *chart.Chart {
+	if m := r.c.Monitoring; m != nil {
+		for _, w := range m.Windows {
+			c.AddWindow(w.Label, r.since(w.Start), r.since(w.End))
+		}
+	}
+	return c
 }
 
 // Write builds the report of the run directory dir and writes it there:

@@ -108,6 +108,11 @@ func TestReportTitlesAndRanges(t *testing.T) {
 	if labels["nopm"] != "NOPM" || labels["tps"] != "TPS" {
 		t.Errorf("labels %v, want NOPM and TPS", labels)
 	}
+	for _, m := range rep.Summary.Metrics {
+		if !m.Range.Bounded() {
+			t.Errorf("metric %s (%s) has no range", m.Key, m.Unit)
+		}
+	}
 	for _, tb := range rep.Doc.Tables() {
 		if tb.Name != "tps" {
 			continue
