@@ -9,8 +9,8 @@ import (
 )
 
 // Findings are the comparisons with the baseline in words, one per cell and
-// headline metric: "tps: placement=III is 18.87% faster than placement=I at
-// benchmark=tpcc-2 (p = 0.012, significant)". A metric where higher is better is
+// headline metric, by its title: "TPS: placement=III is 18.87% faster than
+// placement=I at benchmark=tpcc-2 (p = 0.012, significant)". A metric where higher is better is
 // faster or slower; one where lower is better (a time) is lower or higher. Cells
 // without a comparison (the baselines, cells with no successful run on either side)
 // have none.
@@ -53,7 +53,7 @@ func (r *Report) Findings() []string {
 			case cmp.DiffPct < 0:
 				word = "slower"
 			}
-			s := fmt.Sprintf("%s: %s is %.2f%% %s than %s", m.Key, strings.Join(differ, " "), math.Abs(cmp.DiffPct), word, strings.Join(baseLevels, " "))
+			s := fmt.Sprintf("%s: %s is %.2f%% %s than %s", m.Label, strings.Join(differ, " "), math.Abs(cmp.DiffPct), word, strings.Join(baseLevels, " "))
 			if len(same) > 0 {
 				s += " at " + strings.Join(same, " ")
 			}

@@ -125,6 +125,18 @@ func TestLonePoint(t *testing.T) {
 			t.Errorf("series %d: %d markers, want 1", si, n)
 		}
 	}
+	// A stacked area of one x has no width: a marker at each series' top.
+	a := New(StackedArea, "watts", "Watts", Axis{Label: "time", Unit: "s"}, Axis{Label: "power", Unit: "W"}).
+		Add("cpu", XY(2, 10)).Add("dram", XY(2, 3))
+	svg, err = a.SVG(DefaultSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths = seriesPaths(t, svg)
+	checkMarks(t, a, paths)
+	if n, _ := count(paths, 1, MarkPoint); n != 1 {
+		t.Errorf("a stacked area of one x: %d markers for its second series, want 1", n)
+	}
 }
 
 // TestIntegerTicks: an axis of whole numbers (users 1 and 2) has ticks at whole

@@ -121,6 +121,14 @@ func (d dataPlotter) plotBars(dc draw.Canvas, trX, trY func(float64) vg.Length, 
 
 func (d dataPlotter) plotArea(dc draw.Canvas, trX, trY func(float64) vg.Length, si int, s Series, base []float64) {
 	n := len(s.Points)
+	if n == 1 { // an area of one x has no width: its top as a marker
+		p := s.Points[0]
+		with(dc.Canvas, si, MarkPoint, func() {
+			dc.DrawGlyph(glyph(si), vg.Point{X: trX(p.X), Y: trY(base[0] + p.Y)})
+		})
+		base[0] += p.Y
+		return
+	}
 	poly := make([]vg.Point, 0, 2*n)
 	for i, p := range s.Points {
 		poly = append(poly, vg.Point{X: trX(p.X), Y: trY(base[i] + p.Y)})
