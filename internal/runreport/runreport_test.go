@@ -487,6 +487,16 @@ func TestEachWorkloadsHeadline(t *testing.T) {
 		if got := cell(t, tableNamed(t, doc, "headline"), tc.metric, "value"); got != tc.value {
 			t.Errorf("%s: %v, want %v", tc.metric, got, tc.value)
 		}
+		// The summary comes first and shows the same number large, its unit unless the
+		// title says it (QphH@Size).
+		sum := doc.Sections[0]
+		if sum.Title != "Summary" || len(sum.Blocks) == 0 || len(sum.Blocks[0].Highlights) == 0 {
+			t.Fatalf("%s: the first section is %q, without highlights", tc.metric, sum.Title)
+		}
+		h := sum.Blocks[0].Highlights[0]
+		if h.Title != tc.metric || h.Value != tc.value || (h.Unit == "") != (tc.metric == "QphH@Size") {
+			t.Errorf("%s: the first highlight is %+v", tc.metric, h)
+		}
 	}
 }
 

@@ -38,7 +38,11 @@ func (r *run) summarySection(rep *Report, sec *report.Section, maxPoints int) {
 	var hs []report.Highlight
 	for _, m := range r.headline {
 		mi := r.metricInfo(m)
-		hs = append(hs, report.Highlight{Title: mi.Label(), Value: m.Value, Unit: m.Unit, What: mi.What})
+		unit := m.Unit
+		if strings.Contains(mi.Label(), unit) { // QphH@Size is its own unit
+			unit = ""
+		}
+		hs = append(hs, report.Highlight{Title: mi.Label(), Value: m.Value, Unit: unit, What: mi.What})
 	}
 	if len(hs) > 0 {
 		sec.AddHighlights(hs...)
