@@ -82,12 +82,12 @@ func intervalNote(m Metric, cells []CellSummary) string {
 			clipped = append(clipped, c.ID)
 		}
 	}
-	note := stats.MethodFor(m.Range).Describe() + " with n-1 degrees of freedom"
-	if m.Range.Bounded() {
-		note += fmt.Sprintf(" (%s is %s)", m.Label, m.Range)
+	note := "Student's t with n-1 degrees of freedom"
+	if sc := stats.MethodFor(m.Range).Scale(); sc != "" {
+		note += fmt.Sprintf(" %s, which keeps it within the range of %s (%s)", sc, m.Label, m.Range)
 	}
 	if len(clipped) > 0 {
-		note += fmt.Sprintf("; %s have values outside that range, so theirs is %s", strings.Join(clipped, ", "), stats.ClippedT.Describe())
+		note += fmt.Sprintf("; %s have values outside that range: theirs is Student's t cut at its bounds", strings.Join(clipped, ", "))
 	}
 	return note
 }

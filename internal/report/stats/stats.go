@@ -57,19 +57,30 @@ const (
 	ClippedT Method = "t-clipped"
 )
 
-// Describe says how the interval was made, for a table's note.
+// Describe says how the interval was made, for a chart's note: "Student's t on the
+// log scale".
 func (m Method) Describe() string {
-	switch m {
-	case StudentT:
-		return "Student's t"
-	case LogT:
-		return "Student's t on the log scale, so that it stays above 0"
-	case ArcsineT:
-		return "Student's t on the arcsine-square-root scale, so that it stays within the range"
-	case ClippedT:
-		return "Student's t cut at the range's bounds, because some values lie outside it"
+	if m == "" {
+		return "none"
 	}
-	return "none"
+	if sc := m.Scale(); sc != "" {
+		return "Student's t " + sc
+	}
+	return "Student's t"
+}
+
+// Scale is the scale the method puts Student's t on, or how it cuts it, in words
+// ("" for StudentT): "on the log scale".
+func (m Method) Scale() string {
+	switch m {
+	case LogT:
+		return "on the log scale"
+	case ArcsineT:
+		return "on the arcsine-square-root scale"
+	case ClippedT:
+		return "cut at the range's bounds, because some values lie outside it"
+	}
+	return ""
 }
 
 // Summarise describes xs, values of a quantity within r (quantity.Real for any
