@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -100,7 +101,11 @@ func (c *Chart) plot(w, h vg.Length) (*plot.Plot, plot.Legend) {
 		}
 		switch {
 		case len(a.model.Ticks) > 0:
-			marker = givenTicks(a.model.Ticks)
+			given := slices.Clone(a.model.Ticks)
+			for i := range given { // side by side: a share of the width each
+				given[i].Label = fit(a.axis.Tick.Label, given[i].Label, 0.7*w/vg.Length(len(given)))
+			}
+			marker = givenTicks(given)
 		case a.model.Integer:
 			marker = integerTicks{marker}
 		}
