@@ -135,9 +135,9 @@ type MetricSummary struct {
 
 // Summarise computes the statistics of every metric of every cell, each interval
 // within the metric's range, and compares each cell with the baseline cell (an ID; ""
-// for none). An error names the cell,
-// run or metric at fault: two cells with one ID, a baseline that is not a cell, a
-// metric given twice, a value that is not a finite number.
+// for none). An error names the cell, run or metric at fault: two cells with one ID,
+// a baseline that is not a cell, a metric given twice, a value that is not a finite
+// number.
 func Summarise(cells []Cell, ms []Metric, baseline string) (*Summary, error) {
 	s := &Summary{Baseline: baseline, Metrics: make([]Metric, len(ms))}
 	for i, m := range ms {
