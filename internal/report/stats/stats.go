@@ -99,14 +99,14 @@ func Summarise(xs []float64, r quantity.Range) Summary {
 	}
 	s.SD = math.Sqrt(variance(xs, s.Mean))
 	n := float64(len(xs))
-	s.CILow, s.CIHigh, s.Method = Interval(s.Mean, s.SD/math.Sqrt(n), TQuantile(1-Alpha/2, n-1), r, s.Min, s.Max)
+	s.CILow, s.CIHigh, s.Method = interval(s.Mean, s.SD/math.Sqrt(n), TQuantile(1-Alpha/2, n-1), r, s.Min, s.Max)
 	return s
 }
 
-// Interval is the confidence interval of mean, of values from lo to hi of a quantity
+// interval is the confidence interval of mean, of values from lo to hi of a quantity
 // within r, with standard error se and t the quantile of Student's t: see Method for
 // each way it is made. A value outside r makes it ClippedT.
-func Interval(mean, se, t float64, r quantity.Range, lo, hi float64) (low, high float64, m Method) {
+func interval(mean, se, t float64, r quantity.Range, lo, hi float64) (low, high float64, m Method) {
 	half := t * se
 	low, high = mean-half, mean+half
 	hasMin, hasMax := !math.IsInf(r.Min, -1), !math.IsInf(r.Max, 1)
