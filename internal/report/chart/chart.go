@@ -71,9 +71,11 @@ func (a Axis) Bounds() quantity.Range {
 	return quantity.Of(a.Unit)
 }
 
-// Title is the axis title drawn on the chart: "Label (Unit)".
+// Title is the axis title drawn on the chart: "Label (Unit)", or Label alone when it
+// starts with its unit as a word (QphH@Size, "QphH@Size, unrounded").
 func (a Axis) Title() string {
-	if a.Unit == "" {
+	rest, named := strings.CutPrefix(a.Label, a.Unit)
+	if a.Unit == "" || named && (rest == "" || rest[0] == ',' || rest[0] == ' ') {
 		return a.Label
 	}
 	return a.Label + " (" + a.Unit + ")"

@@ -221,3 +221,20 @@ func TestAxisRange(t *testing.T) {
 		t.Errorf("a value outside its range with its interval: %v", err)
 	}
 }
+
+func TestAxisTitle(t *testing.T) {
+	for _, tc := range []struct {
+		a    Axis
+		want string
+	}{
+		{Axis{Label: "TPS", Unit: "transactions/s"}, "TPS (transactions/s)"},
+		{Axis{Label: "QphH@Size", Unit: "QphH@Size"}, "QphH@Size"},
+		{Axis{Label: "QphH@Size, unrounded", Unit: "QphH@Size"}, "QphH@Size, unrounded"},
+		{Axis{Label: "start", Unit: "s"}, "start (s)"},
+		{Axis{Label: "users"}, "users"},
+	} {
+		if got := tc.a.Title(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.a, got, tc.want)
+		}
+	}
+}
