@@ -161,12 +161,13 @@ func mustBuild(t *testing.T, dir string) *report.Document {
 	return rep.Doc
 }
 
-// headlineValue is the value of metric in a run report's headline table.
+// headlineValue is the value of metric (its key in result.json) in a run report's
+// headline table.
 func headlineValue(t *testing.T, doc *report.Document, metric string) float64 {
 	t.Helper()
 	for _, tb := range doc.Tables() {
 		for _, row := range tb.Rows {
-			if tb.Name == "headline" && row[0].Text == metric && row[1].Value != nil {
+			if tb.Name == "headline" && row[3].Text == metric && row[1].Value != nil {
 				return *row[1].Value
 			}
 		}

@@ -37,9 +37,12 @@ page needs nothing but itself (figures/ beside it holds each chart as PNG and SV
 				return err
 			}
 			defer lock.Release()
-			path, err := runreport.Write(dir, runreport.Options{})
+			path, notes, err := runreport.Write(dir, runreport.Options{})
 			if err != nil {
 				return err
+			}
+			for _, n := range notes {
+				fmt.Fprintln(cmd.ErrOrStderr(), "note:", n)
 			}
 			fmt.Fprintln(cmd.OutOrStdout(), "report:", path)
 			return nil

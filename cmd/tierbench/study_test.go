@@ -17,6 +17,7 @@ import (
 
 	"tierbench/internal/metrics"
 	"tierbench/internal/report"
+	"tierbench/internal/report/quantity"
 	"tierbench/internal/report/reporttest"
 	"tierbench/internal/report/stats"
 	"tierbench/internal/rundir"
@@ -157,7 +158,7 @@ func TestStudyEndToEnd(t *testing.T) {
 		t.Fatalf("summary.json: %v %+v", err, sum)
 	}
 	for _, c := range sum.Cells {
-		want := stats.Summarise(tps[c.ID])
+		want := stats.Summarise(tps[c.ID], quantity.NonNegative)
 		got := c.Metrics["tps"].Stats
 		if got.N != 2 || !near(got.Mean, want.Mean) || !near(got.SD, want.SD) {
 			t.Errorf("summary.json cell %s: tps %+v, want %+v from its result.json files", c.ID, got, want)
@@ -212,8 +213,8 @@ func TestStudyEndToEnd(t *testing.T) {
 	for _, row := range tbl.Rows {
 		id := "mix=" + row[0].Text + ",users=" + row[1].Text
 		mean := row[3]
-		if mean.Value == nil || !near(*mean.Value, stats.Summarise(tps[id]).Mean) {
-			t.Errorf("page: cell %s shows mean %q, want %v", id, mean.Text, stats.Summarise(tps[id]).Mean)
+		if mean.Value == nil || !near(*mean.Value, stats.Summarise(tps[id], quantity.NonNegative).Mean) {
+			t.Errorf("page: cell %s shows mean %q, want %v", id, mean.Text, stats.Summarise(tps[id], quantity.NonNegative).Mean)
 		}
 	}
 }

@@ -382,7 +382,12 @@ func (m *Monitor) Stop() (*Summary, error) {
 		m.summary = m.summarize(end)
 		m.stopErr = m.closeFiles()
 		if m.stopErr == nil && m.cfg.Dir != "" {
-			m.stopErr = WriteCSV(filepath.Join(m.cfg.Dir, m.cfg.Prefix+JSONLinesFile), filepath.Join(m.cfg.Dir, m.cfg.Prefix+CSVFile))
+			// The monitor closed the file whole: a torn line in it was written by
+			// something else, and is an error here.
+			torn, err := WriteCSV(filepath.Join(m.cfg.Dir, m.cfg.Prefix+JSONLinesFile), filepath.Join(m.cfg.Dir, m.cfg.Prefix+CSVFile))
+			if m.stopErr = err; err == nil && torn != nil {
+				m.stopErr = fmt.Errorf("monitor: %s", torn)
+			}
 		}
 	})
 	return m.summary, m.stopErr

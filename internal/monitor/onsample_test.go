@@ -27,7 +27,7 @@ func TestOnSampleNonFinite(t *testing.T) {
 	if _, err := m.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	samples, err := ReadSamples(filepath.Join(dir, JSONLinesFile))
+	samples, _, err := ReadSamples(filepath.Join(dir, JSONLinesFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -115,9 +115,9 @@ func TestMonitorWindows(t *testing.T) {
 	}
 	// From the samples: the window's first sample (by the time it counts at) is its
 	// base, and the samples after it up to the end are its own.
-	samples, err := ReadSamples(filepath.Join(dir, JSONLinesFile))
-	if err != nil {
-		t.Fatal(err)
+	samples, torn, err := ReadSamples(filepath.Join(dir, JSONLinesFile))
+	if err != nil || torn != nil {
+		t.Fatal(err, torn)
 	}
 	var base, last float64
 	based, inside := false, 0

@@ -113,11 +113,12 @@ func compareMetric(m report.Metric, cells []string, base, next map[string]report
 		report.Column{Label: "base n"}, report.Column{Label: "base mean", Unit: m.Unit},
 		report.Column{Label: "new n"}, report.Column{Label: "new mean", Unit: m.Unit},
 		report.Column{Label: "difference", Unit: "%"}, report.Column{Label: "p (Welch)"}, report.Column{Label: "significant"})
-	c := chart.NewBars(name+"-base-vs-new", m.Label+": base vs new", cells, chart.Axis{Label: "cell"}, chart.Axis{Label: m.Label, Unit: m.Unit}, false)
+	rng := m.Range
+	c := chart.NewBars(name+"-base-vs-new", m.Label+": base vs new", cells, chart.Axis{Label: "cell"}, chart.Axis{Label: m.Label, Unit: m.Unit, Range: &rng}, false)
 	var bp, np []chart.Point
 	for i, id := range cells {
 		bv, nv := base[id].Values(m.Key), next[id].Values(m.Key)
-		bs, ns := stats.Summarise(bv), stats.Summarise(nv)
+		bs, ns := stats.Summarise(bv, m.Range), stats.Summarise(nv, m.Range)
 		row := []report.Entry{report.Text(id), count(bs.N), report.Number(bs.Mean), count(ns.N), report.Number(ns.Mean)}
 		if bs.N > 0 && ns.N > 0 {
 			cm := stats.Compare(bv, nv)
@@ -144,7 +145,7 @@ func compareMetric(m report.Metric, cells []string, base, next map[string]report
 		return t, nil
 	}
 	c.Add("base", bp...).Add("new", np...)
-	c.Note = "Bars are the means over repetitions; error bars, their 95% confidence intervals (Student's t) where there are two repetitions or more."
+	c.Note = fmt.Sprintf("Bars are the means over repetitions; error bars, their 95%% confidence intervals (%s) where there are two repetitions or more.", stats.MethodFor(m.Range).Describe())
 	return t, c
 }
 

@@ -129,12 +129,24 @@ func Expand(s *Study) (*Plan, error) {
 		e.p.add(b.Pos, "%s is not a cell: %s; give levels of a cell that runs", describe(*b), why)
 		return nil, e.p.err()
 	}
+	plan.Factors = e.factorInfo(plan.Cells)
 	if b := s.Baseline; b != nil {
-		if n := unbased(plan.Cells, b.Terms); n != "" {
+		var zip [][]string
+		for _, g := range s.Zip {
+			zip = append(zip, g.Factors)
+		}
+		levels := func(factor string) []string {
+			for _, f := range plan.Factors {
+				if f.Name == factor {
+					return f.Levels
+				}
+			}
+			return nil
+		}
+		if n := unbased(plan.Cells, withZipped(b.Terms, zip, levels)); n != "" {
 			plan.Notes = append(plan.Notes, n)
 		}
 	}
-	plan.Factors = e.factorInfo(plan.Cells)
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n", s.File.Name)
 	for _, c := range plan.Cells {
@@ -648,6 +660,32 @@ func baselineOf(cells []Cell, baseline []Term) map[string]string {
 	for _, c := range cells {
 		if id, ok := byLevels[cellID(baselineLevels(c.Factors, baseline))]; ok {
 			out[c.ID] = id
+		}
+	}
+	return out
+}
+
+// withZipped is the baseline with the factors zipped to its factors: zipped factors
+// move together, so the baseline cell has each partner's level at the position of the
+// baseline's level (zip: [[users, buffer]] with baseline users=4 fixes buffer at the
+// level paired with 4 too).
+func withZipped(baseline []Term, zip [][]string, levels func(string) []string) []Term {
+	out := slices.Clone(baseline)
+	named := func(f string) bool { return slices.ContainsFunc(out, func(t Term) bool { return t.Factor == f }) }
+	for _, t := range baseline {
+		at := slices.Index(levels(t.Factor), t.Levels[0])
+		if at < 0 {
+			continue
+		}
+		for _, g := range zip {
+			if !slices.Contains(g, t.Factor) {
+				continue
+			}
+			for _, f := range g {
+				if ls := levels(f); !named(f) && at < len(ls) {
+					out = append(out, Term{Factor: f, Levels: []string{ls[at]}})
+				}
+			}
 		}
 	}
 	return out

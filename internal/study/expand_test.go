@@ -319,3 +319,32 @@ func TestValidateInterrupted(t *testing.T) {
 		t.Errorf("run after Ctrl-C: %v", err)
 	}
 }
+
+// TestExpandZippedBaseline: a factor zipped to a baseline factor moves with it, so the
+// baseline cell of users=4,duration=2s is users=1,duration=1s, which runs, and no cell
+// is said to lack its baseline; without the zip partner, every cell but the baseline's
+// would be.
+func TestExpandZippedBaseline(t *testing.T) {
+	src := "name: t\nworkload: oltp\nparams: {mix: bbs, scale: 0.001, ramp: 0s}\nfactors:\n  engine: [sqlite, postgres]\n  users: [1, 4]\n  duration: [1s, 2s]\nzip: [[users, duration]]\nbaseline: {users: 1}\n"
+	p := mustExpand(t, src, "")
+	for _, n := range p.Notes {
+		if strings.Contains(n, "baseline") {
+			t.Errorf("note %q: every cell has its baseline once duration moves with users", n)
+		}
+	}
+	levels := func(f string) []string {
+		return map[string][]string{"users": {"1", "4"}, "duration": {"1s", "2s"}}[f]
+	}
+	got := withZipped([]Term{{Factor: "users", Levels: []string{"1"}}}, [][]string{{"users", "duration"}}, levels)
+	want := []Term{{Factor: "users", Levels: []string{"1"}}, {Factor: "duration", Levels: []string{"1s"}}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("withZipped = %v, want %v", got, want)
+	}
+	against := baselineOf(p.Cells, got)
+	if len(against) != len(p.Cells) {
+		t.Errorf("%d of %d cells have a baseline: %v", len(against), len(p.Cells), against)
+	}
+	if n := unbased(p.Cells, []Term{{Factor: "users", Levels: []string{"1"}}}); n == "" {
+		t.Error("without its zip partner the baseline users=1 matches only the users=1 cells; unbased said nothing")
+	}
+}

@@ -71,7 +71,7 @@ func extras(rec *RunRecord) ([]metricDef, map[string]float64, runNotes, error) {
 	var defs []metricDef
 	vals := map[string]float64{}
 	add := func(group, key, label, unit string, lower bool, v float64) {
-		defs = append(defs, metricDef{report.Metric{Key: key, Label: label, Unit: unit, LowerIsBetter: lower}, group})
+		defs = append(defs, metricDef{newMetric(key, label, unit, lower), group})
 		vals[key] = v
 	}
 	for _, l := range rs.Levels {

@@ -9,11 +9,11 @@ import (
 )
 
 // Findings are the comparisons with the baseline in words, one per cell and
-// headline metric: "tps: placement=III is 18.87% faster than placement=I at
-// benchmark=tpcc-2 (p = 0.012, significant)". A metric where higher is better is
-// faster or slower; one where lower is better (a time) is lower or higher. The
-// baselines have none; a cell that cannot be compared (no successful run of it or of
-// its baseline) is said to be not compared, and why.
+// headline metric, by its title: "TPS: placement=III is 18.87% faster than
+// placement=I at benchmark=tpcc-2 (p = 0.012, significant)". A metric where higher is
+// better is faster or slower; one where lower is better (a time) is lower or higher.
+// The baselines have none; a cell that cannot be compared (no successful run of it or
+// of its baseline) is said to be not compared, and why.
 func (r *Report) Findings() []string {
 	var out []string
 	byID := map[string]report.CellSummary{}
@@ -58,7 +58,7 @@ func (r *Report) Findings() []string {
 				case base.Metrics[m.Key].Stats.N == 0:
 					why = "its baseline has no successful run"
 				}
-				out = append(out, fmt.Sprintf("%s: %s%s is not compared with %s: %s", m.Key, strings.Join(differ, " "), at, strings.Join(baseLevels, " "), why))
+				out = append(out, fmt.Sprintf("%s: %s%s is not compared with %s: %s", m.Label, strings.Join(differ, " "), at, strings.Join(baseLevels, " "), why))
 				continue
 			}
 			word := "faster"
@@ -70,7 +70,7 @@ func (r *Report) Findings() []string {
 			case cmp.DiffPct < 0:
 				word = "slower"
 			}
-			s := fmt.Sprintf("%s: %s is %.2f%% %s than %s%s", m.Key, strings.Join(differ, " "), math.Abs(cmp.DiffPct), word, strings.Join(baseLevels, " "), at)
+			s := fmt.Sprintf("%s: %s is %.2f%% %s than %s%s", m.Label, strings.Join(differ, " "), math.Abs(cmp.DiffPct), word, strings.Join(baseLevels, " "), at)
 			switch {
 			case math.IsNaN(cmp.P):
 				s += " (untestable: fewer than two repetitions on a side, or no spread)"

@@ -7,7 +7,7 @@ import (
 	"tierbench/internal/report"
 )
 
-// TestFindings: the comparisons in words, with the % difference of the means
+// TestFindings: the comparisons in words, each metric by its title, with the % difference of the means
 // computed by hand: (125 - 105) / 105 = 19.05% faster; a latency that falls is lower.
 // The p-values were computed apart (Welch-Satterthwaite df, the t tail integrated
 // numerically): 0.1056 and 0.0693.
@@ -37,8 +37,8 @@ func TestFindings(t *testing.T) {
 		varying: map[string]map[string]bool{"placement": {"I": true, "III": true}, "engine": {"sqlite": true, "postgres": true}}}
 	got := r.Findings()
 	want := []string{
-		"tpm: placement=III is 19.05% faster than placement=I at engine=sqlite (p = 0.106, not significant)",
-		"tpm: placement=III at engine=postgres is not compared with placement=I: it has no successful run",
+		"TPM: placement=III is 19.05% faster than placement=I at engine=sqlite (p = 0.106, not significant)",
+		"TPM: placement=III at engine=postgres is not compared with placement=I: it has no successful run",
 		"p95: placement=III is 50.00% lower than placement=I at engine=sqlite (p = 0.0693, not significant)",
 		"p95: placement=III at engine=postgres is not compared with placement=I: it has no successful run",
 	}

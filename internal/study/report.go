@@ -10,7 +10,9 @@ import (
 	"tierbench/internal/metrics"
 	"tierbench/internal/report"
 	"tierbench/internal/report/chart"
+	"tierbench/internal/report/quantity"
 	"tierbench/internal/result"
+	"tierbench/internal/workload"
 )
 
 // Files a study report writes beside report.html and figures/.
@@ -156,7 +158,7 @@ func (b *reportBuilder) collect() error {
 				}
 			}
 			for _, m := range r.Metrics {
-				define(metricDef{report.Metric{Key: m.Name, Label: m.Name, Unit: m.Unit, LowerIsBetter: m.Better == result.LowerIsBetter}, groupHeadline})
+				define(metricDef{newMetric(m.Name, headlineLabel(c.Workload, m.Name), m.Unit, m.Better == result.LowerIsBetter), groupHeadline})
 				run.Metrics[m.Name] = m.Value
 			}
 			if r.Status == result.StatusOK {
@@ -195,21 +197,40 @@ func (b *reportBuilder) collect() error {
 	return nil
 }
 
+// newMetric is a report metric with the range of its unit (package quantity), which
+// its intervals and axes keep within.
+func newMetric(key, label, unit string, lower bool) report.Metric {
+	return report.Metric{Key: key, Label: label, Unit: unit, LowerIsBetter: lower, Range: quantity.Of(unit)}
+}
+
+// headlineLabel is a headline metric's title as its workload's registry entry gives
+// it ("QphH@Size" for qphh_at_size), or its name.
+func headlineLabel(wl, name string) string {
+	if m, err := workload.Get(wl); err == nil {
+		if mi, ok := m.Metric(name); ok {
+			return mi.Label()
+		}
+	}
+	return name
+}
+
 // against maps each cell to its baseline: the cell with the baseline's levels of the
-// factors it names and the cell's own levels of the others. nil without a baseline.
+// factors it names, the levels paired with them of the factors zipped to those, and
+// the cell's own levels of the others. nil without a baseline.
 func (b *reportBuilder) against() (map[string]string, string) {
 	if len(b.rec.Baseline) == 0 {
 		return nil, ""
 	}
-	out := baselineOf(b.rec.Cells, b.rec.Baseline)
-	parts := make([]string, len(b.rec.Baseline))
-	for i, t := range b.rec.Baseline {
+	terms := withZipped(b.rec.Baseline, b.rec.Zip, b.levels)
+	out := baselineOf(b.rec.Cells, terms)
+	parts := make([]string, len(terms))
+	for i, t := range terms {
 		parts[i] = t.Factor + "=" + t.Levels[0]
 	}
 	what := strings.Join(parts, " ")
 	var free []string
 	for _, f := range b.rec.Factors {
-		if len(f.Levels) > 1 && !slices.ContainsFunc(b.rec.Baseline, func(t Term) bool { return t.Factor == f.Name }) {
+		if len(f.Levels) > 1 && !slices.ContainsFunc(terms, func(t Term) bool { return t.Factor == f.Name }) {
 			free = append(free, f.Name)
 		}
 	}
@@ -398,7 +419,25 @@ func (b *reportBuilder) factorChart(key string) (*chart.Chart, error) {
 			break
 		}
 	}
+	spec.With = b.zippedWith(spec.X)
 	return b.sum.Chart(spec)
+}
+
+// zippedWith are the factors zipped to factor that vary over the cells: they move
+// with it along an axis.
+func (b *reportBuilder) zippedWith(factor string) []string {
+	var out []string
+	for _, g := range b.rec.Zip {
+		if !slices.Contains(g, factor) {
+			continue
+		}
+		for _, f := range g {
+			if f != factor && slices.Contains(b.sum.Varying(), f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
 }
 
 func (b *reportBuilder) levels(factor string) []string {
@@ -466,7 +505,7 @@ func (b *reportBuilder) perCellChart(name, title string, y chart.Axis, keys []st
 		xl = "cell"
 	}
 	c := chart.NewBars(name, title, cats, chart.Axis{Label: xl}, y, stacked)
-	ci := false
+	var methods []string
 	for _, k := range keys {
 		m, _ := b.sum.Metric(k)
 		var pts []chart.Point
@@ -476,7 +515,9 @@ func (b *reportBuilder) perCellChart(name, title string, y chart.Axis, keys []st
 			case st.N == 0:
 			case st.N >= 2 && !stacked:
 				pts = append(pts, chart.XYCI(float64(i), st.Mean, st.CILow, st.CIHigh))
-				ci = true
+				if d := st.Method.Describe(); !slices.Contains(methods, d) {
+					methods = append(methods, d)
+				}
 			default:
 				pts = append(pts, chart.XY(float64(i), st.Mean))
 			}
@@ -484,8 +525,8 @@ func (b *reportBuilder) perCellChart(name, title string, y chart.Axis, keys []st
 		c.Add(m.Label, pts...)
 	}
 	c.Note = "Bars are the means over repetitions"
-	if ci {
-		c.Note += "; error bars, their 95% confidence intervals (Student's t)"
+	if len(methods) > 0 {
+		c.Note += "; error bars, their 95% confidence intervals (" + strings.Join(methods, "; ") + ")"
 	}
 	c.Note += "."
 	return c

@@ -122,12 +122,23 @@ type ResultMeta struct {
 }
 
 // MetricInfo describes a headline metric: its name, unit and direction as
-// result.Metric carries them, and what it counts.
+// result.Metric carries them, its title as people write it, and what it counts.
 type MetricInfo struct {
-	Name   string
+	Name string
+	// Title is the metric's name in a report's text, as its specification or users
+	// write it: "QphH@Size" for qphh_at_size, "NOPM" for nopm.
+	Title  string
 	Unit   string
 	Better result.Better
 	What   string
+}
+
+// Label is the metric's Title, or its Name when it has none.
+func (mi MetricInfo) Label() string {
+	if mi.Title != "" {
+		return mi.Title
+	}
+	return mi.Name
 }
 
 // Of is the metric with value v, as a result's HeadlineMetrics reports it.

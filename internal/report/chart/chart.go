@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"tierbench/internal/report/quantity"
 )
 
 // Kind is how a chart draws its series.
@@ -44,11 +46,36 @@ type Axis struct {
 	Unit string `json:"unit,omitempty"`
 	// Log draws a logarithmic scale (users 5 to 2000); every value must be > 0.
 	Log bool `json:"log,omitempty"`
+	// Range is the values the axis's quantity can take; nil for the range of Unit in
+	// package quantity's registry. The axis's headroom stops at it, and an error bar
+	// may not leave it (Bounds).
+	Range *quantity.Range `json:"range,omitempty"`
+	// Integer puts ticks at whole numbers only: users, streams, warehouses.
+	Integer bool `json:"integer,omitempty"`
+	// Ticks, when set, are the axis's only ticks: the levels of a factor with those
+	// of the factors zipped to it ("4 / 1GiB" for users 4 with buffer 1GiB).
+	Ticks []Tick `json:"ticks,omitempty"`
 }
 
-// Title is the axis title drawn on the chart: "Label (Unit)".
+// Tick is a labelled place on an axis.
+type Tick struct {
+	Value float64 `json:"value"`
+	Label string  `json:"label"`
+}
+
+// Bounds is the range of the axis's quantity: Range, or its unit's in the registry.
+func (a Axis) Bounds() quantity.Range {
+	if a.Range != nil {
+		return *a.Range
+	}
+	return quantity.Of(a.Unit)
+}
+
+// Title is the axis title drawn on the chart: "Label (Unit)", or Label alone when it
+// starts with its unit as a word (QphH@Size, "QphH@Size, unrounded").
 func (a Axis) Title() string {
-	if a.Unit == "" {
+	rest, named := strings.CutPrefix(a.Label, a.Unit)
+	if a.Unit == "" || named && (rest == "" || rest[0] == ',' || rest[0] == ' ') {
 		return a.Label
 	}
 	return a.Label + " (" + a.Unit + ")"
@@ -215,6 +242,17 @@ func (c *Chart) validate() error {
 	if c.Kind.stacked() && c.Y.Log {
 		return fmt.Errorf("a %s chart cannot have a logarithmic y", c.Kind)
 	}
+	if len(c.Y.Ticks) > 0 {
+		return fmt.Errorf("y has ticks of its own: only x may have them")
+	}
+	if len(c.X.Ticks) > 0 && c.Kind.categorical() {
+		return fmt.Errorf("a %s chart's x is categories: it has no ticks of its own", c.Kind)
+	}
+	for i, tk := range c.X.Ticks {
+		if !finite(tk.Value) || tk.Label == "" || c.X.Log && tk.Value <= 0 {
+			return fmt.Errorf("x tick %d (%q at %v): a tick needs a label and a finite value (> 0 on a logarithmic axis)", i, tk.Label, tk.Value)
+		}
+	}
 	for i, w := range c.Windows {
 		if c.Kind != TimeSeries && c.Kind != StackedArea {
 			return fmt.Errorf("window %d (%q): only a %s or %s chart has windows", i, w.Label, TimeSeries, StackedArea)
@@ -260,6 +298,11 @@ func (c *Chart) validateSeries(s Series) error {
 			}
 			if !finite(*p.Low) || !finite(*p.High) || *p.Low > p.Y || *p.High < p.Y {
 				return fmt.Errorf("%s: error bar %v..%v must be finite and hold y %v", where, *p.Low, *p.High, p.Y)
+			}
+			// A value outside its range (a share measured at 100.2%) may carry an
+			// interval past the range: none of the range's scales takes such values.
+			if r := c.Y.Bounds(); r.Contains(p.Y) && (!r.Contains(*p.Low) || !r.Contains(*p.High)) {
+				return fmt.Errorf("%s: error bar %v..%v leaves the range of %s (%s)", where, *p.Low, *p.High, c.Y.Title(), r)
 			}
 		}
 		if c.Kind.categorical() {

@@ -203,8 +203,8 @@ func (r *RunResult) NoteIntervals(jl *metrics.JSONLines) error {
 // workload's registry entry.
 func Headline(definitions map[string]string) []workload.MetricInfo {
 	return []workload.MetricInfo{
-		{Name: "tps", Unit: "transactions/s", Better: result.HigherIsBetter, What: definitions["tps"]},
-		{Name: "qps", Unit: "statements/s", Better: result.HigherIsBetter, What: definitions["qps"]},
+		{Name: "tps", Title: "TPS", Unit: "transactions/s", Better: result.HigherIsBetter, What: definitions["tps"]},
+		{Name: "qps", Title: "QPS", Unit: "statements/s", Better: result.HigherIsBetter, What: definitions["qps"]},
 	}
 }
 
