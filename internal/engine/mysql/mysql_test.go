@@ -2,9 +2,11 @@ package mysql
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -266,4 +268,73 @@ func TestConnectionLimit(t *testing.T) {
 	t.Parallel()
 	enginetest.RequireServer(t, Installed())
 	enginetest.ConnectionLimit(t, "mysql", "SELECT @@max_connections")
+}
+
+// TestSettings: MariaDB starts on a setting it ignores (an invalid boolean keeps the
+// default) or changes (a number out of range is adjusted), saying so only in its log;
+// tierbench asks the installed server to parse the settings first, reads its log
+// after the start and reads each setting back (docs/engines.md, "Settings: --set").
+func TestSettings(t *testing.T) {
+	enginetest.RequireServer(t, Installed())
+	for _, tc := range []struct {
+		settings   map[string]string
+		want, says string
+	}{
+		{map[string]string{"nosuch": "1"}, "nosuch=1: the server does not take it: ", "unknown variable 'nosuch=1'"},
+		{map[string]string{"innodb_use_native_aio": "maybe"}, "innodb_use_native_aio=maybe: the server does not take it: ", "ignoring option '--innodb-use-native-aio' due to invalid value 'maybe'"},
+		{map[string]string{"sort_buffer_size": "1"}, "sort_buffer_size=1: the server does not take it: ", "option 'sort_buffer_size': unsigned value 1 adjusted to 1024"},
+		{map[string]string{"innodb-buffer-pool-size": "abc", "sort_buffer_size": "4M"}, "innodb-buffer-pool-size=abc: the server does not take it: ", "'abc'"},
+	} {
+		err := registered{}.CheckSettings(tc.settings)
+		var se *engine.SettingError
+		if !errors.As(err, &se) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("%v: %v, want a setting error with %q and the server's %q", tc.settings, err, tc.want, tc.says)
+		}
+	}
+	settings := map[string]string{"sort-buffer-size": "1M", "max_heap_table_size": "32M", "innodb_use_native_aio": "0", "skip-name-resolve": "1"}
+	if err := (registered{}).CheckSettings(settings); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	e, err := engine.Open(ctx, engine.Config{Name: "mysql", Dir: enginetest.ServerDir(t), Settings: settings})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	info, err := e.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []engine.AppliedSetting{
+		{Name: "innodb_use_native_aio", Requested: "0", Value: "OFF", Verified: true},
+		{Name: "max_heap_table_size", Requested: "32M", Value: "33554432", Verified: true},
+		{Name: "skip-name-resolve", Requested: "1", Value: "ON", Verified: true},
+		{Name: "sort-buffer-size", Requested: "1M", Value: "1048576", Verified: true},
+	}
+	if !reflect.DeepEqual(info.Applied, want) {
+		t.Errorf("applied %+v\nwant    %+v", info.Applied, want)
+	}
+}
+
+// TestSameValue: values given and held compare as numbers with MariaDB's suffixes, as
+// booleans, else as text.
+func TestSameValue(t *testing.T) {
+	for _, tc := range []struct {
+		given, held      string
+		same, comparable bool
+	}{
+		{"64M", "67108864", true, true},
+		{"1k", "1024", true, true},
+		{"100M", "134217728", false, true},
+		{"0", "OFF", true, true},
+		{"on", "ON", true, true},
+		{"true", "OFF", false, true},
+		{"fsync", "fsync", true, false},
+		{"O_DIRECT", "o_direct", true, false},
+		{"TRADITIONAL", "STRICT_TRANS_TABLES,STRICT_ALL_TABLES", false, false},
+	} {
+		if same, comparable := sameValue(tc.given, tc.held); same != tc.same || comparable != tc.comparable {
+			t.Errorf("%q against %q: same %v comparable %v", tc.given, tc.held, same, comparable)
+		}
+	}
 }

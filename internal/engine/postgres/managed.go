@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -78,6 +77,9 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 	initdb, err := instance.Find([]string{"initdb"}, binGlobs, "postgresql")
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	if err := checkSettings(cfg.Settings); err != nil {
+		return nil, err
 	}
 	server := filepath.Join(filepath.Dir(initdb), "postgres")
 	if _, err := os.Stat(server); err != nil {
@@ -161,12 +163,7 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 		// Not checked at startup; the tablespace is created below.
 		args = append(args, "-c", "temp_tablespaces="+tempTablespace)
 	}
-	names := make([]string, 0, len(cfg.Settings))
-	for k := range cfg.Settings {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
+	for _, k := range engine.SortedSettings(cfg.Settings) {
 		args = append(args, "-c", k+"="+cfg.Settings[k])
 	}
 	// SIGQUIT on tierbench's death: immediate shutdown, the postmaster takes its
@@ -199,6 +196,10 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 	connCfg.Database = cfg.DatabaseName()
 	e, err := connect(ctx, connCfg, cfg.ThreadSessions())
 	if err != nil {
+		return nil, err
+	}
+	if e.applied, err = verifySettings(ctx, e.db, cfg.Settings); err != nil {
+		engine.ClosePools(e.db, e.sessions)
 		return nil, err
 	}
 	c.Started(cfg.Keep)
