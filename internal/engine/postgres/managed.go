@@ -94,7 +94,8 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 		return nil, errors.New("postgres: PostgreSQL refuses to run as root and neither a postgres nor a nobody user exists: create one (useradd --system postgres)")
 	}
 
-	c := &cluster{instance.Instance{User: user, DataDir: filepath.Join(cfg.Dir, "postgres"), Traversable: cfg.Traversable}}
+	c := &cluster{instance.Instance{User: user, DataDir: filepath.Join(cfg.Dir, "postgres"), Traversable: cfg.Traversable,
+		Leftovers: func(runDir string) { removeShmem(runDir) }}}
 	_, statErr := os.Stat(filepath.Join(c.DataDir, "PG_VERSION"))
 	reuse := statErr == nil
 	if cfg.MustExist && !reuse {
