@@ -34,6 +34,7 @@ const (
 	slotAnswered         = 2
 	reqDirect            = 1
 	reqUncounted         = 2
+	reqLate              = 4
 	defaultSlots         = 1024
 	defaultCompletions   = 16384
 	defaultInitialLead   = 20 * time.Microsecond
@@ -141,9 +142,13 @@ type Completion struct {
 	Dev, Op uint32
 	// Uncounted: the server's own probe.
 	Uncounted bool
-	Size      int64         // bytes the call moved
-	Latency   time.Duration // arrival to return, as the caller saw it
-	Late      time.Duration // return minus the model's deadline: the emulation's error
+	// Correction: the lateness of a completion already reported on time, whose
+	// caller's wait ended late (client.h's TB_LATE_NOTE_NS): Latency and Late replace
+	// its, which were Latency-Late and 0; the request is not counted again.
+	Correction bool
+	Size       int64         // bytes the call moved
+	Latency    time.Duration // arrival to return, as the caller saw it
+	Late       time.Duration // return minus the model's deadline: the emulation's error
 }
 
 // Device is one device of a ring: files under Dir are its files.
@@ -381,7 +386,7 @@ func (r *Ring) NextCompletion() (Completion, bool) {
 	if c.seq.Load() != pos+1 {
 		return Completion{}, false
 	}
-	out := Completion{Dev: c.dev, Op: c.op, Uncounted: c.flags&reqUncounted != 0, Size: c.size,
+	out := Completion{Dev: c.dev, Op: c.op, Uncounted: c.flags&reqUncounted != 0, Correction: c.flags&reqLate != 0, Size: c.size,
 		Latency: time.Duration(c.lat), Late: time.Duration(c.late)}
 	h.cqTail.Store(pos + 1)
 	c.seq.Store(pos + uint64(len(r.cq)))
