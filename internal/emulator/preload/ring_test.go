@@ -4,12 +4,16 @@ package preload
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 	"unsafe"
+
+	"tierbench/internal/rundir"
 )
 
 // TestLayoutMatchesC compares the Go mirror of ring.h with what the C compiler made
@@ -332,5 +336,75 @@ func TestCompletionBeforeDeadline(t *testing.T) {
 	at := <-returned
 	if d := at.Sub(start); d < delay {
 		t.Errorf("the call returned after %v, before its deadline", d)
+	}
+}
+
+// TestDeadRingsRemoved: a ring whose creator was killed (it never removed its
+// directory) goes when the next ring is made; a live process's ring, and a directory
+// without a lock (an older version's ring), stay.
+func TestDeadRingsRemoved(t *testing.T) {
+	parent := t.TempDir()
+	dev := []Device{{Dir: parent}}
+	live, err := Create(parent, Config{Devices: dev})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Close()
+	old := filepath.Join(parent, ringPrefix+"12345")
+	if err := os.Mkdir(old, 0o711); err != nil {
+		t.Fatal(err)
+	}
+	// The creator: a process that holds a ring's lock (as Create does) and is killed.
+	dead := filepath.Join(parent, ringPrefix+"67890")
+	if err := os.Mkdir(dead, 0o711); err != nil {
+		t.Fatal(err)
+	}
+	lockPath := filepath.Join(dead, rundir.LockFile)
+	if err := os.WriteFile(lockPath, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// One process holds it, as a ring's creator does: the shell locks its fd 9 with
+	// flock(1) (util-linux) and becomes sleep, keeping the fd.
+	holder := exec.Command("sh", "-c", `exec 9>>"$1" && flock -x 9 && exec sleep 60`, "sh", lockPath)
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { holder.Process.Kill(); holder.Wait() }()
+	probe, err := os.Open(lockPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer probe.Close()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if syscall.Flock(int(probe.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+			break // held
+		}
+		syscall.Flock(int(probe.Fd()), syscall.LOCK_UN)
+		if time.Now().After(deadline) {
+			t.Fatal("flock(1) never took the lock")
+		}
+	}
+	next, err := Create(parent, Config{Devices: dev}) // the holder lives: nothing goes
+	if err != nil {
+		t.Fatal(err)
+	}
+	next.Close()
+	if _, err := os.Stat(dead); err != nil {
+		t.Fatalf("a live holder's ring was removed: %v", err)
+	}
+	holder.Process.Signal(syscall.SIGKILL)
+	holder.Wait()
+	next, err = Create(parent, Config{Devices: dev})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer next.Close()
+	if _, err := os.Stat(dead); !os.IsNotExist(err) {
+		t.Errorf("the killed creator's ring is still there (%v)", err)
+	}
+	for _, d := range []string{filepath.Dir(live.Path()), old} {
+		if _, err := os.Stat(d); err != nil {
+			t.Errorf("%s was removed: %v", d, err)
+		}
 	}
 }
