@@ -12,11 +12,19 @@ var (
 	checked   = map[string]error{}
 )
 
-// CheckSettingsOnce runs check (a server program parsing settings, which takes tens to
-// hundreds of milliseconds) once for each program and set of settings in this process,
-// and returns its result every time after: a study validates many cells that share
-// their settings.
-func CheckSettingsOnce(program string, settings map[string]string, check func() error) error {
+// CheckSettings has the server program that find finds parse settings (parse), once
+// for each program and set of settings in this process, and returns its verdict every
+// time after: a study validates many cells that share their settings, and a parse
+// takes tens to hundreds of milliseconds. No settings, or no program installed (opening
+// the engine then says what to install), is nil.
+func CheckSettings(settings map[string]string, find func() (string, error), parse func(program string) error) error {
+	if len(settings) == 0 {
+		return nil
+	}
+	program, err := find()
+	if err != nil {
+		return nil
+	}
 	var key strings.Builder
 	key.WriteString(program)
 	for _, k := range engine.SortedSettings(settings) {
@@ -27,7 +35,7 @@ func CheckSettingsOnce(program string, settings map[string]string, check func() 
 	if err, ok := checked[key.String()]; ok {
 		return err
 	}
-	err := check()
+	err = parse(program)
 	checked[key.String()] = err
 	return err
 }

@@ -28,14 +28,8 @@ import (
 // checkSettings is CheckSettings: the installed server's verdict on settings, nil when
 // it is not installed (opening it says what to install).
 func checkSettings(settings map[string]string) error {
-	if len(settings) == 0 {
-		return nil
-	}
-	server, err := instance.Find(serverNames, binGlobs, "mariadb-server")
-	if err != nil {
-		return nil
-	}
-	return instance.CheckSettingsOnce(server, settings, func() error {
+	find := func() (string, error) { return instance.Find(serverNames, binGlobs, "mariadb-server") }
+	return instance.CheckSettings(settings, find, func(server string) error {
 		args := []string{"--no-defaults", "--verbose", "--help"}
 		for _, k := range engine.SortedSettings(settings) {
 			args = append(args, "--"+k+"="+settings[k])

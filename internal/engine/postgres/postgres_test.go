@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"strconv"
 	"strings"
 	"syscall"
@@ -493,45 +492,21 @@ func mappedShm(t *testing.T, postmaster int) []string {
 // library defines (docs/engines.md, "Settings: --set").
 func TestSettings(t *testing.T) {
 	enginetest.RequireServer(t, Installed())
-	for _, tc := range []struct {
-		settings map[string]string
-		want     string
-	}{
-		{map[string]string{"work_mem": "abc"}, `work_mem=abc: PostgreSQL refuses it: invalid value for parameter "work_mem": "abc"`},
-		{map[string]string{"nosuch": "1", "work_mem": "64MB"}, `nosuch=1: PostgreSQL refuses it: unrecognized configuration parameter "nosuch"`},
-		{map[string]string{"wal_sync_method": "nope"}, "Available values: fsync, fdatasync"},
-		{map[string]string{"work_mem": "1"}, `1 kB is outside the valid range for parameter "work_mem"`},
-		{map[string]string{"enable_seqscan": "maybe"}, `parameter "enable_seqscan" requires a Boolean value`},
-	} {
-		err := registered{}.CheckSettings(tc.settings)
-		var se *engine.SettingError
-		if !errors.As(err, &se) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%v: %v, want a setting error with %q", tc.settings, err, tc.want)
-		}
-	}
-	settings := map[string]string{"work_mem": "8MB", "enable_seqscan": "of", "tierbench.note": "x"}
-	if err := (registered{}).CheckSettings(settings); err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	e, err := engine.Open(ctx, engine.Config{Name: "postgres", Dir: enginetest.ServerDir(t), Settings: settings})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	info, err := e.Info(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []engine.AppliedSetting{
+	enginetest.Settings(t, "postgres", []enginetest.RefusedSetting{
+		{Settings: map[string]string{"work_mem": "abc"}, Says: []string{`work_mem=abc: PostgreSQL refuses it: invalid value for parameter "work_mem": "abc"`}},
+		{Settings: map[string]string{"nosuch": "1", "work_mem": "64MB"}, Says: []string{`nosuch=1: PostgreSQL refuses it: unrecognized configuration parameter "nosuch"`}},
+		{Settings: map[string]string{"wal_sync_method": "nope"}, Says: []string{"Available values: fsync, fdatasync"}},
+		{Settings: map[string]string{"work_mem": "1"}, Says: []string{`1 kB is outside the valid range for parameter "work_mem"`}},
+		{Settings: map[string]string{"enable_seqscan": "maybe"}, Says: []string{`parameter "enable_seqscan" requires a Boolean value`}},
+	}, map[string]string{"work_mem": "8MB", "enable_seqscan": "of", "tierbench.note": "x"}, []engine.AppliedSetting{
 		{Name: "enable_seqscan", Requested: "of", Value: "off", Verified: true},
 		{Name: "tierbench.note", Requested: "x", Value: "x", Why: "a custom parameter no loaded library defines: PostgreSQL keeps it without using it"},
 		{Name: "work_mem", Requested: "8MB", Value: "8MB", Verified: true},
-	}
-	if !reflect.DeepEqual(info.Applied, want) {
-		t.Errorf("applied %+v\nwant    %+v", info.Applied, want)
-	}
-	if info.Settings["work_mem"] != "8MB" {
-		t.Errorf("settings %v", info.Settings)
-	}
+	}, func(t *testing.T, settings map[string]string) engine.Engine {
+		e, err := engine.Open(context.Background(), engine.Config{Name: "postgres", Dir: enginetest.ServerDir(t), Settings: settings})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	})
 }

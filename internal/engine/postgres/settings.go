@@ -27,15 +27,10 @@ import (
 // checkSettings is CheckSettings: the installed server's verdict on settings, nil when
 // the server is not installed (opening it says what to install) or cannot be asked.
 func checkSettings(settings map[string]string) error {
-	if len(settings) == 0 {
-		return nil
-	}
-	initdb, err := instance.Find([]string{"initdb"}, binGlobs, "postgresql")
-	if err != nil {
-		return nil
-	}
-	server := filepath.Join(filepath.Dir(initdb), "postgres")
-	return instance.CheckSettingsOnce(server, settings, func() error { return parseSettings(server, settings) })
+	return instance.CheckSettings(settings, func() (string, error) {
+		initdb, err := instance.Find([]string{"initdb"}, binGlobs, "postgresql")
+		return filepath.Join(filepath.Dir(initdb), "postgres"), err
+	}, func(server string) error { return parseSettings(server, settings) })
 }
 
 var (
