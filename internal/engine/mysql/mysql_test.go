@@ -2,6 +2,7 @@ package mysql
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -312,6 +313,31 @@ func TestSameValue(t *testing.T) {
 	} {
 		if same, comparable := sameValue(tc.given, tc.held); same != tc.same || comparable != tc.comparable {
 			t.Errorf("%q against %q: same %v comparable %v", tc.given, tc.held, same, comparable)
+		}
+	}
+}
+
+// TestRefusal reads a server's log for the lines that name a setting: an error or a
+// warning that it ignored or changed it is a refusal; a deprecation, or a line about
+// something else, is not.
+func TestRefusal(t *testing.T) {
+	settings := map[string]string{"innodb_flush_method": "fsync", "sort-buffer-size": "1"}
+	for _, tc := range []struct {
+		log, refused string
+	}{
+		{"2026-11-28  2:19:55 0 [Warning] option 'sort_buffer_size': unsigned value 1 adjusted to 1024\n", "sort-buffer-size"},
+		{"2026-11-28  2:19:55 0 [ERROR] mariadbd: Error while setting value 'x' to 'innodb-flush-method'\n", "innodb_flush_method"},
+		{"2026-11-28  2:19:55 0 [Warning] 'innodb-flush-method' is deprecated and will be removed in a future release\n", ""},
+		{"2026-11-28  2:19:55 0 [Warning] Could not increase number of max_open_files to more than 20000 (request: 32184)\n", ""},
+		{"2026-11-28  2:19:55 0 [Note] option 'sort_buffer_size' is fine\n", ""},
+	} {
+		err := refusal(tc.log, settings)
+		var se *engine.SettingError
+		switch {
+		case tc.refused == "" && err != nil:
+			t.Errorf("%q: %v, want no refusal", tc.log, err)
+		case tc.refused != "" && (!errors.As(err, &se) || se.Name != tc.refused):
+			t.Errorf("%q: %v, want %s refused", tc.log, err, tc.refused)
 		}
 	}
 }

@@ -57,7 +57,9 @@ func refusal(log string, settings map[string]string) error {
 	}
 	for _, line := range strings.Split(log, "\n") {
 		m := logTag.FindStringSubmatch(line)
-		if m == nil {
+		// A deprecated option still takes effect: the warning says so, not that the
+		// server refused it.
+		if m == nil || strings.Contains(strings.ToLower(m[2]), "deprecated") {
 			continue
 		}
 		for _, q := range quoted.FindAllStringSubmatch(m[2], -1) {
