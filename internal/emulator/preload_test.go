@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"tierbench/internal/device"
 	"tierbench/internal/emulator/preload"
 )
 
@@ -265,5 +266,34 @@ func TestPreloadCalibration(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLateAfterAll: a completion reported on time (10 us, late 0) whose caller's wait
+// then ended 40 us late is corrected in place: still one write, its latency 50 us,
+// its lateness 40 us, 40 us more in flight.
+func TestLateAfterAll(t *testing.T) {
+	reg, err := device.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := reg.Build("nvme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newTimedDevice("data", "nvme", m)
+	d.viaRing = true
+	d.complete(device.OpWrite, 8192, 10*time.Microsecond, 0)
+	d.complete(device.OpWrite, 8192, 10*time.Microsecond, 0)
+	d.lateAfterAll(device.OpWrite, 50*time.Microsecond, 40*time.Microsecond)
+	s := d.stats()
+	if s.Writes != 2 || s.WriteLatency.Count() != 2 || s.WriteLatency.Max() != 50*time.Microsecond || s.WriteLatency.Mean() != 30*time.Microsecond {
+		t.Errorf("writes %d, latency %d values, max %v, mean %v", s.Writes, s.WriteLatency.Count(), s.WriteLatency.Max(), s.WriteLatency.Mean())
+	}
+	if s.TimingError.Count() != 2 || s.TimingError.Max() != 40*time.Microsecond || s.TimingError.Mean() != 20*time.Microsecond {
+		t.Errorf("timing error %d values, max %v, mean %v", s.TimingError.Count(), s.TimingError.Max(), s.TimingError.Mean())
+	}
+	if d.qdArea != 60*time.Microsecond {
+		t.Errorf("time in flight %v, want 60us", d.qdArea)
 	}
 }

@@ -152,10 +152,31 @@ func (s *ringServer) poll() int {
 		}
 		n++
 		if int(c.Dev) < len(s.devs) && !c.Uncounted {
-			s.devs[c.Dev].complete(device.Op(c.Op), c.Size, c.Latency, c.Late)
+			if c.Correction {
+				s.devs[c.Dev].lateAfterAll(device.Op(c.Op), c.Latency, c.Late)
+			} else {
+				s.devs[c.Dev].complete(device.Op(c.Op), c.Size, c.Latency, c.Late)
+			}
 		}
 	}
 	return n
+}
+
+// lateAfterAll corrects a completion of op that was reported on time, with latency
+// lat-late, and whose caller returned late after all: lat after it arrived, late after
+// its deadline. Its latency and lateness replace the on-time ones; it is not counted
+// again.
+func (d *timedDevice) lateAfterAll(op device.Op, lat, late time.Duration) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.bypass {
+		return
+	}
+	if int(op) < len(d.lat) {
+		d.lat[op].Replace(lat-late, lat)
+	}
+	d.qdArea += late
+	d.late.Replace(0, late)
 }
 
 // close stops the consumer after it has counted what is queued.

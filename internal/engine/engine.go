@@ -137,7 +137,7 @@ func (cfg Config) MaxConnections(def int) int {
 		return 0
 	}
 	for k := range cfg.Settings {
-		if strings.ReplaceAll(strings.ToLower(strings.TrimSpace(k)), "-", "_") == "max_connections" {
+		if SettingKey(k) == "max_connections" {
 			return 0
 		}
 	}
@@ -214,6 +214,9 @@ type Info struct {
 	Version  string            `json:"version"`
 	Mode     Mode              `json:"mode"`
 	Settings map[string]string `json:"settings"`
+	// Applied are the run's own settings (Config.Settings) as the engine holds them,
+	// read back once it opened, and whether each was verified.
+	Applied []AppliedSetting `json:"applied_settings,omitempty"`
 }
 
 // Rows is a fully read query result. Cells are text: numbers as the server prints them,

@@ -11,7 +11,8 @@ import (
 // Driver is an engine as it registers: its name, its dialect (static, so that
 // callers have the engine's facts without opening it) and how to open it. Optional
 // interfaces, found by type assertion: IOSetter (the settings that keep the engine's
-// I/O honest on emulated storage and per flush method).
+// I/O honest on emulated storage and per flush method) and SettingsChecker (which
+// settings the engine takes, checked before anything starts).
 type Driver interface {
 	Name() string
 	Dialect() *Dialect

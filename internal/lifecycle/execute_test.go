@@ -243,6 +243,13 @@ func TestValidate(t *testing.T) {
 		{"a value that does not parse", Spec{Workload: "tpcc", Phases: []workload.Phase{"run"}, Values: map[string][]string{"duration": {"5 minutes"}}}, `invalid argument "5 minutes" for "--duration" flag`},
 		{"a value out of range", Spec{Workload: "tpcc", Phases: []workload.Phase{"load"}, Values: map[string][]string{"out": {out}, "warehouses": {"0"}}}, "--warehouses 0: give 1 to"},
 		{"a setting the engine cannot have", Spec{Workload: "tpcc", Phases: []workload.Phase{"run"}, Values: map[string][]string{"out": {out}, "wal": {"hdd-7200"}}}, "--wal hdd-7200: SQLite keeps its WAL"},
+		// What SQLite would ignore or misread fails validation, not the cell that opens it
+		// (docs/engines.md, "Settings: --set").
+		{"a setting SQLite does not have", Spec{Workload: "tpcc", Phases: []workload.Phase{"run"}, Values: map[string][]string{"out": {out}, "set": {"work_mem=64MB"}}},
+			"--set work_mem=64MB on sqlite: no such setting: SQLite's settings are its PRAGMAs"},
+		{"a PRAGMA SQLite would read as 0", Spec{Workload: "tpcc", Phases: []workload.Phase{"run"}, Values: map[string][]string{"out": {out}, "set": {"cache_size=abc"}}},
+			"--set cache_size=abc on sqlite: give an integer"},
+		{"a PRAGMA SQLite takes", Spec{Workload: "tpcc", Phases: []workload.Phase{"run"}, Values: map[string][]string{"out": {out}, "set": {"synchronous=normal", "cache_size=-4000"}}}, ""},
 		{"required", Spec{Workload: "oltp", Phases: []workload.Phase{"run"}, Values: map[string][]string{"out": {out}}}, `required flag(s) "mix" not set`},
 		{"no out", Spec{Workload: "tpch", Phases: []workload.Phase{"run"}, Values: map[string][]string{"sf": {"0.01"}}}, "--out is required"},
 		{"one phase's value", Spec{Workload: "tpcc", Phases: []workload.Phase{"load", "run"}, Values: map[string][]string{"out": {out}, "run.seed": {"x"}}}, `invalid argument "x" for "--seed" flag`},

@@ -197,8 +197,10 @@ func verdictSection(sec *report.Section, v *verdict.Section) {
 	t := report.NewTable("verdicts", "Verdict of each window", report.Column{Label: "window"}, report.Column{Label: "users"},
 		report.Column{Label: "verdict"}, report.Column{Label: "explains", Unit: "% of the users' time"},
 		report.Column{Label: "lock", Unit: "%"}, report.Column{Label: "io", Unit: "%"},
-		report.Column{Label: "cpu.server", Unit: "%"}, report.Column{Label: "cpu.tierbench", Unit: "%"}, report.Column{Label: "headline"})
-	t.Note = "The users' time by what it went to, as far as it was measured (verdict.Verdict's time_pct); the estimates can overlap, so they need not add up to 100."
+		report.Column{Label: "cpu.server", Unit: "%"}, report.Column{Label: "cpu.tierbench", Unit: "%"},
+		report.Column{Label: "socket", Unit: "%"}, report.Column{Label: "other", Unit: "%"}, report.Column{Label: "pause", Unit: "%"},
+		report.Column{Label: "headline"})
+	t.Note = "The users' time by what it went to (verdict.Verdict's time_pct): socket (other with an engine inside tierbench) is the rest of their time in transactions, pause their time outside them; the shares add up to 100 unless the measures overlap."
 	for _, l := range v.Levels {
 		explains := report.Text(report.Missing)
 		if f := l.Fired(); len(f) > 0 {
@@ -206,7 +208,7 @@ func verdictSection(sec *report.Section, v *verdict.Section) {
 		}
 		pct := func(k string) report.Entry { p, ok := l.TimePct[k]; return number(p, ok) }
 		t.AddRow(report.Text(l.Window), number(float64(l.Users), l.Users > 0), report.Text(l.Primary.Title()), explains,
-			pct("lock"), pct("io"), pct("cpu.server"), pct("cpu.tierbench"), report.Text(l.Headline))
+			pct("lock"), pct("io"), pct("cpu.server"), pct("cpu.tierbench"), pct("socket"), pct("other"), pct("pause"), report.Text(l.Headline))
 	}
 	sec.AddTable(t)
 	for i, l := range v.Levels {

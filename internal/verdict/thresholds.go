@@ -17,6 +17,10 @@ type Thresholds struct {
 	// RunCPUPct: the run wants CPU when its users spent this share of their time or
 	// more on a CPU or waiting for one (server and tierbench together).
 	RunCPUPct float64 `json:"run_cpu_pct"`
+	// CPUPressurePct: tasks waited for a CPU this share of the time or more (PSI
+	// some): the CPUs had a queue, and the users' time on the socket was spent
+	// waiting for the reader at its end to get a CPU.
+	CPUPressurePct float64 `json:"cpu_pressure_pct"`
 	// BufferHitPct: below this share of page reads served by the engine's buffer,
 	// misses matter.
 	BufferHitPct float64 `json:"buffer_hit_pct"`
@@ -46,6 +50,7 @@ var Defaults = Thresholds{
 	DeviceQueueUtilPct:  50,
 	HostBusyPct:         90,
 	RunCPUPct:           50,
+	CPUPressurePct:      50,
 	BufferHitPct:        90,
 	ReadTimePct:         50,
 	MemoryDeviceUtilPct: 50,

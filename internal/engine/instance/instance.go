@@ -26,13 +26,19 @@ type Instance struct {
 	// (engine.Config.Traversable); Granted those it was let through (User.Reach).
 	Traversable []string
 	Granted     []string
+	// Leftovers removes what a server that died without cleaning up left outside its
+	// directories (PostgreSQL's shared memory after a SIGKILL), given the run
+	// directory it ran in; nil when the engine leaves nothing there. Stop calls it once
+	// the server is gone, and so does the removal of a dead tierbench's run
+	// directories (RemoveDead).
+	Leftovers func(runDir string)
 
 	runLock *rundir.Lock
 }
 
 // MakeRunDir creates the instance's run directory (User.RunDir).
 func (i *Instance) MakeRunDir(prefix string) error {
-	dir, lock, err := i.User.RunDir(prefix)
+	dir, lock, err := i.User.RunDir(prefix, i.Leftovers)
 	if err != nil {
 		return err
 	}
@@ -121,6 +127,9 @@ func (i *Instance) Stop(s Stopping) error {
 		} else {
 			err = i.Proc.Stop(s.Clean, s.CleanTimeout)
 		}
+	}
+	if i.Leftovers != nil && i.RunDir != "" {
+		i.Leftovers(i.RunDir)
 	}
 	for _, dir := range append(i.RemoveOnStop, i.RunDir) {
 		if dir == "" {
