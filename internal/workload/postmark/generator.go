@@ -1,6 +1,9 @@
 package postmark
 
-import "strconv"
+import (
+	"context"
+	"strconv"
+)
 
 // Kind is a file operation.
 type Kind uint8
@@ -75,6 +78,7 @@ type Generator struct {
 	source    []byte
 	table     []slot
 	allocated int // Postmark's file_allocated: where the next new file looks first
+	free      freeSlots
 	// created counts every file created (its value names the next file); deleted
 	// every file deleted.
 	created, deleted int
@@ -83,19 +87,43 @@ type Generator struct {
 // NewGenerator seeds the generator and draws the source text, as Postmark does before
 // its first file. cfg must be valid.
 func NewGenerator(cfg Config) *Generator {
-	g := &Generator{cfg: cfg, table: make([]slot, 2*cfg.Files)}
+	g, _ := newGenerator(context.Background(), cfg, true)
+	return g
+}
+
+// sourceChunk is how many numbers of the source text are drawn between two looks at
+// the context: a few milliseconds' worth.
+const sourceChunk = 1 << 20
+
+// newGenerator is NewGenerator, stopped by ctx (with its cause) while it draws the
+// source text: twice SizeMax numbers, 2^31 for the largest, seconds. Without source
+// (a simulation, which writes nothing) the numbers are only skipped.
+func newGenerator(ctx context.Context, cfg Config, source bool) (*Generator, error) {
+	g := &Generator{cfg: cfg, table: make([]slot, 2*cfg.Files), free: newFreeSlots(2 * cfg.Files)}
 	g.rng.seedPostmark(uint32(cfg.Seed))
 	// Postmark draws twice the largest size; a write never reads past SizeMax bytes
 	// of it (each file and each append starts again at its beginning), so only those
-	// are kept.
-	g.source = make([]byte, cfg.SizeMax)
-	for i := range 2 * cfg.SizeMax {
-		c := byte(32 + g.rng.rnd(95))
-		if i < len(g.source) {
-			g.source[i] = c
+	// are kept and the rest are skipped.
+	skip := 2 * cfg.SizeMax
+	if source {
+		g.source = make([]byte, cfg.SizeMax)
+		for lo := 0; lo < len(g.source); lo += sourceChunk {
+			if err := context.Cause(ctx); err != nil {
+				return nil, err
+			}
+			for i := lo; i < min(lo+sourceChunk, len(g.source)); i++ {
+				g.source[i] = byte(32 + g.rng.rnd(95))
+			}
 		}
+		skip -= cfg.SizeMax
 	}
-	return g
+	for ; skip > 0; skip -= sourceChunk {
+		if err := context.Cause(ctx); err != nil {
+			return nil, err
+		}
+		g.rng.discard(min(skip, sourceChunk))
+	}
+	return g, nil
 }
 
 // Source is the text files are written from: a write of n bytes writes its first n.
@@ -185,23 +213,23 @@ func (g *Generator) appendTo(s int) (op Op, done bool) {
 func (g *Generator) remove(s int) Op {
 	op := g.op(Delete, s, g.table[s].size)
 	g.table[s].size = 0
+	g.free.free(s)
 	g.deleted++
 	return op
 }
 
-// freeSlot is Postmark's find_free_file.
+// freeSlot is Postmark's find_free_file: the slot after the last one taken when it
+// is free, else the first free one from the start (freeSlots), which it takes.
 func (g *Generator) freeSlot() int {
-	if g.allocated < len(g.table) && g.table[g.allocated].size == 0 {
-		g.allocated++
-		return g.allocated - 1
-	}
-	for i := range g.table {
-		if g.table[i].size == 0 {
-			g.allocated = i + 1
-			return i
+	i := g.allocated
+	if i >= len(g.table) || g.table[i].size != 0 {
+		if i = g.free.first(); i < 0 {
+			return -1
 		}
 	}
-	return -1
+	g.allocated = i + 1
+	g.free.take(i)
+	return i
 }
 
 // usedSlot is Postmark's find_used_file: draw slots until a used one comes up. Only

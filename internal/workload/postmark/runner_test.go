@@ -191,7 +191,7 @@ func TestIdleRun(t *testing.T) {
 func TestCapacity(t *testing.T) {
 	cfg := small(func(c *Config) { c.Subdirs = 5 })
 	est := Simulate(cfg)
-	n := need("/srv", cfg, est, "at most")
+	n := need("/srv", cfg, est)
 	if want := float64(est.PeakBytes) + float64(est.PeakFiles+5)*4096; n.Disk != want || n.DiskDir != "/srv" {
 		t.Fatalf("disk %v in %s, want %v", n.Disk, n.DiskDir, want)
 	}
@@ -208,11 +208,12 @@ func TestCapacity(t *testing.T) {
 			t.Errorf("%q does not say %q", err, s)
 		}
 	}
-	// A pool no disk holds is refused from the pool alone, before the estimate draws
-	// its numbers (which would take minutes and gigabytes here).
+	// A pool no disk holds is refused from what it holds whatever the draws, before
+	// the estimate draws its numbers (which would take minutes and gigabytes here),
+	// with what it needs on average.
 	huge := small(func(c *Config) { c.Files, c.SizeMin, c.SizeMax = maxFiles, maxSize, maxSize })
-	_, err = Check(t.TempDir(), huge, false)
-	if !errors.As(err, &tb) || !strings.Contains(err.Error(), "at least") {
+	_, err = Check(context.Background(), t.TempDir(), huge, false, nil)
+	if !errors.As(err, &tb) || !strings.Contains(err.Error(), "on average") {
 		t.Fatalf("want a TooBigError from the pool alone, got %v", err)
 	}
 }
@@ -306,4 +307,68 @@ func ExampleWriteSummary() {
 	//        120 deleted (60.0/s): alone 16 (32.0/s), with transactions 104 (104.0/s)
 	// data: 3.00 MiB read (1.50 MiB/s), 5.00 MiB written (2.50 MiB/s); at most 300 KiB in 40 files at once
 	// rates as Postmark divides them (result.json's definitions); MiB = 2^20 bytes, Postmark's megabyte
+}
+
+// Working a run out stops when the context ends: within one chunk of transactions of
+// the cancel (a run of 2 billion transactions took minutes and ignored Ctrl-C), and
+// while the source text's numbers are drawn or skipped.
+func TestWorkingOutStopsWhenCancelled(t *testing.T) {
+	cfg := small(func(c *Config) { c.Files, c.Transactions = 1000, maxSeed })
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var at, last int64 = -1, 0
+	_, err := simulate(ctx, cfg, func(drawn int64) {
+		last = drawn
+		if drawn > 100_000 && at < 0 {
+			at = drawn
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	// It stopped at its next look, a chunk of transactions on, telling nothing more.
+	if at < 0 || last != at {
+		t.Fatalf("cancelled at %d numbers drawn, went on to %d", at, last)
+	}
+	_, err = Check(ctx, t.TempDir(), cfg, false, nil)
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "working the run out before it starts") {
+		t.Fatalf("Check: %v", err)
+	}
+	for _, source := range []bool{true, false} {
+		if _, err := newGenerator(ctx, small(func(c *Config) { c.SizeMax = maxSize }), source); !errors.Is(err, context.Canceled) {
+			t.Fatalf("source text (kept: %v): %v", source, err)
+		}
+	}
+}
+
+// A working out that will take long says how long, once, from how far it got in its
+// first moments; a short one says nothing.
+func TestTimeNote(t *testing.T) {
+	cfg := small(func(c *Config) { c.Transactions = 1_000_000 })
+	exp := Expected{Draws: 6_000_000}
+	for _, tc := range []struct {
+		drawn int64 // after a quarter of a second
+		want  string
+	}{
+		{60_000, "note: working out the run's 1000000 transactions before it starts (its exact counts and peak size, for the capacity check) takes about 25s more; Ctrl-C stops it\n"},
+		{1_000_000, ""}, // 1.25 s more
+	} {
+		var notes strings.Builder
+		clock := time.Unix(0, 0)
+		note := timeNote(&notes, cfg, exp, func() time.Time { return clock })
+		note(0)
+		clock = clock.Add(100 * time.Millisecond)
+		note(tc.drawn / 4) // too early to tell
+		clock = clock.Add(150 * time.Millisecond)
+		note(tc.drawn)
+		clock = clock.Add(time.Second)
+		note(tc.drawn * 2) // told once
+		if notes.String() != tc.want {
+			t.Errorf("after %d numbers in 0.25 s: %q, want %q", tc.drawn, notes.String(), tc.want)
+		}
+	}
+	if timeNote(nil, cfg, exp, time.Now) != nil {
+		t.Error("a note with nowhere to go")
+	}
 }
