@@ -6,6 +6,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -396,5 +398,47 @@ func TestExecutorAllocatesNothing(t *testing.T) {
 		if allocs != 0 {
 			t.Errorf("buffered %v: %v allocations a file's four operations", buffered, allocs)
 		}
+	}
+}
+
+// scripts/files-vs-postmark's parameter sets are Postmark's defaults and the load
+// levels as they are here.
+func TestScriptPresets(t *testing.T) {
+	text, err := os.ReadFile(filepath.Join("..", "..", "..", "scripts", "files-vs-postmark"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]Config{"postmark": PostmarkDefaults()}
+	for _, p := range Presets()[1:] {
+		want[p.Name] = p.Config
+	}
+	line := regexp.MustCompile(`(?m)^\t\t(postmark|low|medium|high)\) (.*) ;;$`)
+	found := 0
+	for _, m := range line.FindAllStringSubmatch(string(text), -1) {
+		found++
+		var c Config
+		fields := map[string]*int{"files": &c.Files, "transactions": &c.Transactions, "size_min": &c.SizeMin, "size_max": &c.SizeMax,
+			"subdirs": &c.Subdirs, "read_block": &c.ReadBlock, "write_block": &c.WriteBlock}
+		for _, kv := range strings.Fields(m[2]) {
+			k, v, _ := strings.Cut(kv, "=")
+			if k == "buffered" {
+				c.Buffered = v == "true"
+			} else if f, ok := fields[k]; ok {
+				*f, err = strconv.Atoi(v)
+				if err != nil {
+					t.Fatalf("%s: %s", m[1], kv)
+				}
+			} else {
+				t.Fatalf("%s: unknown %s", m[1], kv)
+			}
+		}
+		w := want[m[1]]
+		c.ReadBias, c.CreateBias, c.Seed = w.ReadBias, w.CreateBias, w.Seed // the script's defaults, as every level's
+		if c != w {
+			t.Errorf("the script's %s is %+v, want %+v", m[1], c, w)
+		}
+	}
+	if found != len(want) {
+		t.Errorf("the script has %d parameter sets, want %d", found, len(want))
 	}
 }
