@@ -316,12 +316,12 @@ func (r *runner) do(op Op, p Phase) error {
 		return fmt.Errorf("run interrupted in the %s phase: %w", p, context.Cause(r.ctx))
 	default:
 	}
-	t0 := time.Now()
+	t0 := monotonic()
 	if err := r.x.do(op); err != nil {
 		r.h.Record(op.Kind.String(), 0, metrics.Counts{Errors: 1})
 		return err
 	}
-	r.h.Record(op.Kind.String(), time.Since(t0), metrics.Counts{})
+	r.h.Record(op.Kind.String(), time.Duration(monotonic()-t0), metrics.Counts{})
 	r.res.Counts.add(op, p)
 	if afterOp != nil {
 		afterOp(r.res.Counts)

@@ -442,3 +442,21 @@ func TestScriptPresets(t *testing.T) {
 		t.Errorf("the script has %d parameter sets, want %d", found, len(want))
 	}
 }
+
+// monotonic is the clock time.Since measures with: its readings around two of
+// time.Now's bracket their interval, whatever the load.
+func TestMonotonic(t *testing.T) {
+	for range 100 {
+		a := monotonic()
+		t0 := time.Now()
+		x := 0
+		for i := range 10_000 {
+			x += i
+		}
+		t1 := time.Now()
+		b := monotonic()
+		if d := t1.Sub(t0); time.Duration(b-a) < d || d < 0 || x == 0 {
+			t.Fatalf("monotonic %d ns around an interval of %v", b-a, d)
+		}
+	}
+}
