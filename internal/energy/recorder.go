@@ -178,7 +178,7 @@ func newMeter(mc MeterConfig, names map[string]bool) (*meter, error) {
 	// A file that exists already is checked now and read again at Finish (a meter may
 	// append to it during the run); one that does not is looked for at Finish.
 	if _, err := os.Stat(mc.File); err == nil {
-		if _, err := ReadMeterFile(mc.File); err != nil {
+		if _, _, err := ReadMeterFile(mc.File); err != nil {
 			return nil, err
 		}
 	}
