@@ -201,7 +201,10 @@ func (d *timedDevice) admit(arrive int64, r device.Request, fileSize, qd int64) 
 	at := max(time.Duration(arrive-d.startMono), d.last)
 	done := d.submitLocked(at, r, fileSize)
 	d.maxQD = max(d.maxQD, qd)
-	return d.startMono + int64(done)
+	deadline := d.startMono + int64(done)
+	d.dueAfterLocked(arrive) // keeps the list as short as the queue
+	d.due = append(d.due, deadline)
+	return deadline
 }
 
 // complete counts a request that returned to its caller lat after it arrived and
