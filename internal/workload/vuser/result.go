@@ -172,6 +172,20 @@ func (r *RunResult) LevelFailed(status result.Status, err error) {
 	r.Status, r.Error = status, err.Error()
 }
 
+// TakeCause marks the run failed by cause, a death under it, ahead of what failed
+// after (workload.CauseTaker).
+func (r *RunResult) TakeCause(cause string) {
+	r.Status, r.Error = result.StatusFailed, thenWhat(cause, r.Error)
+}
+
+// thenWhat is cause, then what followed from it.
+func thenWhat(cause, then string) string {
+	if then == "" || then == cause {
+		return cause
+	}
+	return cause + "; then " + then
+}
+
 // Headline makes l's numbers the result's headline, and levels (when more than one)
 // the sweep table.
 func (r *RunResult) Headline(l LevelReport, levels []LevelReport) {
