@@ -94,13 +94,8 @@ func (e *MeterFileError) Error() string {
 // logger had written when the file was read (123.4 W cut to "12"), so it is left out
 // and described by the *TornMeterLine returned.
 func ReadMeterFile(path string) ([]Reading, *TornMeterLine, error) {
-	// Looked at before it is opened: opening a named pipe waits for a writer.
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, nil, &MeterFileError{File: path, Why: pathErr(err)}
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, nil, &MeterFileError{File: path, Why: fmt.Sprintf("not a regular file but %s: give a file of readings, which is read before the run and again after it", fileKind(fi.Mode()))}
+	if err := statMeterFile(path); err != nil {
+		return nil, nil, err
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -123,6 +118,31 @@ type TornMeterLine struct {
 func (t *TornMeterLine) String() string {
 	return fmt.Sprintf("%s: its last line %d (%q) has no end: the part of a reading its logger was writing when the file was read, left out; the %d complete lines before it are used",
 		t.File, t.Line, t.Text, t.Line-1)
+}
+
+// statMeterFile checks that path is a regular file. It is looked at before it is
+// opened: opening a named pipe waits for a writer.
+func statMeterFile(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return &MeterFileError{File: path, Why: pathErr(err)}
+	}
+	if !fi.Mode().IsRegular() {
+		return &MeterFileError{File: path, Why: fmt.Sprintf("not a regular file but %s: give a file of readings, which is read before the run and again after it", fileKind(fi.Mode()))}
+	}
+	return nil
+}
+
+// CheckMeterFile is what a run's settings ask of --power-meter before anything
+// starts: the file is there and is a regular file. A meter's logger may go on
+// appending to it during the run (New reads it, Finish again), but a file that is
+// not there before the run is a mistyped path far more often than a logger yet to
+// start, and would only be found missing once the run is over.
+func CheckMeterFile(path string) error {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return &MeterFileError{File: path, Why: "no such file: give a file of (time, watts) readings that is there before the run starts (the meter's logger may append to it during the run)"}
+	}
+	return statMeterFile(path)
 }
 
 // pathErr is err without the path that the error naming the file already gives.
