@@ -200,10 +200,12 @@ func (d *timedDevice) admit(arrive int64, r device.Request, fileSize, qd int64) 
 	}
 	at := max(time.Duration(arrive-d.startMono), d.last)
 	done := d.submitLocked(at, r, fileSize)
-	d.maxQD = max(d.maxQD, qd)
 	deadline := d.startMono + int64(done)
-	d.dueAfterLocked(arrive) // keeps the list as short as the queue
+	// qd is the ring's count at submission, which leaves out the requests sleeping to
+	// their deadlines: those still ahead at r's arrival are in the device with it.
+	ahead := d.dueAfterLocked(arrive)
 	d.due = append(d.due, deadline)
+	d.maxQD = max(d.maxQD, qd, ahead+1)
 	return deadline
 }
 
