@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"tierbench/internal/exitstatus"
 )
 
 func startOne(t *testing.T, spec string, opts Options) (*Emulator, Device) {
@@ -133,7 +135,7 @@ func TestStopSaysTheServerDied(t *testing.T) {
 	}
 	<-e.exited
 	_, err := e.Stop()
-	var died *DiedError
+	var died *exitstatus.DiedError
 	if !errors.As(err, &died) || died.PID != e.PID() ||
 		!strings.HasPrefix(err.Error(), fmt.Sprintf("the emulator's server (pid %d) died during the run (killed by SIGKILL): its devices failed every request from then on", e.PID())) {
 		t.Errorf("Stop after the server was killed: %v", err)

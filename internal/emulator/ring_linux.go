@@ -200,8 +200,13 @@ func (d *timedDevice) admit(arrive int64, r device.Request, fileSize, qd int64) 
 	}
 	at := max(time.Duration(arrive-d.startMono), d.last)
 	done := d.submitLocked(at, r, fileSize)
-	d.maxQD = max(d.maxQD, qd)
-	return d.startMono + int64(done)
+	deadline := d.startMono + int64(done)
+	// qd is the ring's count at submission, which leaves out the requests sleeping to
+	// their deadlines: those still ahead at r's arrival are in the device with it.
+	ahead := d.dueAfterLocked(arrive)
+	d.due = append(d.due, deadline)
+	d.maxQD = max(d.maxQD, qd, ahead+1)
+	return deadline
 }
 
 // complete counts a request that returned to its caller lat after it arrived and

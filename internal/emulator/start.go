@@ -38,6 +38,7 @@ type Emulator struct {
 	final   []DeviceStats
 	err     error // from the server's stdout or exit
 	waitErr error // how the server process ended
+	endedAt time.Time
 	once    sync.Once
 	stopErr error
 	stopped []DeviceStats
@@ -222,7 +223,7 @@ func (e *Emulator) readServer(stdout io.Reader, ready chan<- serverMessage) {
 		ready <- serverMessage{Error: fmt.Sprintf("emulator: the server exited before mounting (%s)", exitstatus.Text(werr))}
 	}
 	e.mu.Lock()
-	e.waitErr = werr
+	e.waitErr, e.endedAt = werr, time.Now()
 	e.mu.Unlock()
 	close(e.exited)
 }
@@ -306,7 +307,8 @@ func (e *Emulator) Stop() ([]DeviceStats, error) {
 		select {
 		case <-e.exited: // before it was asked to stop
 			e.mu.Lock()
-			died = &DiedError{PID: e.cmd.Process.Pid, How: exitstatus.Text(e.waitErr)}
+			died = &exitstatus.DiedError{Who: "the emulator's server", PID: e.cmd.Process.Pid, How: exitstatus.Text(e.waitErr),
+				Then: "its devices failed every request from then on", At: e.endedAt}
 			e.mu.Unlock()
 		default:
 		}

@@ -150,8 +150,12 @@ func (r *Recorder) meterComponent(m *meter) (*component, *Unavailable, error) {
 		spacing = longest.Seconds()
 	} else {
 		var err error
-		if rs, err = ReadMeterFile(m.cfg.File); err != nil {
+		var torn *TornMeterLine
+		if rs, torn, err = ReadMeterFile(m.cfg.File); err != nil {
 			return nil, &Unavailable{name, err.Error()}, err
+		}
+		if torn != nil {
+			note = torn.String()
 		}
 		src = m.cfg.File
 		if m.cfg.Offset != 0 {

@@ -22,7 +22,8 @@
 //   - storage:TIER: each emulated device's modelled energy from the storage section
 //     (result.Storage.EnergyDevices), taken as given, not recomputed.
 //   - meters: readings from a lab meter's file (a regular file of time and watts lines,
-//     ReadMeterFile) or a polled command (ipmitool dcmi power reading, or numbers alone,
+//     ReadMeterFile, of which a last line without its newline is left out as torn) or
+//     a polled command (ipmitool dcmi power reading, or numbers alone,
 //     one a line, which are added: one per power supply; ParsePowerReading). A command
 //     runs in a process group of its own, killed when it ends, so that nothing it
 //     started outlives the poll. Every reading is 0 to MaxWatts. Readings are integrated

@@ -89,21 +89,60 @@ func (e *MeterFileError) Error() string {
 // seconds (1714564800.5), and must not go back; watts are 0 to MaxWatts; lines that
 // are empty or start with # are skipped. The file must be a regular file: it is read
 // before the run and again after it, which a pipe or a device cannot be.
-func ReadMeterFile(path string) ([]Reading, error) {
-	// Looked at before it is opened: opening a named pipe waits for a writer.
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, &MeterFileError{File: path, Why: pathErr(err)}
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, &MeterFileError{File: path, Why: fmt.Sprintf("not a regular file but %s: give a file of readings, which is read before the run and again after it", fileKind(fi.Mode()))}
+//
+// Only complete lines are read: a last line without its newline is what a meter's
+// logger had written when the file was read (123.4 W cut to "12"), so it is left out
+// and described by the *TornMeterLine returned.
+func ReadMeterFile(path string) ([]Reading, *TornMeterLine, error) {
+	if err := statMeterFile(path); err != nil {
+		return nil, nil, err
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &MeterFileError{File: path, Why: pathErr(err)}
+		return nil, nil, &MeterFileError{File: path, Why: pathErr(err)}
 	}
 	defer f.Close()
 	return parseMeter(path, f)
+}
+
+// TornMeterLine is a meter file's last line, without its newline: the part of a
+// reading its logger had written when the file was read. It is left out, since its
+// watts may be cut short ("12" of 123.4).
+type TornMeterLine struct {
+	File string
+	// Line is its number; Text what there is of it.
+	Line int
+	Text string
+}
+
+func (t *TornMeterLine) String() string {
+	return fmt.Sprintf("%s: its last line %d (%q) has no end: the part of a reading its logger was writing when the file was read, left out; the %d complete lines before it are used",
+		t.File, t.Line, t.Text, t.Line-1)
+}
+
+// statMeterFile checks that path is a regular file. It is looked at before it is
+// opened: opening a named pipe waits for a writer.
+func statMeterFile(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return &MeterFileError{File: path, Why: pathErr(err)}
+	}
+	if !fi.Mode().IsRegular() {
+		return &MeterFileError{File: path, Why: fmt.Sprintf("not a regular file but %s: give a file of readings, which is read before the run and again after it", fileKind(fi.Mode()))}
+	}
+	return nil
+}
+
+// CheckMeterFile is what a run's settings ask of --power-meter before anything
+// starts: the file is there and is a regular file. A meter's logger may go on
+// appending to it during the run (New reads it, Finish again), but a file that is
+// not there before the run is a mistyped path far more often than a logger yet to
+// start, and would only be found missing once the run is over.
+func CheckMeterFile(path string) error {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return &MeterFileError{File: path, Why: "no such file: give a file of (time, watts) readings that is there before the run starts (the meter's logger may append to it during the run)"}
+	}
+	return statMeterFile(path)
 }
 
 // pathErr is err without the path that the error naming the file already gives.
@@ -133,10 +172,23 @@ func fileKind(m fs.FileMode) string {
 // longer line is a file that is not a meter's (a binary file has few newlines).
 const maxMeterLine = 64 << 10
 
-func parseMeter(path string, r io.Reader) ([]Reading, error) {
+// scanLines is bufio.ScanLines that notes in *unended whether the line it returns
+// is the file's last without a newline.
+func scanLines(unended *bool) bufio.SplitFunc {
+	return func(data []byte, atEOF bool) (int, []byte, error) {
+		advance, token, err := bufio.ScanLines(data, atEOF)
+		*unended = token != nil && atEOF && advance == len(data) && (len(data) == 0 || data[len(data)-1] != '\n')
+		return advance, token, err
+	}
+}
+
+func parseMeter(path string, r io.Reader) ([]Reading, *TornMeterLine, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 4<<10), maxMeterLine)
+	unended := false
+	sc.Split(scanLines(&unended))
 	var out []Reading
+	var torn *TornMeterLine
 	delim := rune(0)
 	timeCol, wattsCol := 0, 1
 	first := true
@@ -147,45 +199,50 @@ func parseMeter(path string, r io.Reader) ([]Reading, error) {
 			return &MeterFileError{File: path, Line: line, Why: fmt.Sprintf(format, a...)}
 		}
 		if b := sc.Bytes(); bytes.IndexByte(b, 0) >= 0 || !utf8.Valid(b) {
-			return nil, lineErr("not text (a binary file?): give a text file of readings, a time and watts a line")
+			return nil, nil, lineErr("not text (a binary file?): give a text file of readings, a time and watts a line")
 		}
 		text := strings.TrimSpace(sc.Text())
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
+		}
+		if unended {
+			// Whether it reads well or not, it may be a reading cut short.
+			torn = &TornMeterLine{File: path, Line: line, Text: text}
+			break
 		}
 		if first {
 			delim = delimiter(text)
 		}
 		fields, err := split(text, delim)
 		if err != nil {
-			return nil, lineErr("%v", err)
+			return nil, nil, lineErr("%v", err)
 		}
 		if first {
 			first = false
 			if _, terr := parseMeterTime(field(fields, 0)); terr != nil {
 				if _, werr := strconv.ParseFloat(field(fields, 1), 64); werr == nil {
-					return nil, lineErr("%v", terr) // a reading with a bad time, not a header
+					return nil, nil, lineErr("%v", terr) // a reading with a bad time, not a header
 				}
 				var ok bool
 				if timeCol, wattsCol, ok = headerColumns(fields); !ok {
-					return nil, lineErr("neither a reading (time, watts) nor a header naming a time column (time, timestamp) and a watts column (watts, power): %q", text)
+					return nil, nil, lineErr("neither a reading (time, watts) nor a header naming a time column (time, timestamp) and a watts column (watts, power): %q", text)
 				}
 				continue
 			}
 		}
 		if len(fields) <= max(timeCol, wattsCol) {
-			return nil, lineErr("%d column(s), want a time in column %d and watts in column %d", len(fields), timeCol+1, wattsCol+1)
+			return nil, nil, lineErr("%d column(s), want a time in column %d and watts in column %d", len(fields), timeCol+1, wattsCol+1)
 		}
 		t, err := parseMeterTime(fields[timeCol])
 		if err != nil {
-			return nil, lineErr("%v", err)
+			return nil, nil, lineErr("%v", err)
 		}
 		w, err := parseWatts(fields[wattsCol])
 		if err != nil {
-			return nil, lineErr("%v", err)
+			return nil, nil, lineErr("%v", err)
 		}
 		if n := len(out); n > 0 && t.Before(out[n-1].Time) {
-			return nil, lineErr("time %s is before the previous reading's %s: readings must be in time order",
+			return nil, nil, lineErr("time %s is before the previous reading's %s: readings must be in time order",
 				t.Format(time.RFC3339Nano), out[n-1].Time.Format(time.RFC3339Nano))
 		}
 		out = append(out, Reading{Time: t, Watts: w})
@@ -195,12 +252,16 @@ func parseMeter(path string, r io.Reader) ([]Reading, error) {
 		if errors.Is(err, bufio.ErrTooLong) {
 			why = fmt.Sprintf("a line longer than %d KiB (a binary file?): give a text file of readings, a time and watts a line", maxMeterLine>>10)
 		}
-		return nil, &MeterFileError{File: path, Line: line + 1, Why: why}
+		return nil, nil, &MeterFileError{File: path, Line: line + 1, Why: why}
 	}
 	if len(out) == 0 {
-		return nil, &MeterFileError{File: path, Why: "no readings (want lines of a time and watts)"}
+		why := "no readings (want lines of a time and watts)"
+		if torn != nil {
+			why = fmt.Sprintf("no complete reading: its only one, line %d (%q), has no newline at its end (a logger still writing it?); a reading is a line that ends", torn.Line, torn.Text)
+		}
+		return nil, nil, &MeterFileError{File: path, Why: why}
 	}
-	return out, nil
+	return out, torn, nil
 }
 
 // delimiter picks the column separator from a file's first line: comma, semicolon,

@@ -22,9 +22,9 @@ func TestParseMeter(t *testing.T) {
 		{"header with the watts first", "w time\n200 1714564800\n210.5 1714564801.5\n190 1714564803\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := parseMeter("m.csv", strings.NewReader(c.text))
-			if err != nil {
-				t.Fatal(err)
+			got, torn, err := parseMeter("m.csv", strings.NewReader(c.text))
+			if err != nil || torn != nil {
+				t.Fatal(err, torn)
 			}
 			if len(got) != len(want) {
 				t.Fatalf("%d readings, want %d: %v", len(got), len(want), got)
@@ -35,6 +35,45 @@ func TestParseMeter(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestParseMeterTornLine: a last line without its newline is what a logger had
+// written of a reading when the file was read; it is left out, whether it reads as a
+// reading (watts "12" of 123.4) or not (a time cut to "17145", a missing column).
+func TestParseMeterTornLine(t *testing.T) {
+	for _, c := range []struct{ name, text, torn string }{
+		{"watts cut short", "1714564800,200\n1714564801.5,210.5\n1714564803,12", "1714564803,12"},
+		{"time cut short", "1714564800 200\n1714564801.5 210.5\n17145", "17145"},
+		{"a header, then a cut line", "time;watts\n1714564800;200\n1714564801.5;210.5\n1714564803;", "1714564803;"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, torn, err := parseMeter("m.csv", strings.NewReader(c.text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 2 || got[1].Watts != 210.5 {
+				t.Errorf("readings %v, want the two complete ones", got)
+			}
+			lines := strings.Count(c.text, "\n") + 1
+			if torn == nil || torn.Line != lines || torn.Text != c.torn || torn.File != "m.csv" {
+				t.Errorf("torn %+v, want line %d %q", torn, lines, c.torn)
+			}
+		})
+	}
+	// The same lines ended by a newline are whole: the last is read, nothing is torn.
+	got, torn, err := parseMeter("m.csv", strings.NewReader("1714564800,200\r\n1714564803,12\r\n"))
+	if err != nil || torn != nil || len(got) != 2 || got[1].Watts != 12 {
+		t.Errorf("complete lines: %v %+v %v", got, torn, err)
+	}
+	// A comment or blank space without an end holds no reading: nothing is torn.
+	if _, torn, err := parseMeter("m.csv", strings.NewReader("1714564800,200\n# stopped")); err != nil || torn != nil {
+		t.Errorf("an unended comment: %+v %v", torn, err)
+	}
+	// A file of one unended line has no reading to use, and says why.
+	_, _, err = parseMeter("m.csv", strings.NewReader("1714564800,200"))
+	if err == nil || err.Error() != `--power-meter m.csv: no complete reading: its only one, line 1 ("1714564800,200"), has no newline at its end (a logger still writing it?); a reading is a line that ends` {
+		t.Errorf("one unended line: %v", err)
 	}
 }
 
@@ -65,7 +104,7 @@ func TestParseMeterBadLines(t *testing.T) {
 		{"a line without end", "time,watts\n" + strings.Repeat("1", 70<<10), 2, "a line longer than 64 KiB (a binary file?)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := parseMeter("lab.csv", strings.NewReader(c.text))
+			_, _, err := parseMeter("lab.csv", strings.NewReader(c.text))
 			var fe *MeterFileError
 			if !errors.As(err, &fe) {
 				t.Fatalf("want a MeterFileError, got %v", err)
@@ -78,11 +117,11 @@ func TestParseMeterBadLines(t *testing.T) {
 			}
 		})
 	}
-	if _, err := parseMeter("empty.csv", strings.NewReader("time,watts\n# nothing yet\n")); err == nil || !strings.Contains(err.Error(), "no readings") {
+	if _, _, err := parseMeter("empty.csv", strings.NewReader("time,watts\n# nothing yet\n")); err == nil || !strings.Contains(err.Error(), "no readings") {
 		t.Errorf("empty file: %v", err)
 	}
 	missing := filepath.Join(t.TempDir(), "none.csv")
-	if _, err := ReadMeterFile(missing); err == nil || err.Error() != "--power-meter "+missing+": no such file or directory" {
+	if _, _, err := ReadMeterFile(missing); err == nil || err.Error() != "--power-meter "+missing+": no such file or directory" {
 		t.Errorf("missing file: %v", err)
 	}
 	// A device or a pipe never ends, or cannot be read twice: refused before reading.
@@ -91,7 +130,7 @@ func TestParseMeterBadLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	for path, kind := range map[string]string{"/dev/zero": "a device", fifo: "a named pipe", t.TempDir(): "a directory"} {
-		if _, err := ReadMeterFile(path); err == nil || !strings.Contains(err.Error(), "--power-meter "+path+": not a regular file but "+kind) {
+		if _, _, err := ReadMeterFile(path); err == nil || !strings.Contains(err.Error(), "--power-meter "+path+": not a regular file but "+kind) {
 			t.Errorf("%s: %v", path, err)
 		}
 	}

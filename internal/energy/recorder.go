@@ -176,9 +176,10 @@ func newMeter(mc MeterConfig, names map[string]bool) (*meter, error) {
 		return m, nil
 	}
 	// A file that exists already is checked now and read again at Finish (a meter may
-	// append to it during the run); one that does not is looked for at Finish.
+	// append to it during the run); one that does not is looked for at Finish (a run's
+	// settings refuse a --power-meter that is not there: CheckMeterFile).
 	if _, err := os.Stat(mc.File); err == nil {
-		if _, err := ReadMeterFile(mc.File); err != nil {
+		if _, _, err := ReadMeterFile(mc.File); err != nil {
 			return nil, err
 		}
 	}

@@ -155,6 +155,40 @@ func TestRecorderHostMeter(t *testing.T) {
 	}
 }
 
+// TestRecorderMeterTornLine: a meter file read while its logger writes ends in part
+// of a reading: 123.4 W at 3.5 s cut to "12". Read as 12 W it would bring the run's
+// last half second down to a trapezoid from 200 W to 106 W (576.5 J). Only the complete
+// lines count: 200 W every second from -0.5 s to 2.5 s, held half a second past the
+// last, cover the run at 200 W: 600 J, and the meter says its last line was left out.
+func TestRecorderMeterTornLine(t *testing.T) {
+	file := writeMeter(t, []float64{-0.5, 0.5, 1.5, 2.5}, []float64{200, 200, 200, 200})
+	f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(f, "%s,12", at(3.5).Format(time.RFC3339Nano))
+	f.Close()
+	rec := modelRecorder(t, MeterConfig{Name: "wall", File: file})
+	sec, err := rec.Finish(Inputs{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wall := figure(t, sec, "run", "wall")
+	if !near(wall.Joules, 600) || !near(wall.CoveredS, 3) || !wall.InTotal {
+		t.Errorf("wall %+v, want 600 J over the whole run", wall)
+	}
+	var notes []string
+	for _, c := range sec.Components {
+		if c.Name == "wall" {
+			notes = c.Notes
+		}
+	}
+	want := fmt.Sprintf("%s: its last line 6 (%q) has no end", file, at(3.5).Format(time.RFC3339Nano)+",12")
+	if len(notes) != 1 || !strings.HasPrefix(notes[0], want) || !strings.Contains(notes[0], "the 5 complete lines before it are used") {
+		t.Errorf("notes %q, want one beginning %q", notes, want)
+	}
+}
+
 // TestRecorderMeterPartial: readings from 1 s to 2 s into a 3 s run, every 0.5 s,
 // of 100, 200, 300 W. Held 0.5 s each side they cover 0.5 s to 2.5 s: 2 s of 3.
 // Joules: 100 x 0.5 + 75 + 125 + 300 x 0.5 = 400 J, kept and said, not in the total.

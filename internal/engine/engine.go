@@ -3,10 +3,13 @@ package engine
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
 	"strings"
+
+	"tierbench/internal/exitstatus"
 )
 
 // Mode says who runs the database server.
@@ -186,7 +189,8 @@ func ClosePools(db, sessions *sql.DB) error {
 
 // CloseServer closes a server engine: its pools (ClosePools), then, for a managed
 // instance, stop (nil for an external server). The last error is returned, naming
-// the engine.
+// the engine; a server that had died (*exitstatus.DiedError) names itself and comes
+// first, since it is what the run's failures came from.
 func CloseServer(name string, db, sessions *sql.DB, stop func() error) error {
 	err := ClosePools(db, sessions)
 	if stop != nil {
@@ -194,10 +198,15 @@ func CloseServer(name string, db, sessions *sql.DB, stop func() error) error {
 			err = stopErr
 		}
 	}
-	if err != nil {
-		return fmt.Errorf("%s: close: %w", name, err)
+	died, rest := exitstatus.Split(err)
+	if rest != nil {
+		rest = fmt.Errorf("%s: close: %w", name, rest)
 	}
-	return nil
+	errs := make([]error, 0, len(died)+1)
+	for _, d := range died {
+		errs = append(errs, d)
+	}
+	return errors.Join(append(errs, rest)...)
 }
 
 // DatabaseName is cfg.Database or its default, "tierbench".

@@ -226,6 +226,9 @@ func (s *Settings) energyConfig() (energy.Config, error) {
 		file.Name, cmd.Name = "power-meter", "power-meter-cmd"
 	}
 	if s.powerMeter != "" {
+		if err := energy.CheckMeterFile(s.powerMeter); err != nil {
+			return ec, err
+		}
 		ec.Meters = append(ec.Meters, file)
 	}
 	if s.powerMeterCmd != "" {

@@ -35,8 +35,9 @@
 // checks every cell before the first starts (a Validator reads what its cells share,
 // the device profiles and what each phase asks of the run, once), and the engine's
 // configuration is written in one place (engine.go) from that Config and the placed
-// tiers. A run whose emulator's server dies under it (emulator.DiedError) names
-// that death first in its cause.
+// tiers. A run whose emulator's server or managed database server dies under it
+// (exitstatus.DiedError, from the emulator's Stop and the engine's Close) names that
+// death first in its cause, the earlier of two first.
 //
 // Monitoring (--sample, default every second; sampling.go): the sampler of package
 // monitor follows the host, tierbench's and the server's process trees, the disks

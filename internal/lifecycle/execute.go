@@ -10,6 +10,7 @@ import (
 
 	"tierbench/internal/device"
 	"tierbench/internal/emulator"
+	"tierbench/internal/exitstatus"
 	"tierbench/internal/params"
 	"tierbench/internal/placement"
 	"tierbench/internal/result"
@@ -362,15 +363,18 @@ func (j *Job) run(ctx context.Context, ph *jobPhase, out IO) (*PhaseOutcome, err
 			po.Status, po.Why = s.RunStatus()
 		}
 	}
-	var died *emulator.DiedError
+	var died *exitstatus.DiedError
 	switch {
 	case errors.Is(err, context.Canceled):
 		po.Status, po.Why = result.StatusInterrupted, err.Error()
 	case errors.As(err, &died):
-		// What failed after the emulator died failed because it did.
+		// What failed after the emulator's or the database's server died failed
+		// because it did (Finish put the earliest death first).
 		why := died.Error()
-		if po.Why != "" {
+		if po.Why != "" && !strings.HasPrefix(po.Why, why) { // a CauseTaker's result has it first already
 			why += "; then " + po.Why
+		} else if po.Why != "" {
+			why = po.Why
 		}
 		po.Status, po.Why = result.StatusFailed, why
 	case err != nil && po.Status == result.StatusOK:

@@ -250,6 +250,11 @@ func TestValidate(t *testing.T) {
 		{"a PRAGMA SQLite would read as 0", Spec{Workload: "tpcc", Phases: []workload.Phase{"run"}, Values: map[string][]string{"out": {out}, "set": {"cache_size=abc"}}},
 			"--set cache_size=abc on sqlite: give an integer"},
 		{"a PRAGMA SQLite takes", Spec{Workload: "tpcc", Phases: []workload.Phase{"run"}, Values: map[string][]string{"out": {out}, "set": {"synchronous=normal", "cache_size=-4000"}}}, ""},
+		// A meter file that is not there would be found missing only after the run.
+		{"a power meter file that is not there", Spec{Workload: "tpcc", Phases: []workload.Phase{"run"}, Values: map[string][]string{"out": {out}, "power-meter": {filepath.Join(out, "no-meter.csv")}}},
+			"--power-meter " + filepath.Join(out, "no-meter.csv") + ": no such file: give a file of (time, watts) readings that is there before the run starts"},
+		{"a power meter that is a directory", Spec{Workload: "tpcc", Phases: []workload.Phase{"run"}, Values: map[string][]string{"out": {out}, "power-meter": {out}}},
+			"--power-meter " + out + ": not a regular file but a directory"},
 		{"required", Spec{Workload: "oltp", Phases: []workload.Phase{"run"}, Values: map[string][]string{"out": {out}}}, `required flag(s) "mix" not set`},
 		{"no out", Spec{Workload: "tpch", Phases: []workload.Phase{"run"}, Values: map[string][]string{"sf": {"0.01"}}}, "--out is required"},
 		{"one phase's value", Spec{Workload: "tpcc", Phases: []workload.Phase{"load", "run"}, Values: map[string][]string{"out": {out}, "run.seed": {"x"}}}, `invalid argument "x" for "--seed" flag`},

@@ -17,7 +17,7 @@ import (
 // *NonFiniteError, returned once the file is written: one bad figure must not lose
 // the whole result.
 func WriteJSONFile(path string, v any) error {
-	data, replaced, err := marshalFinite(v)
+	data, replaced, err := marshalFinite(v, true)
 	if err != nil {
 		return fmt.Errorf("write %s: encode the result: %w", path, err)
 	}

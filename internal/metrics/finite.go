@@ -30,12 +30,17 @@ func (e *NonFiniteError) Error() string {
 		e.File, strings.Join(fields, ", "))
 }
 
-// marshalFinite is json.MarshalIndent that writes null for NaN and infinities rather
-// than failing, which would lose the whole file for one number. Values of types with
-// their own MarshalJSON or MarshalText are left to them. replaced lists the numbers
-// written as null by JSON path; it is empty when v has none.
-func marshalFinite(v any) (data []byte, replaced []string, err error) {
-	data, err = json.MarshalIndent(v, "", "  ")
+// marshalFinite is json.MarshalIndent (json.Marshal when !indent) that writes null
+// for NaN and infinities rather than failing, which would lose the whole file (or
+// line) for one number. Values of types with their own MarshalJSON or MarshalText are
+// left to them. replaced lists the numbers written as null by JSON path; it is empty
+// when v has none.
+func marshalFinite(v any, indent bool) (data []byte, replaced []string, err error) {
+	marshal := json.Marshal
+	if indent {
+		marshal = func(v any) ([]byte, error) { return json.MarshalIndent(v, "", "  ") }
+	}
+	data, err = marshal(v)
 	var uve *json.UnsupportedValueError
 	if err == nil || !errors.As(err, &uve) || v == nil {
 		return data, nil, err
@@ -50,7 +55,7 @@ func marshalFinite(v any) (data []byte, replaced []string, err error) {
 		}
 		return nil, nil, err
 	}
-	out, merr := json.MarshalIndent(cp.Interface(), "", "  ")
+	out, merr := marshal(cp.Interface())
 	if merr != nil {
 		return nil, nil, fmt.Errorf("%w (%s)", err, strings.Join(w.paths, ", "))
 	}

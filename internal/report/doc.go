@@ -8,7 +8,10 @@
 // Table and a chart.Chart. Every number of a table carries its exact value in the
 // page (data-value), every chart its data as JSON (script.chart-data) and as a
 // folded table, so a test compares what the page shows with what was measured
-// (package reporttest does so in headless Chromium).
+// (package reporttest does so in headless Chromium). A point that is no number (NaN,
+// an infinity: a figure missing from a run) is left out of its chart when the page is
+// rendered, and the chart's note says so (chart.LeaveOutNonFinite), rather than
+// failing the whole report.
 //
 // For a study, Cells (factor values and each repetition's metrics) go through
 // Summarise, which computes each metric's mean, SD, min, max and 95% CI (package

@@ -64,7 +64,13 @@ type (
 )
 
 // html renders the page; figures adds links to the figure files Write puts beside it.
+// A chart's points that are no number (a figure missing from a run) are left out of
+// it first, and its note says so (chart.LeaveOutNonFinite): one missing figure must
+// not cost the whole report.
 func (d *Document) html(figures bool) ([]byte, error) {
+	for _, c := range d.Charts() {
+		c.LeaveOutNonFinite()
+	}
 	if err := d.Validate(); err != nil {
 		return nil, err
 	}

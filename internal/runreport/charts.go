@@ -228,6 +228,9 @@ func thin(samples []chart.Sample, max int) ([]chart.Sample, int) {
 		sum, n := map[string]float64{}, map[string]int{}
 		for _, s := range group {
 			for key, v := range s.Values {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					continue // no number (null in the file): the group's others make the point
+				}
 				sum[key] += v
 				n[key]++
 			}

@@ -93,7 +93,10 @@ func read(dir string) (*run, error) {
 		r.origin = r.c.Monitoring.Start
 	case len(r.intervals) > 0:
 		i := r.intervals[0]
-		r.origin = i.Time.Add(-time.Duration(i.IntervalS * float64(time.Second)))
+		r.origin = i.Time
+		if l := i.IntervalS; l > 0 && !math.IsInf(l, 0) { // NaN (null in the file) fails l > 0
+			r.origin = i.Time.Add(-time.Duration(l * float64(time.Second)))
+		}
 		r.originText = "the start of the first report interval"
 	case r.c.Energy != nil && r.c.Energy.Chart != nil:
 		r.origin = r.c.Energy.Chart.Start

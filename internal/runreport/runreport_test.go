@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"tierbench/internal/metrics"
 	"tierbench/internal/report"
 	"tierbench/internal/report/chart"
 	"tierbench/internal/report/quantity"
@@ -195,6 +197,44 @@ func TestFixtureThinned(t *testing.T) {
 		}
 		if !strings.Contains(c.Note, "mean of 2 consecutive samples") {
 			t.Errorf("%s's note does not say it is thinned: %q", tc.chart, c.Note)
+		}
+	}
+}
+
+// TestNullInIntervals: an interval whose TPS JSON could not hold is in
+// intervals.jsonl as null (metrics.JSONLines); the report draws no point for it,
+// rather than a TPS of 0, and a thinned point is the mean of the numbers its group has.
+func TestNullInIntervals(t *testing.T) {
+	dir := writeFixture(t)
+	ivs := fixtureIntervals()
+	ivs[1].TPS = math.NaN()
+	f, err := os.Create(filepath.Join(dir, "intervals.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	jl := metrics.NewJSONLines(f)
+	for _, iv := range ivs {
+		jl.Write(iv)
+	}
+	f.Close()
+	if jl.NonFinite() == nil || jl.Lines() != 3 {
+		t.Fatalf("the fixture's null was not written: %v, %d lines", jl.NonFinite(), jl.Lines())
+	}
+	for _, tc := range []struct {
+		max                int
+		transactions, stmt []xy
+	}{
+		{0, []xy{{1, 100}, {3, 90}}, []xy{{1, 200}, {2, 220}, {3, 180}}},
+		{2, []xy{{2, 100}, {3, 90}}, []xy{{2, 210}, {3, 180}}},
+	} {
+		rep := build(t, dir, runreport.Options{MaxPoints: tc.max})
+		runreporttest.CheckCharts(t, dir, rep)
+		c := chartNamed(t, rep.Doc, "throughput")
+		if got := points(c, "transactions"); !reflect.DeepEqual(got, tc.transactions) {
+			t.Errorf("at most %d points: transactions %v, want %v", tc.max, got, tc.transactions)
+		}
+		if got := points(c, "statements"); !reflect.DeepEqual(got, tc.stmt) {
+			t.Errorf("at most %d points: statements %v, want %v", tc.max, got, tc.stmt)
 		}
 	}
 }

@@ -46,8 +46,9 @@
 //
 //   - device (each disk under the run's directories and each emulated tier): busy
 //     >= 90% of the window (DeviceUtilPct, iostat's %util from the busy time's rise),
-//     or a standing queue: the median sample had >= 2 requests in flight (DeviceQueue:
-//     one served, one waiting) on a device busy >= 50% of the window
+//     or a standing queue: >= 2 requests in flight for half the window, the median of
+//     its samples each weighed by the time it stands for (DeviceQueue: one served, one
+//     waiting) on a device busy >= 50% of the window
 //     (DeviceQueueUtilPct; bursts that leave it idle half the time stand nowhere).
 //     Explains: io (without any measure of it, the device's mean queue over U). Names
 //     the tier, its profile and the classes of files it holds, or the disk and the

@@ -10,7 +10,8 @@ import (
 )
 
 // devices judges each device: saturated at DeviceUtilPct busy, or with a standing
-// queue (its median sample had DeviceQueue requests in flight). It explains the share
+// queue (DeviceQueue requests in flight or more for half the window: the median of its
+// samples, each weighed by the time it stands for). It explains the share
 // of the users' time spent waiting for I/O; without a measure of that, its mean queue
 // over the users.
 func (th Thresholds) devices(m *measured) []Finding {
@@ -21,7 +22,7 @@ func (th Thresholds) devices(m *measured) []Finding {
 		f.Checks = append(f.Checks, util)
 		f.Fired = util.Met
 		if d.queueOK {
-			queue := atLeast("standing queue (median sample)", d.queueMedian, th.DeviceQueue, "requests", d.series+".queue_depth")
+			queue := atLeast("standing queue (time-weighted median)", d.queueMedian, th.DeviceQueue, "requests", d.series+".queue_depth")
 			busy := atLeast("busy enough for a queue to stand", d.utilPct, th.DeviceQueueUtilPct, "pct", d.series+".busy_s (rise over the window)")
 			f.Checks = append(f.Checks, queue, busy)
 			f.Fired = f.Fired || (queue.Met && busy.Met)

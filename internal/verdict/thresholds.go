@@ -6,8 +6,9 @@ type Thresholds struct {
 	// DeviceUtilPct: a device busy this share of the window or more is saturated
 	// (iostat's %util; the emulator's model busy time).
 	DeviceUtilPct float64 `json:"device_util_pct"`
-	// DeviceQueue: a device whose median sample had this many requests in flight or
-	// more has a standing queue (one in service, at least one waiting).
+	// DeviceQueue: a device with this many requests in flight or more for half the
+	// window (the time-weighted median of its samples, monitor.Stats) has a standing
+	// queue (one in service, at least one waiting).
 	DeviceQueue float64 `json:"device_queue"`
 	// DeviceQueueUtilPct: a queue counts as standing only on a device busy this share
 	// of the window or more; bursts that leave it idle half the time stand nowhere.

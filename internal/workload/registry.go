@@ -70,6 +70,14 @@ type Statuser interface {
 	RunStatus() (result.Status, string)
 }
 
+// CauseTaker is implemented by results that take a cause the lifecycle finds only
+// once the phase has ended: a process the run depended on (the emulator's server, the
+// managed database server) died under it. TakeCause marks the run failed with cause
+// first, before what the workload saw fail, which followed from it.
+type CauseTaker interface {
+	TakeCause(cause string)
+}
+
 // Result is what a workload's result type implements: its headline numbers and how
 // its run ended. A result file is read into one (ResultMeta.New) by its benchmark
 // member.

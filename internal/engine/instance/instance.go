@@ -118,14 +118,16 @@ type Stopping struct {
 }
 
 // Stop stops the server as s says, then removes what the run created and the run
-// directory. The first error is returned; the removals are tried anyway.
+// directory. It returns the server's stop error (a *exitstatus.DiedError when the
+// server had died, Process.Stop) with the first removal's; the removals are tried
+// anyway.
 func (i *Instance) Stop(s Stopping) error {
-	var err error
+	var stopErr, rmErr error
 	if i.Proc != nil {
 		if i.RemovesData() {
-			err = i.Proc.Stop(s.Discard, s.DiscardTimeout)
+			stopErr = i.Proc.Stop(s.Discard, s.DiscardTimeout)
 		} else {
-			err = i.Proc.Stop(s.Clean, s.CleanTimeout)
+			stopErr = i.Proc.Stop(s.Clean, s.CleanTimeout)
 		}
 	}
 	if i.Leftovers != nil && i.RunDir != "" {
@@ -135,11 +137,11 @@ func (i *Instance) Stop(s Stopping) error {
 		if dir == "" {
 			continue
 		}
-		if rmErr := os.RemoveAll(dir); rmErr != nil && err == nil {
-			err = rmErr
+		if err := os.RemoveAll(dir); err != nil && rmErr == nil {
+			rmErr = err
 		}
 	}
-	err = errors.Join(err, i.runLock.Release())
+	err := errors.Join(stopErr, rmErr, i.runLock.Release())
 	i.RemoveOnStop, i.RunDir, i.runLock = nil, "", nil
 	return err
 }

@@ -177,6 +177,73 @@ func (c *Chart) AddValues(name string, values ...float64) *Chart {
 	return c.Add(name, pts...)
 }
 
+// LeaveOutNonFinite takes out of c what is no finite number (NaN, an infinity: a
+// figure that was missing, or null in the file it came from), which a chart cannot
+// draw and its JSON cannot hold: a point whose x or y is one (in a stacked area, that
+// x in every series, which must share their x values), an error bar with such an end
+// (the point stays), a window or a tick at one. The note says what was left out, so
+// that the chart draws the rest and says why a point is missing. It returns how many
+// points it took out; a second call finds nothing.
+func (c *Chart) LeaveOutNonFinite() int {
+	bad := func(p Point) bool { return !finite(p.X) || !finite(p.Y) }
+	var gone []string
+	points, bars := 0, 0
+	dropX := map[float64]bool{} // a stacked area's x values to take out of every series
+	for _, s := range c.Series {
+		for _, p := range s.Points {
+			if c.Kind == StackedArea && bad(p) && finite(p.X) {
+				dropX[p.X] = true
+			}
+		}
+	}
+	for si := range c.Series {
+		s := &c.Series[si]
+		kept := s.Points[:0:0]
+		for _, p := range s.Points {
+			switch {
+			case bad(p) || dropX[p.X]:
+				points++
+				if len(gone) < 3 {
+					x := "x " + FormatNumber(p.X)
+					if i := int(p.X); c.Kind.categorical() && float64(i) == p.X && i >= 0 && i < len(c.Categories) {
+						x = c.Categories[i]
+					}
+					gone = append(gone, fmt.Sprintf("%s at %s (y %s)", s.Name, x, FormatNumber(p.Y)))
+				}
+				continue
+			case p.HasCI() && (!finite(*p.Low) || !finite(*p.High)):
+				p.Low, p.High = nil, nil
+				bars++
+			}
+			kept = append(kept, p)
+		}
+		if len(kept) < len(s.Points) || bars > 0 {
+			s.Points = kept
+		}
+	}
+	c.Windows = slices.DeleteFunc(c.Windows, func(w Window) bool { return !finite(w.From) || !finite(w.To) })
+	c.X.Ticks = slices.DeleteFunc(c.X.Ticks, func(tk Tick) bool { return !finite(tk.Value) })
+	var said []string
+	if points > 0 {
+		text := fmt.Sprintf("%d point(s) with no number (NaN or infinite) left out: %s", points, strings.Join(gone, ", "))
+		if points > len(gone) {
+			text += fmt.Sprintf(" and %d more", points-len(gone))
+		}
+		said = append(said, text)
+	}
+	if bars > 0 {
+		said = append(said, fmt.Sprintf("%d error bar(s) whose ends were no number left out", bars))
+	}
+	if len(said) > 0 {
+		note := strings.Join(said, "; ") + "."
+		if c.Note != "" {
+			note = c.Note + " " + note
+		}
+		c.Note = note
+	}
+	return points
+}
+
 var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
 
 // Slug turns a title into a chart name: lower case, runs of other characters as '-'.

@@ -66,6 +66,16 @@ func (r *Result) HeadlineMetrics() []result.Metric {
 	return out
 }
 
+// TakeCause marks the run failed by cause, a death under it, ahead of what failed
+// after (workload.CauseTaker).
+func (r *Result) TakeCause(cause string) {
+	if r.Failed == "" || r.Failed == cause {
+		r.Failed = cause
+		return
+	}
+	r.Failed = cause + "; then " + r.Failed
+}
+
 // RunStatus is failed for a run that stopped early or whose answers were wrong.
 func (r *Result) RunStatus() (result.Status, string) {
 	switch {
