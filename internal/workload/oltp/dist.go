@@ -47,6 +47,7 @@ var distFields = map[string][]string{
 	"date":      {"min", "max"},
 	"timestamp": {"min", "max"},
 	"choice":    {"values", "weights"},
+	"bytes":     {"min", "max"},
 	"const":     {"value"},
 	"now":       {},
 }
@@ -154,6 +155,21 @@ func (c *checker) valueSpec(n *yaml.Node, path string) *ValueSpec {
 		s.Prefix, s.Suffix = c.str(f, "prefix", false), c.str(f, "suffix", false)
 	case "key":
 		s.Table = c.str(f, "table", true)
+	case "bytes":
+		if !f.has("min") || !f.has("max") {
+			c.errorf(n, path, "give min: and max:, the size of a value in bytes (e.g. 150000 and 250000 for product images)")
+			break
+		}
+		lo, hi := c.integer(f, "min", 0), c.integer(f, "max", 0)
+		s.Min, s.Max, s.HasRange = float64(lo), float64(hi), true
+		switch {
+		case lo < 0:
+			c.errorf(f.at("min"), path+".min", "%d: a size of 0 bytes or more", lo)
+		case lo > hi:
+			c.errorf(f.at("min"), path+".min", "%d is above max %d", lo, hi)
+		case hi > MaxBlobBytes:
+			c.errorf(f.at("max"), path+".max", "%d bytes is more than the %d (4 MiB) a value may have", hi, MaxBlobBytes)
+		}
 	case "text":
 		s.Pattern = c.str(f, "pattern", false)
 		s.MinLen, s.MaxLen = int(c.integer(f, "min_length", 0)), int(c.integer(f, "max_length", 0))

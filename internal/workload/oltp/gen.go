@@ -1,6 +1,8 @@
 package oltp
 
 import (
+	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -85,6 +87,8 @@ func newGenerator(s *ValueSpec, e env) (generator, error) {
 		return newChoice(s), nil
 	case "const":
 		return constant{v: s.Values[0]}, nil
+	case "bytes":
+		return blobGen{lo: lo, n: hi - lo + 1}, nil
 	case "now":
 		return now{}, nil
 	}
@@ -292,3 +296,35 @@ func (g choice) draw(r *rand.Rand) any {
 }
 func (g choice) append(b []byte, r *rand.Rand, _ int64) []byte { return appendValue(b, g.draw(r)) }
 func (g choice) value(r *rand.Rand) any                        { return g.draw(r) }
+
+// MaxBlobBytes bounds a value of the bytes distribution: 4 MiB stays well inside
+// MariaDB's default max_allowed_packet (16 MiB) and one protocol packet, with room for
+// several values in a statement.
+const MaxBlobBytes = 4 << 20
+
+// blobGen draws binary values whose size is uniform in lo..lo+n-1 bytes. Their bytes
+// are random and so incompressible, as the JPEG images a shop serves are: no engine or
+// device can make them smaller than they are.
+type blobGen struct{ lo, n int64 }
+
+func (g blobGen) draw(r *rand.Rand) []byte {
+	b := make([]byte, g.lo+r.Int64N(g.n))
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		binary.LittleEndian.PutUint64(b[i:], r.Uint64())
+	}
+	if i < len(b) {
+		var tail [8]byte
+		binary.LittleEndian.PutUint64(tail[:], r.Uint64())
+		copy(b[i:], tail[:])
+	}
+	return b
+}
+
+// append writes a value as hex text. Blob columns are loaded as bytes (insertChunk)
+// and estimated by their mean size, so this serves only a bytes parameter that a
+// statement's text ends up with.
+func (g blobGen) append(b []byte, r *rand.Rand, _ int64) []byte {
+	return hex.AppendEncode(b, g.draw(r))
+}
+func (g blobGen) value(r *rand.Rand) any { return g.draw(r) }

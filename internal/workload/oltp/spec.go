@@ -287,6 +287,13 @@ func (c *checker) table(n *yaml.Node, path string) *Table {
 		} else if t.Rows > 0 {
 			c.errorf(cn, cp+".value", "missing: say how the population fills the column, e.g. value: {dist: uniform, min: 1, max: 100}")
 		}
+		if v := col.Value; v != nil && (col.Type.Kind == "blob") != (v.Dist == "bytes") {
+			if col.Type.Kind == "blob" {
+				c.errorf(cf.at("value"), cp+".value", "column %s is a blob: fill it with {dist: bytes, min: SIZE, max: SIZE}", col.Name)
+			} else {
+				c.errorf(cf.at("value"), cp+".value", "the bytes distribution fills blob columns only; column %s is %s", col.Name, col.Type)
+			}
+		}
 		t.Columns = append(t.Columns, col)
 	}
 	t.PrimaryKey = c.strs(f, "primary_key")
@@ -294,8 +301,10 @@ func (c *checker) table(n *yaml.Node, path string) *Table {
 		c.errorf(f.at("primary_key"), path+".primary_key", "missing: name the primary key's column(s)")
 	}
 	for _, k := range t.PrimaryKey {
-		if t.Column(k) == nil {
+		if col := t.Column(k); col == nil {
 			c.errorf(f.at("primary_key"), path+".primary_key", "no column %q in table %s", k, t.Name)
+		} else if col.Type.Kind == "blob" {
+			c.errorf(f.at("primary_key"), path+".primary_key", "column %s is a blob, which cannot be a key", k)
 		}
 	}
 	for i, in := range c.list(f, "indexes") {
@@ -309,8 +318,8 @@ func (c *checker) table(n *yaml.Node, path string) *Table {
 			col := t.Column(name)
 			if col == nil {
 				c.errorf(inf.at("columns"), ip+".columns", "no column %q in table %s", name, t.Name)
-			} else if col.Type.Kind == "text" {
-				c.errorf(inf.at("columns"), ip+".columns", "column %s is text, which MySQL cannot index: make it varchar(N)", name)
+			} else if col.Type.Kind == "text" || col.Type.Kind == "blob" {
+				c.errorf(inf.at("columns"), ip+".columns", "column %s is %s, which MySQL cannot index without a prefix length: index another column", name, col.Type.Kind)
 			}
 		}
 		ix.Name = c.str(inf, "name", false)
