@@ -22,7 +22,10 @@ type ValueSpec struct {
 	Table, Column   string
 	Theta           float64
 	// Reverse makes zipfian favour the largest value (the newest key) instead of the smallest.
-	Reverse          bool
+	Reverse bool
+	// Scramble makes zipfian spread its popular values over the range instead of
+	// ranking them in order (scrambleRank).
+	Scramble         bool
 	A                int64
 	Pattern          string
 	Prefix, Suffix   string
@@ -39,7 +42,7 @@ type ValueSpec struct {
 var distFields = map[string][]string{
 	"sequence":  {"start", "divide", "cycle", "table", "column"},
 	"uniform":   {"min", "max", "decimals"},
-	"zipfian":   {"min", "max", "table", "theta", "reverse"},
+	"zipfian":   {"min", "max", "table", "theta", "reverse", "scramble"},
 	"nurand":    {"a", "min", "max", "table"},
 	"key":       {"table"},
 	"text":      {"pattern", "min_length", "max_length", "prefix", "suffix"},
@@ -141,6 +144,10 @@ func (c *checker) valueSpec(n *yaml.Node, path string) *ValueSpec {
 		}
 		if s.Dist == "zipfian" {
 			s.Reverse = c.boolean(f, "reverse")
+			s.Scramble = c.boolean(f, "scramble")
+			if s.Reverse && s.Scramble {
+				c.errorf(f.at("scramble"), path+".scramble", "give reverse: or scramble:, not both (a scrambled order has no newest end)")
+			}
 			s.Theta = c.num(f, "theta", 0.99)
 			if s.Theta <= 0 {
 				c.errorf(f.at("theta"), path+".theta", "must be above 0 (YCSB uses 0.99)")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"strconv"
 	"sync/atomic"
@@ -69,7 +70,11 @@ func newGenerator(s *ValueSpec, e env) (generator, error) {
 	case "key":
 		return uniformInt{lo: lo, n: hi - lo + 1}, nil
 	case "zipfian":
-		return newZipfian(lo, hi, s.Theta, s.Reverse), nil
+		z := newZipfian(lo, hi, s.Theta, s.Reverse)
+		if s.Scramble {
+			z.stride = scrambleStride(z.n)
+		}
+		return z, nil
 	case "nurand":
 		c := newRNG(e.seed, "nurand", s.path).Int64N(s.A + 1)
 		return nurand{a: s.A, c: c, lo: lo, hi: hi}, nil
@@ -170,6 +175,7 @@ type zipfian struct {
 	hx1, hn float64 // H(1.5) - 1 and H(n + 0.5)
 	s       float64
 	reverse bool
+	stride  int64 // scrambled (scrambleStride), 0: in rank order
 }
 
 func newZipfian(lo, hi int64, theta float64, reverse bool) zipfian {
@@ -182,10 +188,42 @@ func newZipfian(lo, hi int64, theta float64, reverse bool) zipfian {
 
 func (z zipfian) draw(r *rand.Rand) int64 {
 	k := z.rank(r)
-	if z.reverse {
+	switch {
+	case z.reverse:
 		return z.lo + z.n - k
+	case z.stride > 0:
+		return z.lo + scrambleRank(k-1, z.n, z.stride)
 	}
 	return z.lo + k - 1
+}
+
+// scrambleStride is the step that spreads the ranks of n values over 0..n-1: the
+// whole number nearest n/phi that shares no factor with n. Rank i goes to i times the
+// stride modulo n, a permutation (the stride is coprime with n), and ranks next to
+// each other land far apart and evenly spread, as in Fibonacci hashing (Knuth, The Art
+// of Computer Programming vol. 3, 6.4). A shop's popular products are not its first
+// product numbers, and with the popular rows side by side a page cache would hold the
+// hot set in a few pages; YCSB draws its Zipfian keys scrambled for the same reason
+// (its CoreWorkload's ScrambledZipfianGenerator).
+func scrambleStride(n int64) int64 {
+	s := max(1, int64(math.Round(float64(n)/math.Phi)))
+	for gcd(s, n) != 1 {
+		s++
+	}
+	return s
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// scrambleRank is where rank i (0-based) of n lands with stride.
+func scrambleRank(i, n, stride int64) int64 {
+	hi, lo := bits.Mul64(uint64(i), uint64(stride))
+	return int64(bits.Rem64(hi, lo, uint64(n)))
 }
 
 // rank is 1 for the most popular value.

@@ -117,6 +117,7 @@ func TestValidationErrors(t *testing.T) {
 		{"scale NaN", "name: t\n", "name: t\nscale: .nan\n", `base.yaml:2: scale: ".nan" is not a number`},
 		{"rows not whole", "    rows: 10", "    rows: 1e12", `base.yaml:4: tables[0].rows: "1e12" is not a whole number`},
 		{"unknown dialect", "        sql: SELECT 1\n", "        sql: SELECT 1\n        dialects: {oracle: SELECT 1 FROM dual}\n", "base.yaml:22: transactions[1].statements[0].dialects.oracle: unknown field (valid: mysql, postgres, sqlite)"},
+		{"zipfian reverse and scramble", "{dist: key, table: a}", "{dist: zipfian, table: a, reverse: true, scramble: true}", "base.yaml:13: transactions[0].params.id.scramble: give reverse: or scramble:, not both"},
 		{"blob without bytes", "type: varchar(10)", "type: blob", "base.yaml:7: tables[0].columns[1].value: column v is a blob: fill it with {dist: bytes, min: SIZE, max: SIZE}"},
 		{"bytes in a varchar", `{dist: text, pattern: "##"}`, "{dist: bytes, min: 1, max: 2}", "base.yaml:7: tables[0].columns[1].value: the bytes distribution fills blob columns only; column v is varchar(10)"},
 		{"bytes above 4 MiB", "{dist: key, table: a}", "{dist: bytes, min: 1, max: 4194305}", "base.yaml:13: transactions[0].params.id.max: 4194305 bytes is more than the 4194304 (4 MiB) a value may have"},
