@@ -186,10 +186,17 @@ func devices(ws []*monitor.WindowSummary) []deviceOf {
 // against their thresholds, and the thresholds.
 func verdictSection(sec *report.Section, v *verdict.Section) {
 	sec.AddText(fmt.Sprintf("Headline (%s): %s", v.Window, v.Headline))
-	t := report.NewTable("verdicts", "Verdict of each window", report.Column{Label: "window"}, report.Column{Label: "users"},
-		report.Column{Label: "verdict"}, report.Column{Label: "explains", Unit: "% of the users' time"},
-		report.Column{Label: "lock", Unit: "%"}, report.Column{Label: "io", Unit: "%"},
-		report.Column{Label: "cpu.server", Unit: "%"}, report.Column{Label: "cpu.tierbench", Unit: "%"}, report.Column{Label: "headline"})
+	cols := []report.Column{{Label: "window"}, {Label: "users"}, {Label: "verdict"}, {Label: "explains", Unit: "% of the users' time"},
+		{Label: "lock", Unit: "%"}, {Label: "io", Unit: "%"}, {Label: "cpu.server", Unit: "%"}, {Label: "cpu.tierbench", Unit: "%"}}
+	app := false // the application's gates, for workloads that have them
+	for _, l := range v.Levels {
+		_, ok := l.TimePct["app"]
+		app = app || ok
+	}
+	if app {
+		cols = append(cols, report.Column{Label: "app", Unit: "%"})
+	}
+	t := report.NewTable("verdicts", "Verdict of each window", append(cols, report.Column{Label: "headline"})...)
 	t.Note = "The users' time by what it went to, as far as it was measured (verdict.Verdict's time_pct); the estimates can overlap, so they need not add up to 100."
 	for _, l := range v.Levels {
 		explains := report.Text(report.Missing)
@@ -197,8 +204,12 @@ func verdictSection(sec *report.Section, v *verdict.Section) {
 			explains = report.Number(f[0].ExplainsPct)
 		}
 		pct := func(k string) report.Entry { p, ok := l.TimePct[k]; return number(p, ok) }
-		t.AddRow(report.Text(l.Window), number(float64(l.Users), l.Users > 0), report.Text(l.Primary.Title()), explains,
-			pct("lock"), pct("io"), pct("cpu.server"), pct("cpu.tierbench"), report.Text(l.Headline))
+		row := []report.Entry{report.Text(l.Window), number(float64(l.Users), l.Users > 0), report.Text(l.Primary.Title()), explains,
+			pct("lock"), pct("io"), pct("cpu.server"), pct("cpu.tierbench")}
+		if app {
+			row = append(row, pct("app"))
+		}
+		t.AddRow(append(row, report.Text(l.Headline))...)
 	}
 	sec.AddTable(t)
 	for i, l := range v.Levels {

@@ -20,7 +20,9 @@
 //     (emu.*.queue_depth, means), whichever is larger;
 //   - cpu.server, cpu.tierbench: each process tree's CPU (proc.*.cpu_s's rise a
 //     second) plus the time its threads waited for a CPU (proc.*.cpu_wait_cores, the
-//     kernel's run delay): what it used and what it wanted but did not get.
+//     kernel's run delay): what it used and what it wanted but did not get;
+//   - app: users waiting for the application's gates (a connection pool, critical
+//     sections), as the workload timed them (Facts.AppWaits).
 //
 // Each is divided by U and capped at 100%. The kernel sees threads: goroutines of
 // tierbench waiting for one of its GOMAXPROCS threads are not counted, so an engine
@@ -68,6 +70,14 @@
 //     90% of its rate (RateKeptPct; its schedule lag is the evidence). Explains
 //     cpu.tierbench, or for an open loop that fell behind, what no resource of the
 //     server explains (100 less lock, io and cpu.server).
+//   - application: users waited for the application's own gates, a connection pool
+//     smaller than the users or critical sections around chosen statements
+//     (Facts.AppWaits, the workload's own clock), >= 50% of their time (AppWaitPct,
+//     as LockPct: more than half the users' time). Explains that share, and when it
+//     fires it comes first, whatever the others explain: time spent in the
+//     application is time the statements never reached the database, whose findings
+//     then describe only the concurrency the application let through. Names each
+//     gate and its share.
 //   - none: every rule judged and none fired: the load was too light to say.
 //   - unknown: the window has no samples (--sample off).
 //

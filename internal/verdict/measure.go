@@ -170,6 +170,9 @@ func (m *measured) timePct() map[string]float64 {
 	if m.tbOK {
 		out["cpu.tierbench"] = round1(m.pct(m.clientDemand()))
 	}
+	if len(m.f.AppWaits) > 0 {
+		out["app"] = round1(m.pct(m.appWaiting()))
+	}
 	return out
 }
 
