@@ -7,9 +7,9 @@ import (
 )
 
 // RAIDCache is a RAID controller's write-back cache in front of the device the
-// controller presents (docs/devices.md, "Caches and tiers"): the DRAM of a card such as
-// the Adaptec 5445Z (512 MB, seed study 002), wrapped around whatever sits behind it: a
-// raid10(...), one disk, an ssd-cache(...).
+// controller presents (docs/devices.md, "A RAID controller's write-back cache"): the
+// DRAM of a card such as the Adaptec 5445Z (512 MB, seed study 002), wrapped around
+// whatever sits behind it: a raid10(...), one disk, an ssd-cache(...).
 //
 //   - A write crosses the host interface (interface_mbps) into the cache and is
 //     acknowledged after controller_us, as long as the cache has room; the lines

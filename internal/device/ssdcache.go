@@ -24,14 +24,14 @@ import (
 // blocks one request brought in lie side by side. Which blocks are cached is decided by
 // LRU over blocks (bcache reuses whole buckets by priority; LRU is the approximation).
 //
-// How a request reaches the devices: its cached parts that lie side by side on the SSD
-// go as one SSD request, as bcache splits a read once per cached extent, not per block
-// (cache_lookup_fn, drivers/md/bcache/request.c), and dm-cache once per cache block of
-// 32 KiB or more (Documentation/admin-guide/device-mapper/cache.rst); its uncached
-// parts go to the backing device, contiguous ones as one request. A copy-in (a block
-// admitted on a read miss) writes the admitted blocks to the SSD, side by side ones as
-// one write, once the backing device has returned their data, as bcache inserts a miss
-// into the cache when the backing read completes.
+// How a request reaches the devices (docs/devices.md, "How an SSD cache's requests
+// reach the SSD"): its cached parts that lie side by side on the SSD go as one SSD
+// request, as bcache splits a read once per cached extent, not per block, and dm-cache
+// once per cache block of 32 KiB or more; its uncached parts go to the backing device,
+// contiguous ones as one request. A copy-in (a block admitted on a read miss) writes
+// the admitted blocks to the SSD, side by side ones as one write, once the backing
+// device has returned their data, as bcache inserts a miss into the cache when the
+// backing read completes.
 //
 // In both modes a request of seq_cutoff_mib or more bypasses the cache (bcache's
 // sequential_cutoff). Background work (copy-ins, write-backs) never delays the request

@@ -51,19 +51,26 @@ func mustOpen(t *testing.T, name string) *Mix {
 	return m
 }
 
-// chunkBytes generates one chunk of a table as Load would send it.
-func chunkBytes(t *testing.T, m *Mix, table string, n int, seed int64) []byte {
+// loadGenerators are the generators Load fills table's columns with.
+func loadGenerators(t *testing.T, m *Mix, table string, seed int64) []generator {
 	t.Helper()
-	tbl := m.Table(table)
 	ev := env{seed: seed, load: true, keys: func(table, _ string) (int64, error) { return m.Table(table).RowsAt(m.Scale), nil }}
 	var gens []generator
-	for _, c := range tbl.Columns {
+	for _, c := range m.Table(table).Columns {
 		g, err := newGenerator(c.Value, ev)
 		if err != nil {
 			t.Fatal(err)
 		}
 		gens = append(gens, g)
 	}
+	return gens
+}
+
+// chunkBytes generates one chunk of a table as Load would send it.
+func chunkBytes(t *testing.T, m *Mix, table string, n int, seed int64) []byte {
+	t.Helper()
+	tbl := m.Table(table)
+	gens := loadGenerators(t, m, table, seed)
 	rows := tbl.RowsAt(m.Scale)
 	first := int64(n)*chunkRows + 1
 	var buf bytes.Buffer
