@@ -57,7 +57,11 @@ type RAIDCache struct {
 	start, k int
 	cursor   int64
 
-	txFree, rxFree time.Duration
+	// The host interface, one transfer at a time each way: writes arrive in order, so
+	// a busy-until clock does; reads finish out of order (a hit before an earlier
+	// miss), so each takes the first gap once its data is ready.
+	txFree time.Duration
+	rx     timeline
 }
 
 // destage is a destage write in flight: lines first..first+n-1, done at end.
@@ -234,8 +238,7 @@ func (c *RAIDCache) read(at time.Duration, r Request, size int64) time.Duration 
 		}
 	}
 	send()
-	c.rxFree = max(done, c.rxFree) + xfer(size, c.ifRate)
-	return c.rxFree
+	return c.rx.reserve(at, done, xfer(size, c.ifRate))
 }
 
 func (c *RAIDCache) flush(at time.Duration, r Request) time.Duration {

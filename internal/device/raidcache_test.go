@@ -44,6 +44,17 @@ func TestRAIDCache(t *testing.T) {
 			t.Errorf("device reads %d writes %d, want 1 and 0 (1 dirty line is under the threshold of 2)", st.Reads, st.Writes)
 		}
 	})
+	t.Run("a hit is not held behind an earlier miss", func(t *testing.T) {
+		m := build(t, r, rcBase+",dirty_threshold=1)")
+		runSteps(t, m, []step{
+			{0, wr(0, 4096), 20 * us},
+			// Miss: the device reads from 110 until 1130 (die 1120, its interface 1130);
+			// the controller's interface 1130-1140.
+			{100 * us, rd(line(5), 4096), 1140 * us},
+			// Hit, submitted later, ready at 210: the interface is free 210-220.
+			{200 * us, rd(0, 4096), 220 * us},
+		})
+	})
 	t.Run("above the threshold, destaged in elevator order", func(t *testing.T) {
 		p, err := r.Resolve(rcBase + ",dirty_threshold=0.5)") // 2 lines may be dirty
 		if err != nil {
