@@ -148,6 +148,23 @@ func TestSSDCache(t *testing.T) {
 			{1100 * us, rd(0, 4096), 1320 * us},
 		})
 	})
+	t.Run("a hit is not held up by a later copy-in", func(t *testing.T) {
+		m := build(t, r, "ssd-cache(tslow,ssd=tssd,size=8KiB,block=4KiB,admit_reads=1)").(*SSDCache)
+		runSteps(t, m, []step{
+			// Block 2 admitted: read from tslow 0-1020; its copy-in waits for a request.
+			{0, rd(2*4096, 4096), 1020 * us},
+			// Block 0 admitted: block 2's copy-in goes first, at 1020 (tssd interface
+			// 1020-1030, controller 1030-1040, die 0 1040-1250); tslow reads block 0
+			// 2000-3020, and its copy-in waits for a request after 3020.
+			{2000 * us, rd(0, 4096), 3020 * us},
+			// Block 2 hit at 2100, before block 0's data is in: controller 2100-2110, die
+			// 0 2110-2170, interface 2170-2180; not behind a copy-in dated 3020.
+			{2100 * us, rd(2*4096, 4096), 2180 * us},
+		})
+		if st := m.ssd.Stats(); st.Writes != 1 {
+			t.Errorf("SSD writes %d, want 1 (block 0's copy-in not sent yet)", st.Writes)
+		}
+	})
 	t.Run("a hit over blocks side by side on the SSD is one request", func(t *testing.T) {
 		m := build(t, r, "ssd-cache(tslow,ssd=tssd,size=64KiB,block=4KiB)").(*SSDCache)
 		runSteps(t, m, []step{

@@ -31,7 +31,8 @@ import (
 // contiguous ones as one request. A copy-in (a block admitted on a read miss) writes
 // the admitted blocks to the SSD, side by side ones as one write, once the backing
 // device has returned their data, as bcache inserts a miss into the cache when the
-// backing read completes.
+// backing read completes (with the first request submitted after that: models take
+// requests in time order).
 //
 // In both modes a request of seq_cutoff_mib or more bypasses the cache (bcache's
 // sequential_cutoff). Background work (copy-ins, write-backs) never delays the request
@@ -52,6 +53,18 @@ type SSDCache struct {
 	ghost *lru[int]   // read counts of uncached blocks
 	dirty *lru[int64] // dirty blocks in the order dirtied -> slot
 	next  int64       // the log's write pointer: the slot the next admitted block takes
+
+	// Copy-ins wait here until their data has been read (ready); each goes to the
+	// SSD with the first request submitted after that, at ready or at the previous
+	// request's time if later, so that no request is submitted at a time before one
+	// already submitted (a copy-in dated after a later request would hold it up).
+	fills  []pendingFill
+	lastAt time.Duration
+}
+
+type pendingFill struct {
+	ready time.Duration
+	req   Request
 }
 
 // cacheBlock is a cached block: where it lies on the SSD (slot x block bytes) and
@@ -127,9 +140,24 @@ func (c *SSDCache) Cached(offset int64) bool {
 func (c *SSDCache) Submit(at time.Duration, r Request) time.Duration {
 	c.count(r)
 	c.busy.advance(at)
+	c.sendFills(at)
 	end := c.submit(at, r)
 	c.busy.add(at, end)
+	c.lastAt = max(c.lastAt, at)
 	return end
+}
+
+// sendFills writes to the SSD the copy-ins whose data was read by at.
+func (c *SSDCache) sendFills(at time.Duration) {
+	keep := c.fills[:0]
+	for _, f := range c.fills {
+		if f.ready > at {
+			keep = append(keep, f)
+			continue
+		}
+		c.ssd.Submit(max(f.ready, c.lastAt), f.req)
+	}
+	c.fills = keep
 }
 
 func (c *SSDCache) submit(at time.Duration, r Request) time.Duration {
@@ -173,7 +201,7 @@ func (c *SSDCache) submit(at time.Duration, r Request) time.Duration {
 		read := c.inner.Submit(at, miss)
 		done = max(done, read)
 		for _, f := range fills {
-			c.ssd.Submit(read, f) // background: the data is in memory once read
+			c.fills = append(c.fills, pendingFill{ready: read, req: f}) // the data is in memory once read
 		}
 		miss.Size, fills = 0, fills[:0]
 	}
