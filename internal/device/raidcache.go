@@ -22,7 +22,10 @@ import (
 //     behind a few of them in a member disk, not behind the whole cache; a destage is
 //     submitted at the time of the request that finds a slot free.
 //   - A write that finds the cache full (dirty lines plus lines in flight) waits while
-//     lines are destaged, as a controller throttles the host.
+//     lines are destaged, as a controller throttles the host. The destage writes it
+//     waits for go to the device at the times slots free, ahead of requests submitted
+//     after the writer: with its cache full a controller is destaging, and readers
+//     queue behind that too.
 //   - A read of lines that are dirty, or being destaged, is served from the cache;
 //     other lines are read from the device, contiguous ones as one request. Clean data
 //     is not kept for reads (the controller's read cache and read-ahead are not
