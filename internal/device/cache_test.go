@@ -1,6 +1,9 @@
 package device
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // pagecache(tssd, size=16KiB): 4 pages of 4 KiB; copy 4.096 GB/s: a page in 1 us.
 // tssd alone: a 4K read takes 80 us, a 4K write 230 us (see ssd_test.go).
@@ -125,12 +128,80 @@ func TestSSDCache(t *testing.T) {
 		runSteps(t, m, []step{
 			{0, rd(0, 4096), 1020 * us},         // miss: tslow
 			{2000 * us, rd(0, 4096), 3020 * us}, // miss again: tslow; now admitted
-			// Hit: tssd read 4000-4010 controller; the fill (a write at 2000) held die
-			// 0 until 2230; die 4010-4070; interface 4070-4080.
+			// Hit: tssd read 4000-4010 controller; the fill (a write once the second
+			// miss was read, at 3020) held die 0 until 3250; die 4010-4070; interface
+			// 4070-4080.
 			{4000 * us, rd(0, 4096), 4080 * us},
 		})
 		if st := m.Stats(); st.Hits != 1 || st.Misses != 2 {
 			t.Errorf("hits %d misses %d, want 1 and 2", st.Hits, st.Misses)
+		}
+	})
+	t.Run("the copy-in waits for the backing device's data", func(t *testing.T) {
+		m := build(t, r, "ssd-cache(tslow,ssd=tssd,size=8KiB,block=4KiB,admit_reads=1)").(*SSDCache)
+		runSteps(t, m, []step{
+			// Miss, admitted: tslow 0-1020; the copy-in writes tssd from 1020:
+			// interface 1020-1030, controller 1030-1040, die 0 1040-1250.
+			{0, rd(0, 4096), 1020 * us},
+			// Hit: controller 1100-1110; die 0 is programming until 1250, then reads
+			// 1250-1310; interface 1310-1320.
+			{1100 * us, rd(0, 4096), 1320 * us},
+		})
+	})
+	t.Run("a hit is not held up by a later copy-in", func(t *testing.T) {
+		m := build(t, r, "ssd-cache(tslow,ssd=tssd,size=8KiB,block=4KiB,admit_reads=1)").(*SSDCache)
+		runSteps(t, m, []step{
+			// Block 2 admitted: read from tslow 0-1020; its copy-in waits for a request.
+			{0, rd(2*4096, 4096), 1020 * us},
+			// Block 0 admitted: block 2's copy-in goes first, at 1020 (tssd interface
+			// 1020-1030, controller 1030-1040, die 0 1040-1250); tslow reads block 0
+			// 2000-3020, and its copy-in waits for a request after 3020.
+			{2000 * us, rd(0, 4096), 3020 * us},
+			// Block 2 hit at 2100, before block 0's data is in: controller 2100-2110, die
+			// 0 2110-2170, interface 2170-2180; not behind a copy-in dated 3020.
+			{2100 * us, rd(2*4096, 4096), 2180 * us},
+		})
+		if st := m.ssd.Stats(); st.Writes != 1 {
+			t.Errorf("SSD writes %d, want 1 (block 0's copy-in not sent yet)", st.Writes)
+		}
+	})
+	t.Run("a hit over blocks side by side on the SSD is one request", func(t *testing.T) {
+		m := build(t, r, "ssd-cache(tslow,ssd=tssd,size=64KiB,block=4KiB)").(*SSDCache)
+		runSteps(t, m, []step{
+			// 16 KiB miss: tslow's one die reads four pages, 1010 us each, 0-4040,
+			// then its interface 4040-4080.
+			{0, rd(0, 16384), 4080 * us},
+			// Again: admitted, read 5000-9080; the four blocks go to slots 0-3 as one
+			// 16 KiB write from 9080 (interface 9080-9120, controller 9120-9130, four
+			// dies 9130-9340).
+			{5000 * us, rd(0, 16384), 9080 * us},
+			// Hit: one request: controller 10000-10010, dies 0-3 in parallel
+			// 10010-10070, interface 16 KiB 10070-10110.
+			{10000 * us, rd(0, 16384), 10110 * us},
+		})
+		if st := m.ssd.Stats(); st.Reads != 1 || st.Writes != 1 || st.WriteBytes != 16384 {
+			t.Errorf("SSD reads %d, writes %d of %d bytes; want 1 read, and 1 write of 16384 (one copy-in)", st.Reads, st.Writes, st.WriteBytes)
+		}
+		if st := m.Stats(); st.Hits != 4 || st.Misses != 8 {
+			t.Errorf("hits %d misses %d (blocks), want 4 and 8", st.Hits, st.Misses)
+		}
+	})
+	t.Run("blocks lie on the SSD in the order they came in", func(t *testing.T) {
+		for _, c := range []struct {
+			order []int64
+			reads int64
+		}{
+			{[]int64{0, 1}, 1}, // slots 0 and 1: side by side
+			{[]int64{1, 0}, 2}, // block 0 in slot 1, block 1 in slot 0
+		} {
+			m := build(t, r, "ssd-cache(tslow,ssd=tssd,size=64KiB,block=4KiB,admit_reads=1)").(*SSDCache)
+			for i, b := range c.order {
+				m.Submit(time.Duration(i)*10*ms, rd(b*4096, 4096))
+			}
+			m.Submit(time.Second, rd(0, 8192))
+			if got := m.ssd.Stats().Reads; got != c.reads {
+				t.Errorf("admitted in order %v: an 8 KiB hit took %d SSD reads, want %d", c.order, got, c.reads)
+			}
 		}
 	})
 	t.Run("LRU eviction", func(t *testing.T) {

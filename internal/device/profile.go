@@ -245,6 +245,7 @@ func init() {
 	registerClass(raid10Class())
 	registerClass(ssdCacheClass())
 	registerClass(pageCacheClass())
+	registerClass(raidCacheClass())
 }
 
 // classNames lists the classes, sorted.

@@ -19,10 +19,25 @@ import (
 // write to an uncached block goes around the cache (no sub-block state is kept). Reads
 // admit blocks as in readonly mode.
 //
+// Where blocks live on the SSD: blocks are written where a log's write pointer stands,
+// one after the other, as bcache appends what it caches to its open bucket; so the
+// blocks one request brought in lie side by side. Which blocks are cached is decided by
+// LRU over blocks (bcache reuses whole buckets by priority; LRU is the approximation).
+//
+// How a request reaches the devices (docs/devices.md, "How an SSD cache's requests
+// reach the SSD"): its cached parts that lie side by side on the SSD go as one SSD
+// request, as bcache splits a read once per cached extent, not per block, and dm-cache
+// once per cache block of 32 KiB or more; its uncached parts go to the backing device,
+// contiguous ones as one request. A copy-in (a block admitted on a read miss) writes
+// the admitted blocks to the SSD, side by side ones as one write, once the backing
+// device has returned their data, as bcache inserts a miss into the cache when the
+// backing read completes (with the first request submitted after that: models take
+// requests in time order).
+//
 // In both modes a request of seq_cutoff_mib or more bypasses the cache (bcache's
-// sequential_cutoff). Background work (fills, write-backs) is submitted at the time of
-// the request that caused it, so it occupies the devices' queues but never delays that
-// request. A flush flushes the backing device, and the SSD in writeback mode.
+// sequential_cutoff). Background work (copy-ins, write-backs) never delays the request
+// that caused it, though it occupies the devices' queues. A flush flushes the backing
+// device, and the SSD in writeback mode.
 type SSDCache struct {
 	counters
 	name       string
@@ -37,10 +52,23 @@ type SSDCache struct {
 	cache *lru[cacheBlock]
 	ghost *lru[int]   // read counts of uncached blocks
 	dirty *lru[int64] // dirty blocks in the order dirtied -> slot
-	free  []int64     // SSD slots given back, used from the end
-	next  int64       // slots below next have been handed out
+	next  int64       // the log's write pointer: the slot the next admitted block takes
+
+	// Copy-ins wait here until their data has been read (ready); each goes to the
+	// SSD with the first request submitted after that, at ready or at the previous
+	// request's time if later, so that no request is submitted at a time before one
+	// already submitted (a copy-in dated after a later request would hold it up).
+	fills  []pendingFill
+	lastAt time.Duration
 }
 
+type pendingFill struct {
+	ready time.Duration
+	req   Request
+}
+
+// cacheBlock is a cached block: where it lies on the SSD (slot x block bytes) and
+// whether it holds data the backing device lacks.
 type cacheBlock struct {
 	slot  int64
 	dirty bool
@@ -112,9 +140,24 @@ func (c *SSDCache) Cached(offset int64) bool {
 func (c *SSDCache) Submit(at time.Duration, r Request) time.Duration {
 	c.count(r)
 	c.busy.advance(at)
+	c.sendFills(at)
 	end := c.submit(at, r)
 	c.busy.add(at, end)
+	c.lastAt = max(c.lastAt, at)
 	return end
+}
+
+// sendFills writes to the SSD the copy-ins whose data was read by at.
+func (c *SSDCache) sendFills(at time.Duration) {
+	keep := c.fills[:0]
+	for _, f := range c.fills {
+		if f.ready > at {
+			keep = append(keep, f)
+			continue
+		}
+		c.ssd.Submit(max(f.ready, c.lastAt), f.req)
+	}
+	c.fills = keep
 }
 
 func (c *SSDCache) submit(at time.Duration, r Request) time.Duration {
@@ -138,23 +181,45 @@ func (c *SSDCache) submit(at time.Duration, r Request) time.Duration {
 		return c.inner.Submit(at, r)
 	}
 	done := at
-	// Parts that go to the backing device are merged while contiguous, so a large
-	// uncached read is one request there, not one per block.
-	var run Request
-	flushRun := func() {
-		if run.Size > 0 {
-			done = max(done, c.inner.Submit(at, run))
-			run.Size = 0
+	// The request's parts, as runs: on the SSD (cached blocks, and in writeback mode
+	// whole blocks written into the cache), side by side on it; on the backing device
+	// (misses), contiguous there; and the copy-ins of the current miss run, sent once
+	// that run has been read.
+	ssd := Request{Op: r.Op, File: r.File}
+	miss := Request{Op: r.Op, File: r.File}
+	var fills []Request
+	sendSSD := func() {
+		if ssd.Size > 0 {
+			done = max(done, c.ssd.Submit(at, ssd))
+			ssd.Size = 0
 		}
+	}
+	sendMiss := func() {
+		if miss.Size == 0 {
+			return
+		}
+		read := c.inner.Submit(at, miss)
+		done = max(done, read)
+		for _, f := range fills {
+			c.fills = append(c.fills, pendingFill{ready: read, req: f}) // the data is in memory once read
+		}
+		miss.Size, fills = 0, fills[:0]
+	}
+	addSSD := func(off, n int64) {
+		if ssd.Size > 0 && ssd.Offset+ssd.Size == off {
+			ssd.Size += n
+			return
+		}
+		sendSSD()
+		ssd.Offset, ssd.Size = off, n
 	}
 	for b := r.Offset / c.block; b <= (r.Offset+size-1)/c.block; b++ {
 		lo, hi := max(r.Offset, b*c.block), min(r.Offset+size, (b+1)*c.block)
-		part := Request{Op: r.Op, Offset: lo, Size: hi - lo, File: r.File}
 		blk, cached := c.cache.get(b)
 		if cached {
 			c.st.Hits++
-			part.Offset = blk.slot*c.block + lo - b*c.block
-			done = max(done, c.ssd.Submit(at, part))
+			sendMiss()
+			addSSD(blk.slot*c.block+lo-b*c.block, hi-lo)
 			if r.Op == OpWrite && !blk.dirty {
 				blk.dirty = true
 				c.dirty.put(b, blk.slot)
@@ -163,24 +228,33 @@ func (c *SSDCache) submit(at time.Duration, r Request) time.Duration {
 		}
 		c.st.Misses++
 		if r.Op == OpWrite && hi-lo == c.block {
-			slot := c.allocate(at, b)
+			sendMiss()
+			slot := c.allocate(at)
 			c.cache.put(b, cacheBlock{slot: slot, dirty: true})
 			c.dirty.put(b, slot)
-			part.Offset = slot * c.block
-			done = max(done, c.ssd.Submit(at, part))
+			addSSD(slot*c.block, c.block)
 			continue
 		}
-		if run.Size > 0 && run.Offset+run.Size == part.Offset {
-			run.Size += part.Size
-		} else {
-			flushRun()
-			run = part
+		sendSSD()
+		if miss.Size > 0 && miss.Offset+miss.Size != lo {
+			sendMiss()
 		}
+		if miss.Size == 0 {
+			miss.Offset = lo
+		}
+		miss.Size += hi - lo
 		if r.Op == OpRead {
-			c.countRead(at, b)
+			if slot, ok := c.countRead(at, b); ok {
+				if n := len(fills); n > 0 && fills[n-1].Offset+fills[n-1].Size == slot*c.block {
+					fills[n-1].Size += c.block
+				} else {
+					fills = append(fills, Request{Op: OpWrite, Offset: slot * c.block, Size: c.block})
+				}
+			}
 		}
 	}
-	flushRun()
+	sendSSD()
+	sendMiss()
 	for int64(c.dirty.len()) > c.dirtyLimit {
 		b, slot, _ := c.dirty.oldest()
 		c.writeBack(at, b, slot)
@@ -191,9 +265,9 @@ func (c *SSDCache) submit(at time.Duration, r Request) time.Duration {
 	return done
 }
 
-// countRead counts a read miss and admits the block on the admit_reads-th; the copy to
-// the SSD is background work.
-func (c *SSDCache) countRead(at time.Duration, b int64) {
+// countRead counts a read miss of block b and admits the block on the admit_reads-th:
+// it returns the slot the block takes, to be copied in.
+func (c *SSDCache) countRead(at time.Duration, b int64) (int64, bool) {
 	n := 1
 	if old, ok := c.ghost.remove(b); ok {
 		n = old + 1
@@ -204,29 +278,25 @@ func (c *SSDCache) countRead(at time.Duration, b int64) {
 			k, _, _ := c.ghost.oldest()
 			c.ghost.remove(k)
 		}
-		return
+		return 0, false
 	}
-	slot := c.allocate(at, b)
+	slot := c.allocate(at)
 	c.cache.put(b, cacheBlock{slot: slot})
-	c.ssd.Submit(at, Request{Op: OpWrite, Offset: slot * c.block, Size: c.block})
+	return slot, true
 }
 
-// allocate returns a free slot, evicting the least recent block if needed.
-func (c *SSDCache) allocate(at time.Duration, b int64) int64 {
-	if len(c.free) == 0 && c.next < c.blocks {
-		c.next++
-		return c.next - 1
-	}
-	if len(c.free) == 0 {
+// allocate makes room for a block, evicting the least recent if the cache is full, and
+// returns the slot at the log's write pointer, which then moves on.
+func (c *SSDCache) allocate(at time.Duration) int64 {
+	for int64(c.cache.len()) >= c.blocks {
 		old, blk, _ := c.cache.oldest()
 		c.cache.remove(old)
 		if blk.dirty {
 			c.writeBack(at, old, blk.slot)
 		}
-		c.free = append(c.free, blk.slot)
 	}
-	slot := c.free[len(c.free)-1]
-	c.free = c.free[:len(c.free)-1]
+	slot := c.next
+	c.next = (c.next + 1) % c.blocks
 	return slot
 }
 
@@ -241,9 +311,8 @@ func (c *SSDCache) writeBack(at time.Duration, b, slot int64) {
 // dropRange removes cached blocks a write to the backing device makes stale.
 func (c *SSDCache) dropRange(off, size int64) {
 	for b := off / c.block; b <= (off+size-1)/c.block; b++ {
-		if blk, ok := c.cache.remove(b); ok {
+		if _, ok := c.cache.remove(b); ok {
 			c.dirty.remove(b)
-			c.free = append(c.free, blk.slot)
 		}
 	}
 }

@@ -64,7 +64,7 @@ type Dialect struct {
 }
 
 // ColumnKinds are the portable column types every dialect maps (Dialect.ColumnTypes).
-var ColumnKinds = []string{"int", "bigint", "smallint", "float", "decimal", "varchar", "char", "text", "date", "timestamp"}
+var ColumnKinds = []string{"int", "bigint", "smallint", "float", "decimal", "varchar", "char", "text", "date", "timestamp", "blob"}
 
 // ColumnType renders the portable column type kind with its length, or precision and
 // scale, as the engine's type: ColumnType("decimal", 15, 2) is DECIMAL(15,2) on

@@ -19,6 +19,16 @@ type OpReport struct {
 	Latency   Latency `json:"latency"`
 	// FirstError is the earliest of the failures counted in Errors.
 	FirstError string `json:"first_error,omitempty"`
+	// Waits are what the operations waited for beside the system under test, by
+	// name (Registry.SetWaits); none without such waits.
+	Waits map[string]OpWait `json:"waits,omitempty"`
+}
+
+// OpWait is the time operations waited for one thing: in all, and on average per
+// operation that ran (completed or failed).
+type OpWait struct {
+	Seconds float64 `json:"seconds"`
+	MeanMs  float64 `json:"mean_ms"`
 }
 
 // Report turns a snapshot's operation into an OpReport.
@@ -28,7 +38,38 @@ func (s *Snapshot) Report(op string) OpReport {
 		return OpReport{}
 	}
 	n := st.Hist.Count()
-	return OpReport{Count: n, Counts: st.Counts, PerSecond: round3(s.Rate(n)), Latency: st.Hist.Summary(), FirstError: st.FirstError}
+	r := OpReport{Count: n, Counts: st.Counts, PerSecond: round3(s.Rate(n)), Latency: st.Hist.Summary(), FirstError: st.FirstError}
+	r.WaitNs = nil // reported by name, below
+	ran := n + st.Errors
+	for i, name := range s.Waits {
+		if r.Waits == nil {
+			r.Waits = map[string]OpWait{}
+		}
+		var ns int64
+		if i < len(st.WaitNs) {
+			ns = st.WaitNs[i]
+		}
+		w := OpWait{Seconds: round3(float64(ns) / 1e9)}
+		if ran > 0 {
+			w.MeanMs = round3(float64(ns) / 1e6 / float64(ran))
+		}
+		r.Waits[name] = w
+	}
+	return r
+}
+
+// WaitSeconds is the time all operations waited for each of the snapshot's waits
+// (Waits), in seconds.
+func (s *Snapshot) WaitSeconds() []float64 {
+	out := make([]float64, len(s.Waits))
+	for _, st := range s.Ops {
+		for i := range out {
+			if i < len(st.WaitNs) {
+				out[i] += float64(st.WaitNs[i]) / 1e9
+			}
+		}
+	}
+	return out
 }
 
 // IntervalRecord is one JSON line: an interval's throughput and latencies.

@@ -196,3 +196,40 @@ func TestJSONLinesRealFullDisk(t *testing.T) {
 		t.Errorf("file: %d bytes, %d newlines, ends %q; Lines %d", len(b), n, b[max(0, len(b)-5):], j.Lines())
 	}
 }
+
+// TestWaits: what operations waited for, by name, against hand arithmetic. Op a: two
+// completions waiting 1 and 3 ms for the pool and 0 and 2 ms for the section, one
+// failure waiting 4 ms for the pool: the pool 8 ms in all, 8/3 = 2.667 ms a
+// transaction that ran; the section 2 ms, 0.667 ms. Op b waited 5 ms for the section,
+// in a second handle. A tick later, the interval holds none of it.
+func TestWaits(t *testing.T) {
+	start := time.Unix(0, 0)
+	r := NewRegistry([]string{"a", "b"}, start)
+	r.SetWaits([]string{"pool", "cs"})
+	h1, h2 := r.NewHandle(), r.NewHandle()
+	h1.Record("a", 5*time.Millisecond, Counts{WaitNs: []int64{1e6, 0}})
+	h1.Record("a", 9*time.Millisecond, Counts{WaitNs: []int64{3e6, 2e6}})
+	h1.RecordError("a", start, "failed", Counts{WaitNs: []int64{4e6, 0}})
+	h2.Record("b", 7*time.Millisecond, Counts{WaitNs: []int64{0, 5e6}})
+	_, cum := r.Tick(start.Add(time.Second), start)
+	a := cum.Report("a")
+	if a.Waits["pool"] != (OpWait{Seconds: 0.008, MeanMs: 2.667}) || a.Waits["cs"] != (OpWait{Seconds: 0.002, MeanMs: 0.667}) {
+		t.Errorf("a's waits %+v, want pool 0.008 s (2.667 ms) and cs 0.002 s (0.667 ms)", a.Waits)
+	}
+	if got := cum.Report("b").Waits["cs"]; got != (OpWait{Seconds: 0.005, MeanMs: 5}) {
+		t.Errorf("b's wait for cs %+v, want 0.005 s (5 ms)", got)
+	}
+	if got := cum.WaitSeconds(); len(got) != 2 || got[0] != 0.008 || math.Abs(got[1]-0.007) > 1e-12 {
+		t.Errorf("WaitSeconds %v, want [0.008 0.007]", got)
+	}
+	iv, _ := r.Tick(start.Add(2*time.Second), start)
+	if got := iv.WaitSeconds(); got[0] != 0 || got[1] != 0 {
+		t.Errorf("the next interval's waits %v, want none", got)
+	}
+	// Without named waits a report has none.
+	plain := NewRegistry([]string{"x"}, start)
+	plain.NewHandle().Record("x", time.Millisecond, Counts{Queries: 1})
+	if _, c := plain.Tick(start.Add(time.Second), start); c.Report("x").Waits != nil {
+		t.Errorf("waits %+v without any named", c.Report("x").Waits)
+	}
+}

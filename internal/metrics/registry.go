@@ -17,6 +17,10 @@ type Counts struct {
 	Retries int64 `json:"retries"`
 	// Queries are the statements the operations sent, counting BEGIN and COMMIT.
 	Queries int64 `json:"queries"`
+	// WaitNs are the nanoseconds the operations waited for each of the workload's
+	// named waits (Registry.SetWaits: an application's connection pool, its critical
+	// sections), in the registry's order; reports give them by name (OpReport.Waits).
+	WaitNs []int64 `json:"-"`
 }
 
 func (c *Counts) add(o Counts) {
@@ -24,6 +28,12 @@ func (c *Counts) add(o Counts) {
 	c.Rollbacks += o.Rollbacks
 	c.Retries += o.Retries
 	c.Queries += o.Queries
+	if len(o.WaitNs) > len(c.WaitNs) {
+		c.WaitNs = append(c.WaitNs, make([]int64, len(o.WaitNs)-len(c.WaitNs))...)
+	}
+	for i, w := range o.WaitNs {
+		c.WaitNs[i] += w
+	}
 }
 
 // OpStats is one operation's histogram and counts.
@@ -49,7 +59,8 @@ func (s *OpStats) merge(o *OpStats) {
 
 func (s *OpStats) reset() {
 	s.Hist.Reset()
-	s.Counts = Counts{}
+	clear(s.Counts.WaitNs) // its room is kept: a record then allocates nothing
+	s.Counts = Counts{WaitNs: s.Counts.WaitNs}
 	s.FirstError, s.FirstErrorAt = "", time.Time{}
 }
 
@@ -57,6 +68,8 @@ func (s *OpStats) reset() {
 // their own Handle; one goroutine calls Tick.
 type Registry struct {
 	ops []string
+	// waits names Counts.WaitNs's entries (SetWaits).
+	waits []string
 
 	mu      sync.Mutex
 	handles []*Handle
@@ -80,6 +93,11 @@ func NewRegistry(ops []string, start time.Time) *Registry {
 
 // Ops are the operation names in the order given to NewRegistry.
 func (r *Registry) Ops() []string { return r.ops }
+
+// SetWaits names what operations may wait for beside the system under test (an
+// application's connection pool, its critical sections), in the order of
+// Counts.WaitNs; snapshots carry the names to their reports.
+func (r *Registry) SetWaits(names []string) { r.waits = append([]string(nil), names...) }
 
 // Handle is one worker's recorder.
 type Handle struct {
@@ -140,6 +158,8 @@ type Snapshot struct {
 	Ops        map[string]*OpStats
 	// Order lists Ops' names in the registry's order.
 	Order []string
+	// Waits names the entries of the operations' Counts.WaitNs (Registry.SetWaits).
+	Waits []string
 }
 
 // Duration is the window's length.
@@ -222,7 +242,7 @@ func (r *Registry) ResetCumulative(now time.Time) {
 }
 
 func (r *Registry) copy(from map[string]*OpStats, start, end, runStart time.Time) *Snapshot {
-	s := &Snapshot{Start: start, End: end, Elapsed: end.Sub(runStart), Ops: map[string]*OpStats{}, Order: r.ops}
+	s := &Snapshot{Start: start, End: end, Elapsed: end.Sub(runStart), Ops: map[string]*OpStats{}, Order: r.ops, Waits: r.waits}
 	for op, st := range from {
 		c := newOpStats()
 		c.merge(st)

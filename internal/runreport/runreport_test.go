@@ -615,3 +615,29 @@ func TestReportOfRealResults(t *testing.T) {
 		})
 	}
 }
+
+// TestVerdictAppColumn: the verdicts table has an app column only when a level's
+// time_pct has the application's gates: the fixture has none; with app 60 beside io
+// 80 the row says 60, and the headline stays the last column.
+func TestVerdictAppColumn(t *testing.T) {
+	plain := tableNamed(t, build(t, writeFixture(t), runreport.Options{}).Doc, "verdicts")
+	for _, c := range plain.Columns {
+		if c.Heading() == "app (%)" {
+			t.Fatalf("the fixture, without gates, has an app column: %+v", plain.Columns)
+		}
+	}
+	dir := writeFixture(t)
+	res := fixtureResult()
+	res.Verdict.Levels[0].TimePct["app"] = 60
+	writeJSON(t, filepath.Join(dir, runreport.ResultFile), res)
+	v := tableNamed(t, build(t, dir, runreport.Options{}).Doc, "verdicts")
+	if got := cell(t, v, "2 users", "app (%)"); got != 60 {
+		t.Errorf("app: %v, want 60", got)
+	}
+	if got := cell(t, v, "2 users", "io (%)"); got != 80 {
+		t.Errorf("io: %v, want 80", got)
+	}
+	if last := v.Columns[len(v.Columns)-1].Heading(); last != "headline" || len(v.Rows[0]) != len(v.Columns) {
+		t.Errorf("last column %q, %d entries for %d columns", last, len(v.Rows[0]), len(v.Columns))
+	}
+}

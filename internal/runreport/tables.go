@@ -194,21 +194,32 @@ func devices(ws []*monitor.WindowSummary) []deviceOf {
 // against their thresholds, and the thresholds.
 func verdictSection(sec *report.Section, v *verdict.Section) {
 	sec.AddText(fmt.Sprintf("Headline (%s): %s", v.Window, v.Headline))
-	t := report.NewTable("verdicts", "Verdict of each window", report.Column{Label: "window"}, report.Column{Label: "users"},
-		report.Column{Label: "verdict"}, report.Column{Label: "explains", Unit: "% of the users' time"},
-		report.Column{Label: "lock", Unit: "%"}, report.Column{Label: "io", Unit: "%"},
-		report.Column{Label: "cpu.server", Unit: "%"}, report.Column{Label: "cpu.tierbench", Unit: "%"},
-		report.Column{Label: "socket", Unit: "%"}, report.Column{Label: "other", Unit: "%"}, report.Column{Label: "pause", Unit: "%"},
+	cols := []report.Column{{Label: "window"}, {Label: "users"}, {Label: "verdict"}, {Label: "explains", Unit: "% of the users' time"},
+		{Label: "lock", Unit: "%"}, {Label: "io", Unit: "%"}, {Label: "cpu.server", Unit: "%"}, {Label: "cpu.tierbench", Unit: "%"}}
+	app := false // the application's gates, for workloads that have them
+	for _, l := range v.Levels {
+		_, ok := l.TimePct["app"]
+		app = app || ok
+	}
+	if app {
+		cols = append(cols, report.Column{Label: "app", Unit: "%"})
+	}
+	cols = append(cols, report.Column{Label: "socket", Unit: "%"}, report.Column{Label: "other", Unit: "%"}, report.Column{Label: "pause", Unit: "%"},
 		report.Column{Label: "headline"})
-	t.Note = "The users' time by what it went to (verdict.Verdict's time_pct): socket (other with an engine inside tierbench) is the rest of their time in transactions, pause their time outside them; the shares add up to 100 unless the measures overlap."
+	t := report.NewTable("verdicts", "Verdict of each window", cols...)
+	t.Note = "The users' time by what it went to (verdict.Verdict's time_pct): app is their wait for the application's gates, socket (other with an engine inside tierbench) the rest of their time in transactions, pause their time outside them; the shares add up to 100 unless the measures overlap."
 	for _, l := range v.Levels {
 		explains := report.Text(report.Missing)
 		if f := l.Fired(); len(f) > 0 {
 			explains = report.Number(f[0].ExplainsPct)
 		}
 		pct := func(k string) report.Entry { p, ok := l.TimePct[k]; return number(p, ok) }
-		t.AddRow(report.Text(l.Window), number(float64(l.Users), l.Users > 0), report.Text(l.Primary.Title()), explains,
-			pct("lock"), pct("io"), pct("cpu.server"), pct("cpu.tierbench"), pct("socket"), pct("other"), pct("pause"), report.Text(l.Headline))
+		row := []report.Entry{report.Text(l.Window), number(float64(l.Users), l.Users > 0), report.Text(l.Primary.Title()), explains,
+			pct("lock"), pct("io"), pct("cpu.server"), pct("cpu.tierbench")}
+		if app {
+			row = append(row, pct("app"))
+		}
+		t.AddRow(append(row, pct("socket"), pct("other"), pct("pause"), report.Text(l.Headline))...)
 	}
 	sec.AddTable(t)
 	for i, l := range v.Levels {

@@ -32,6 +32,8 @@
 //     time in transactions, which none of the above explains: requests and answers on
 //     their way between server and client, waiting on the socket for a reader that has
 //     not run, and the server's waits no share above counts.
+//   - app: users waiting for the application's gates (a connection pool, critical
+//     sections), as the workload timed them (Facts.AppWaits), inside their transactions;
 //
 // Each is divided by U and capped at 100%. The shares add up to 100: the rest is what
 // the others leave. The measures can overlap (a session counted as waiting for a lock
@@ -81,6 +83,14 @@
 //     open loop completed < 90% of its rate (RateKeptPct; its schedule lag is the
 //     evidence). Explains cpu.tierbench, or for an open loop that fell behind, what no
 //     resource of the server explains (100 less lock, io and cpu.server).
+//   - application: users waited for the application's own gates, a connection pool
+//     smaller than the users or critical sections around chosen statements
+//     (Facts.AppWaits, the workload's own clock), >= 50% of their time (AppWaitPct,
+//     as LockPct: more than half the users' time). Explains that share, and when it
+//     fires it comes first, whatever the others explain: time spent in the
+//     application is time the statements never reached the database, whose findings
+//     then describe only the concurrency the application let through. Names each
+//     gate and its share.
 //   - none: every rule judged and none fired. The load was too light to say only when
 //     no resource was at its limit; a host CPU >= HostBusyPct busy (or a device >=
 //     DeviceUtilPct) is named with where the users' time went instead.

@@ -200,7 +200,7 @@ func (m *measured) rest() (float64, string) {
 		active = math.Min(100, m.f.ActivePct)
 	}
 	explained := 0.0
-	for _, k := range []string{"lock", "io", "cpu.server", "cpu.tierbench"} {
+	for _, k := range []string{"lock", "io", "cpu.server", "cpu.tierbench", "app"} {
 		explained += m.measuredPct()[k]
 	}
 	name := timeSocket
@@ -210,8 +210,9 @@ func (m *measured) rest() (float64, string) {
 	return math.Max(0, active-explained), name
 }
 
-// measuredPct is the users' time each measure explains: lock, io, cpu.server and
-// cpu.tierbench, those measured.
+// measuredPct is the users' time each measure explains: lock, io, cpu.server,
+// cpu.tierbench and app (the application's gates, inside the transactions), those
+// measured.
 func (m *measured) measuredPct() map[string]float64 {
 	out := map[string]float64{}
 	if m.lockOK {
@@ -225,6 +226,9 @@ func (m *measured) measuredPct() map[string]float64 {
 	}
 	if m.tbOK {
 		out["cpu.tierbench"] = m.pct(m.clientDemand())
+	}
+	if len(m.f.AppWaits) > 0 {
+		out["app"] = round1(m.pct(m.appWaiting()))
 	}
 	return out
 }

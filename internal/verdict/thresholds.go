@@ -42,6 +42,9 @@ type Thresholds struct {
 	// RateKeptPct: an open loop that completed less than this share of its rate did
 	// not keep its schedule.
 	RateKeptPct float64 `json:"rate_kept_pct"`
+	// AppWaitPct: users waited for the application's gates (its connection pool,
+	// its critical sections) this share of their time or more.
+	AppWaitPct float64 `json:"app_wait_pct"`
 }
 
 // Defaults are the thresholds every command judges by; doc.go says why each.
@@ -59,6 +62,7 @@ var Defaults = Thresholds{
 	ScalingPct:          50,
 	ClientCPUPct:        50,
 	RateKeptPct:         90,
+	AppWaitPct:          50,
 }
 
 // atLeast and below make checks. A measurement is rounded to 0.01 before it is

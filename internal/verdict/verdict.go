@@ -15,6 +15,9 @@ const (
 	Memory  Rule = "memory"
 	Lock    Rule = "lock"
 	Harness Rule = "harness"
+	// Application: users waited for the application's own gates (a connection pool,
+	// critical sections) before their statements reached the database.
+	Application Rule = "application"
 	// None: every rule was judged and none fired: nothing saturated.
 	None Rule = "none"
 	// Unknown: nothing was sampled over the window, so nothing could be judged.
@@ -24,7 +27,7 @@ const (
 // order breaks ties between findings that explain the same share of the users' time:
 // the saturated resource before what it is a symptom of (a device before the memory
 // whose misses keep it busy).
-var order = map[Rule]int{Device: 0, Lock: 1, CPU: 2, Harness: 3, Memory: 4}
+var order = map[Rule]int{Application: -1, Device: 0, Lock: 1, CPU: 2, Harness: 3, Memory: 4}
 
 // Title is how people call a rule's finding: "device-bound".
 func (r Rule) Title() string {
@@ -69,6 +72,19 @@ type Facts struct {
 	// Tiers are the emulated tiers, so a device finding names what each holds; the
 	// disks under directories are named from the summary's storage.
 	Tiers []Tier
+	// AppWaits are the application's gates the window's users waited for (the
+	// application rule); none for a workload without them.
+	AppWaits []AppWait
+}
+
+// AppWait is one of the application's gates (a connection pool, a critical section)
+// and the mean number of the window's users waiting for it.
+type AppWait struct {
+	Name string `json:"name"`
+	// Kind is "pool" or "critical".
+	Kind    string  `json:"kind"`
+	Holders int     `json:"holders"`
+	Waiting float64 `json:"users_waiting"`
 }
 
 // Level is a level of a sweep: its users and throughput.
@@ -97,7 +113,8 @@ type Verdict struct {
 	// then the rest, so a reader sees why each did or did not fire.
 	Findings []Finding `json:"findings"`
 	// TimePct is the users' time by what it went to, as far as it was measured: lock,
-	// io, cpu.server, cpu.tierbench (the embedded engine's included), in percent.
+	// io, cpu.server, cpu.tierbench (the embedded engine's included), and app (the
+	// application's gates, for a workload that has them), in percent.
 	TimePct map[string]float64 `json:"time_pct"`
 	// NotJudged lists what could not be measured, and so which rules were left out.
 	NotJudged []string `json:"not_judged,omitempty"`
@@ -184,7 +201,7 @@ func (th Thresholds) Judge(sum *monitor.Summary, w *monitor.WindowSummary, f Fac
 		v.TimePct[k] = pct
 	}
 	v.Findings = append(v.Findings, th.devices(m)...)
-	for _, rule := range []func(*measured) (Finding, bool){th.cpu, th.memory, th.lock, th.harness} {
+	for _, rule := range []func(*measured) (Finding, bool){th.cpu, th.memory, th.lock, th.harness, th.application} {
 		if fd, ok := rule(m); ok {
 			v.Findings = append(v.Findings, fd)
 		}
@@ -193,6 +210,9 @@ func (th Thresholds) Judge(sum *monitor.Summary, w *monitor.WindowSummary, f Fac
 		a, b := v.Findings[i], v.Findings[j]
 		if a.Fired != b.Fired {
 			return a.Fired
+		}
+		if app := a.Rule == Application; a.Fired && app != (b.Rule == Application) {
+			return app // what the application held back never reached the database
 		}
 		if a.ExplainsPct != b.ExplainsPct {
 			return a.ExplainsPct > b.ExplainsPct

@@ -36,7 +36,7 @@ var Dialect = &engine.Dialect{
 	Begin:     "BEGIN",
 	BeginRead: "BEGIN",
 	ColumnTypes: map[string]string{"int": "INT", "bigint": "BIGINT", "smallint": "SMALLINT", "float": "DOUBLE",
-		"decimal": "DECIMAL(%d,%d)", "varchar": "VARCHAR(%d)", "char": "CHAR(%d)", "text": "TEXT", "date": "DATE", "timestamp": "DATETIME"},
+		"decimal": "DECIMAL(%d,%d)", "varchar": "VARCHAR(%d)", "char": "CHAR(%d)", "text": "TEXT", "date": "DATE", "timestamp": "DATETIME", "blob": "LONGBLOB"},
 	TableSuffix: " ENGINE=InnoDB",
 	ForUpdate:   " FOR UPDATE",
 	Retryable:   retryable,

@@ -30,7 +30,7 @@ var Dialect = &engine.Dialect{
 	Begin:     "BEGIN",
 	BeginRead: "BEGIN",
 	ColumnTypes: map[string]string{"int": "INTEGER", "bigint": "BIGINT", "smallint": "SMALLINT", "float": "DOUBLE PRECISION",
-		"decimal": "DECIMAL(%d,%d)", "varchar": "VARCHAR(%d)", "char": "CHAR(%d)", "text": "TEXT", "date": "DATE", "timestamp": "TIMESTAMP"},
+		"decimal": "DECIMAL(%d,%d)", "varchar": "VARCHAR(%d)", "char": "CHAR(%d)", "text": "TEXT", "date": "DATE", "timestamp": "TIMESTAMP", "blob": "BYTEA"},
 	ForUpdate: " FOR UPDATE",
 	Retryable: retryable,
 	// The spec's SQL-92 date literals, intervals and substring (without Q1's interval

@@ -32,7 +32,7 @@ var Dialect = &engine.Dialect{
 	// INTEGER, exactly, makes a one-column integer primary key the rowid. Dates are
 	// ISO text, compared as strings; decimals are REAL.
 	ColumnTypes: map[string]string{"int": "INTEGER", "bigint": "INTEGER", "smallint": "INTEGER", "float": "REAL",
-		"decimal": "REAL", "varchar": "TEXT", "char": "TEXT", "text": "TEXT", "date": "TEXT", "timestamp": "TEXT"},
+		"decimal": "REAL", "varchar": "TEXT", "char": "TEXT", "text": "TEXT", "date": "TEXT", "timestamp": "TEXT", "blob": "BLOB"},
 	RealDecimals: true,
 	// BEGIN IMMEDIATE holds the database's only write lock: nothing to lock per row.
 	ForUpdate: "",

@@ -10,7 +10,8 @@ import (
 )
 
 // ColumnType is a portable column type: int, bigint, smallint, float, decimal(P,S),
-// varchar(N), char(N), text, date or timestamp.
+// varchar(N), char(N), text, date, timestamp or blob (binary data: SQLite's BLOB,
+// PostgreSQL's bytea, MariaDB's LONGBLOB; bytea is another name for it).
 type ColumnType struct {
 	Kind string
 	// Size is N of varchar/char and P of decimal; Scale is S of decimal.
@@ -21,7 +22,7 @@ var typeRE = regexp.MustCompile(`^\s*([a-zA-Z]+)\s*(?:\(\s*(\d+)\s*(?:,\s*(\d+)\
 
 // typeKinds lists the portable types and whether they take (N) or (P,S).
 var typeKinds = map[string]string{
-	"int": "", "bigint": "", "smallint": "", "float": "", "text": "", "date": "", "timestamp": "",
+	"int": "", "bigint": "", "smallint": "", "float": "", "text": "", "date": "", "timestamp": "", "blob": "",
 	"varchar": "N", "char": "N", "decimal": "P,S",
 }
 
@@ -31,8 +32,11 @@ func parseType(s string) (ColumnType, error) {
 		return ColumnType{}, fmt.Errorf("%q is not a type: use %s", s, typeList())
 	}
 	t := ColumnType{Kind: strings.ToLower(m[1])}
-	if t.Kind == "integer" {
+	switch t.Kind {
+	case "integer":
 		t.Kind = "int"
+	case "bytea":
+		t.Kind = "blob"
 	}
 	args, ok := typeKinds[t.Kind]
 	if !ok {
@@ -61,7 +65,7 @@ func parseType(s string) (ColumnType, error) {
 }
 
 func typeList() string {
-	return "int, bigint, smallint, float, decimal(P,S), varchar(N), char(N), text, date or timestamp"
+	return "int, bigint, smallint, float, decimal(P,S), varchar(N), char(N), text, date, timestamp or blob"
 }
 
 func (t ColumnType) String() string {

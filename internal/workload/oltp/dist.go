@@ -22,7 +22,10 @@ type ValueSpec struct {
 	Table, Column   string
 	Theta           float64
 	// Reverse makes zipfian favour the largest value (the newest key) instead of the smallest.
-	Reverse          bool
+	Reverse bool
+	// Scramble makes zipfian spread its popular values over the range instead of
+	// ranking them in order (scrambleRank).
+	Scramble         bool
 	A                int64
 	Pattern          string
 	Prefix, Suffix   string
@@ -39,7 +42,7 @@ type ValueSpec struct {
 var distFields = map[string][]string{
 	"sequence":  {"start", "divide", "cycle", "table", "column"},
 	"uniform":   {"min", "max", "decimals"},
-	"zipfian":   {"min", "max", "table", "theta", "reverse"},
+	"zipfian":   {"min", "max", "table", "theta", "reverse", "scramble"},
 	"nurand":    {"a", "min", "max", "table"},
 	"key":       {"table"},
 	"text":      {"pattern", "min_length", "max_length", "prefix", "suffix"},
@@ -47,6 +50,7 @@ var distFields = map[string][]string{
 	"date":      {"min", "max"},
 	"timestamp": {"min", "max"},
 	"choice":    {"values", "weights"},
+	"bytes":     {"min", "max"},
 	"const":     {"value"},
 	"now":       {},
 }
@@ -140,6 +144,10 @@ func (c *checker) valueSpec(n *yaml.Node, path string) *ValueSpec {
 		}
 		if s.Dist == "zipfian" {
 			s.Reverse = c.boolean(f, "reverse")
+			s.Scramble = c.boolean(f, "scramble")
+			if s.Reverse && s.Scramble {
+				c.errorf(f.at("scramble"), path+".scramble", "give reverse: or scramble:, not both (a scrambled order has no newest end)")
+			}
 			s.Theta = c.num(f, "theta", 0.99)
 			if s.Theta <= 0 {
 				c.errorf(f.at("theta"), path+".theta", "must be above 0 (YCSB uses 0.99)")
@@ -154,6 +162,21 @@ func (c *checker) valueSpec(n *yaml.Node, path string) *ValueSpec {
 		s.Prefix, s.Suffix = c.str(f, "prefix", false), c.str(f, "suffix", false)
 	case "key":
 		s.Table = c.str(f, "table", true)
+	case "bytes":
+		if !f.has("min") || !f.has("max") {
+			c.errorf(n, path, "give min: and max:, the size of a value in bytes (e.g. 150000 and 250000 for product images)")
+			break
+		}
+		lo, hi := c.integer(f, "min", 0), c.integer(f, "max", 0)
+		s.Min, s.Max, s.HasRange = float64(lo), float64(hi), true
+		switch {
+		case lo < 0:
+			c.errorf(f.at("min"), path+".min", "%d: a size of 0 bytes or more", lo)
+		case lo > hi:
+			c.errorf(f.at("min"), path+".min", "%d is above max %d", lo, hi)
+		case hi > MaxBlobBytes:
+			c.errorf(f.at("max"), path+".max", "%d bytes is more than the %d (4 MiB) a value may have", hi, MaxBlobBytes)
+		}
 	case "text":
 		s.Pattern = c.str(f, "pattern", false)
 		s.MinLen, s.MaxLen = int(c.integer(f, "min_length", 0)), int(c.integer(f, "max_length", 0))

@@ -32,10 +32,11 @@ const (
 )
 
 // DiskBytes estimates what loading m at scale writes to disk: per row, each column's
-// stored size (fixed by its type, or for text the average length of sampleRows
-// generated values), a row header, an entry in the primary key and in each secondary
-// index (key columns, plus the primary key's in a secondary index, as InnoDB stores
-// it), a slack for part-empty pages, and room for the engine's log.
+// stored size (fixed by its type, for text the average length of sampleRows generated
+// values, for a blob the mean size its distribution draws), a row header, an entry in
+// the primary key and in each secondary index (key columns, plus the primary key's in
+// a secondary index, as InnoDB stores it), a slack for part-empty pages, and room for
+// the engine's log.
 func DiskBytes(m *Mix, scale float64) (float64, error) {
 	if err := m.CheckScale(scale); err != nil {
 		return 0, err
@@ -92,6 +93,10 @@ func columnBytes(t *Table, ev env, n int64) (map[string]float64, error) {
 			out[c.Name] = 8 + 2*math.Ceil(float64(c.Type.Size)/4)
 		case "char":
 			out[c.Name] = float64(c.Type.Size) + 1
+		case "blob": // the bytes distribution's mean size and a length header
+			if c.Value != nil {
+				out[c.Name] = (c.Value.Min+c.Value.Max)/2 + 4
+			}
 		default: // varchar, text: a length header and the characters
 			if c.Value == nil {
 				out[c.Name] = float64(c.Type.Size)/2 + 2

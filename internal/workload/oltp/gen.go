@@ -1,9 +1,12 @@
 package oltp
 
 import (
+	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"hash/fnv"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"strconv"
 	"sync/atomic"
@@ -67,7 +70,11 @@ func newGenerator(s *ValueSpec, e env) (generator, error) {
 	case "key":
 		return uniformInt{lo: lo, n: hi - lo + 1}, nil
 	case "zipfian":
-		return newZipfian(lo, hi, s.Theta, s.Reverse), nil
+		z := newZipfian(lo, hi, s.Theta, s.Reverse)
+		if s.Scramble {
+			z.stride = scrambleStride(z.n)
+		}
+		return z, nil
 	case "nurand":
 		c := newRNG(e.seed, "nurand", s.path).Int64N(s.A + 1)
 		return nurand{a: s.A, c: c, lo: lo, hi: hi}, nil
@@ -85,6 +92,8 @@ func newGenerator(s *ValueSpec, e env) (generator, error) {
 		return newChoice(s), nil
 	case "const":
 		return constant{v: s.Values[0]}, nil
+	case "bytes":
+		return blobGen{lo: lo, n: hi - lo + 1}, nil
 	case "now":
 		return now{}, nil
 	}
@@ -166,6 +175,7 @@ type zipfian struct {
 	hx1, hn float64 // H(1.5) - 1 and H(n + 0.5)
 	s       float64
 	reverse bool
+	stride  int64 // scrambled (scrambleStride), 0: in rank order
 }
 
 func newZipfian(lo, hi int64, theta float64, reverse bool) zipfian {
@@ -178,10 +188,42 @@ func newZipfian(lo, hi int64, theta float64, reverse bool) zipfian {
 
 func (z zipfian) draw(r *rand.Rand) int64 {
 	k := z.rank(r)
-	if z.reverse {
+	switch {
+	case z.reverse:
 		return z.lo + z.n - k
+	case z.stride > 0:
+		return z.lo + scrambleRank(k-1, z.n, z.stride)
 	}
 	return z.lo + k - 1
+}
+
+// scrambleStride is the step that spreads the ranks of n values over 0..n-1: the
+// whole number nearest n/phi that shares no factor with n. Rank i goes to i times the
+// stride modulo n, a permutation (the stride is coprime with n), and ranks next to
+// each other land far apart and evenly spread, as in Fibonacci hashing (Knuth, The Art
+// of Computer Programming vol. 3, 6.4). A shop's popular products are not its first
+// product numbers, and with the popular rows side by side a page cache would hold the
+// hot set in a few pages; YCSB draws its Zipfian keys scrambled for the same reason
+// (its CoreWorkload's ScrambledZipfianGenerator).
+func scrambleStride(n int64) int64 {
+	s := max(1, int64(math.Round(float64(n)/math.Phi)))
+	for gcd(s, n) != 1 {
+		s++
+	}
+	return s
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// scrambleRank is where rank i (0-based) of n lands with stride.
+func scrambleRank(i, n, stride int64) int64 {
+	hi, lo := bits.Mul64(uint64(i), uint64(stride))
+	return int64(bits.Rem64(hi, lo, uint64(n)))
 }
 
 // rank is 1 for the most popular value.
@@ -292,3 +334,35 @@ func (g choice) draw(r *rand.Rand) any {
 }
 func (g choice) append(b []byte, r *rand.Rand, _ int64) []byte { return appendValue(b, g.draw(r)) }
 func (g choice) value(r *rand.Rand) any                        { return g.draw(r) }
+
+// MaxBlobBytes bounds a value of the bytes distribution: 4 MiB stays well inside
+// MariaDB's default max_allowed_packet (16 MiB) and one protocol packet, with room for
+// several values in a statement.
+const MaxBlobBytes = 4 << 20
+
+// blobGen draws binary values whose size is uniform in lo..lo+n-1 bytes. Their bytes
+// are random and so incompressible, as the JPEG images a shop serves are: no engine or
+// device can make them smaller than they are.
+type blobGen struct{ lo, n int64 }
+
+func (g blobGen) draw(r *rand.Rand) []byte {
+	b := make([]byte, g.lo+r.Int64N(g.n))
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		binary.LittleEndian.PutUint64(b[i:], r.Uint64())
+	}
+	if i < len(b) {
+		var tail [8]byte
+		binary.LittleEndian.PutUint64(tail[:], r.Uint64())
+		copy(b[i:], tail[:])
+	}
+	return b
+}
+
+// append writes a value as hex text. Blob columns are loaded as bytes (insertChunk)
+// and estimated by their mean size, so this serves only a bytes parameter that a
+// statement's text ends up with.
+func (g blobGen) append(b []byte, r *rand.Rand, _ int64) []byte {
+	return hex.AppendEncode(b, g.draw(r))
+}
+func (g blobGen) value(r *rand.Rand) any { return g.draw(r) }

@@ -206,3 +206,47 @@ func TestTablesIn(t *testing.T) {
 		}
 	}
 }
+
+// TestScrambledZipfian: a scrambled zipfian ranks its values as the plain one does,
+// then spreads the ranks with the stride nearest n/phi that is coprime with n.
+func TestScrambledZipfian(t *testing.T) {
+	// n = 10: 10/phi = 6.18, so 6, which shares 2 with 10; then 7. Ranks 0..9 land on
+	// 0, 7, 14 mod 10 = 4, 1, 8, 5, 2, 9, 6, 3.
+	if s := scrambleStride(10); s != 7 {
+		t.Fatalf("stride for 10: %d, want 7", s)
+	}
+	want := []int64{0, 7, 4, 1, 8, 5, 2, 9, 6, 3}
+	for i, w := range want {
+		if got := scrambleRank(int64(i), 10, 7); got != w {
+			t.Errorf("rank %d of 10 lands on %d, want %d", i, got, w)
+		}
+	}
+	// 100,000 products: 100000/phi = 61803.4, and 61803 shares no factor with 10^5.
+	if s := scrambleStride(100_000); s != 61803 {
+		t.Errorf("stride for 100000: %d, want 61803", s)
+	}
+	// A permutation for every n (no value lost, none twice), 2^53 without overflow.
+	for _, n := range []int64{1, 2, 3, 12, 50, 97, 1000, 4096} {
+		s, seen := scrambleStride(n), map[int64]bool{}
+		for i := int64(0); i < n; i++ {
+			seen[scrambleRank(i, n, s)] = true
+		}
+		if int64(len(seen)) != n {
+			t.Errorf("n %d: %d distinct positions, want %d", n, len(seen), n)
+		}
+	}
+	if got := scrambleRank(1<<53-1, 1<<53, scrambleStride(1<<53)); got < 0 || got >= 1<<53 {
+		t.Errorf("rank 2^53-1 of 2^53 lands on %d", got)
+	}
+	// Drawn from the same stream, the scrambled value is the plain one's rank spread.
+	plain := newZipfian(5, 104, 0.87, false)
+	mixed := plain
+	mixed.stride = scrambleStride(100)
+	rp, rm := newRNG(3, "z"), newRNG(3, "z")
+	for range 1000 {
+		p, m := plain.draw(rp), mixed.draw(rm)
+		if want := 5 + scrambleRank(p-5, 100, mixed.stride); m != want {
+			t.Fatalf("scrambled draw %d, want %d (plain %d)", m, want, p)
+		}
+	}
+}

@@ -93,7 +93,7 @@ func TestValidationErrors(t *testing.T) {
 		{"negative weight", "    weight: 1\n    params", "    weight: -2\n    params", "base.yaml:11: transactions[0].weight: must be >= 0"},
 		{"all weights zero", "    weight: 1\n", "    weight: 0\n", "base.yaml:9: transactions: every weight is 0"},
 		{"weight not a number", "    weight: 1\n    params", "    weight: lots\n    params", `base.yaml:11: transactions[0].weight: "lots" is not a number`},
-		{"unknown distribution", "{dist: key, table: a}", "{dist: gaussian, table: a}", `base.yaml:13: transactions[0].params.id.dist: unknown distribution "gaussian" (valid: choice, const, date, key,`},
+		{"unknown distribution", "{dist: key, table: a}", "{dist: gaussian, table: a}", `base.yaml:13: transactions[0].params.id.dist: unknown distribution "gaussian" (valid: bytes, choice, const, date, key,`},
 		{"unknown parameter", "WHERE id = :id", "WHERE id = :idd", "base.yaml:16: transactions[0].statements[0].sql: unknown parameter :idd"},
 		{"missing table in sql", "SELECT v FROM a", "SELECT v FROM b", `base.yaml:16: transactions[0].statements[0].sql: table "b" is not declared under tables`},
 		{"missing table in key", "{dist: key, table: a}", "{dist: key, table: nope}", `base.yaml:13: transactions[0].params.id.table: no table "nope" in the mix`},
@@ -117,6 +117,13 @@ func TestValidationErrors(t *testing.T) {
 		{"scale NaN", "name: t\n", "name: t\nscale: .nan\n", `base.yaml:2: scale: ".nan" is not a number`},
 		{"rows not whole", "    rows: 10", "    rows: 1e12", `base.yaml:4: tables[0].rows: "1e12" is not a whole number`},
 		{"unknown dialect", "        sql: SELECT 1\n", "        sql: SELECT 1\n        dialects: {oracle: SELECT 1 FROM dual}\n", "base.yaml:22: transactions[1].statements[0].dialects.oracle: unknown field (valid: mysql, postgres, sqlite)"},
+		{"zipfian reverse and scramble", "{dist: key, table: a}", "{dist: zipfian, table: a, reverse: true, scramble: true}", "base.yaml:13: transactions[0].params.id.scramble: give reverse: or scramble:, not both"},
+		{"blob without bytes", "type: varchar(10)", "type: blob", "base.yaml:7: tables[0].columns[1].value: column v is a blob: fill it with {dist: bytes, min: SIZE, max: SIZE}"},
+		{"bytes in a varchar", `{dist: text, pattern: "##"}`, "{dist: bytes, min: 1, max: 2}", "base.yaml:7: tables[0].columns[1].value: the bytes distribution fills blob columns only; column v is varchar(10)"},
+		{"bytes above 4 MiB", "{dist: key, table: a}", "{dist: bytes, min: 1, max: 4194305}", "base.yaml:13: transactions[0].params.id.max: 4194305 bytes is more than the 4194304 (4 MiB) a value may have"},
+		{"bytes without max", "{dist: key, table: a}", "{dist: bytes, min: 1}", "base.yaml:13: transactions[0].params.id: give min: and max:, the size of a value in bytes"},
+		{"bytes min above max", "{dist: key, table: a}", "{dist: bytes, min: 9, max: 1}", "base.yaml:13: transactions[0].params.id.min: 9 is above max 1"},
+		{"blob key", "type: varchar(10), value: {dist: text, pattern: \"##\"}}\n    primary_key: id", "type: bytea, value: {dist: bytes, min: 1, max: 2}}\n    primary_key: v", "base.yaml:8: tables[0].primary_key: column v is a blob, which cannot be a key"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			n := 1
@@ -237,6 +244,18 @@ func TestDiskBytes(t *testing.T) {
 	got, err = DiskBytes(m, 1000)
 	if want := 10_000*105.0 + 1<<30; err != nil || got != want {
 		t.Errorf("with an index on v: DiskBytes = %v, %v; want %v", got, err, want)
+	}
+	// A blob column drawn from 1000 to 3000 bytes stores 2000 on average and a 4-byte
+	// length: 2004 more a row, 2505 with the slack.
+	blob := strings.Replace(base, "    primary_key: id\n", "    primary_key: id\n", 1)
+	blob = strings.Replace(blob, `{dist: text, pattern: "##"}}`, `{dist: text, pattern: "##"}}
+      - {name: img, type: blob, value: {dist: bytes, min: 1000, max: 3000}}`, 1)
+	mb, err := Parse("blob.yaml", []byte(blob))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := DiskBytes(mb, 1000); err != nil || got != 10_000*(75.0+2505)+1<<30 {
+		t.Errorf("with a blob: DiskBytes = %v, %v; want %v", got, err, 10_000*(75.0+2505)+1<<30)
 	}
 	// A table of 10^12 rows (rows: 1e12 used to start a multi-terabyte load).
 	need, err := LoadNeed(m, 1e11, 1, &engine.Dialect{Name: "sqlite"}, false, "/srv")

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"tierbench/internal/engine"
@@ -77,8 +79,13 @@ func Run(ctx context.Context, e engine.Engine, m *Mix, cfg RunConfig) (*Result, 
 	defer jf.Close()
 	jl := metrics.NewJSONLines(jf)
 
+	defs := Definitions
+	if wl.gates != nil {
+		defs = maps.Clone(Definitions)
+		defs["app_waits"] = vuser.AppWaitDefinition
+	}
 	res := &Result{
-		RunResult: vuser.NewRunResult(meta.Name, info, cfg.Plan, Definitions),
+		RunResult: vuser.NewRunResult(meta.Name, info, cfg.Plan, defs),
 		Mix:       m.Name, MixFile: m.File, MixSHA256: m.SHA256, ThinkS: cfg.Think.Seconds(), Weights: map[string]float64{},
 	}
 	for _, t := range m.Transactions {
@@ -114,6 +121,11 @@ func WriteSummary(w io.Writer, r *Result, order []string) {
 	metrics.WriteIOLine(w, r.IO, r.IOError)
 	vuser.WriteClientCPULine(w, r.ClientCPU, r.Engine.Mode == engine.Embedded)
 	metrics.WriteOpTable(w, "transaction", order, r.Transactions)
+	for _, l := range r.Levels {
+		if l.Users == r.Users {
+			writeAppWaits(w, l, order)
+		}
+	}
 	vuser.WriteFirstErrors(w, order, r.FirstErrors)
 	if len(r.Sweep) > 1 {
 		fmt.Fprintln(w, "\nconcurrency sweep (saturation: the fewest users reaching 95% of the best throughput)")
@@ -124,3 +136,35 @@ func WriteSummary(w io.Writer, r *Result, order []string) {
 
 // VerdictWindows are the levels' windows (verdict.Subject).
 func (r *Result) VerdictWindows() ([]verdict.Window, int) { return r.LevelWindows(r.Levels) }
+
+// writeAppWaits prints what the level's users waited for in the application: each
+// gate's share of their time, then each transaction type's mean waits.
+func writeAppWaits(w io.Writer, l vuser.LevelReport, order []string) {
+	if len(l.AppWaits) == 0 {
+		return
+	}
+	var parts []string
+	for _, a := range l.AppWaits {
+		what := "critical section " + a.Name
+		if a.Kind == "pool" {
+			what = "the pool"
+		}
+		parts = append(parts, fmt.Sprintf("%s (%d) %.1f%% of their time (%.2f users waiting)", what, a.Holders, a.SharePct, a.Waiting))
+	}
+	fmt.Fprintf(w, "users waited in the application for %s\n", strings.Join(parts, ", "))
+	for _, op := range order {
+		t, ok := l.Transactions[op]
+		if !ok || len(t.Waits) == 0 {
+			continue
+		}
+		var ws []string
+		for _, a := range l.AppWaits {
+			if x := t.Waits[a.Name]; x.MeanMs > 0 {
+				ws = append(ws, fmt.Sprintf("%s %.2f ms", a.Name, x.MeanMs))
+			}
+		}
+		if len(ws) > 0 {
+			fmt.Fprintf(w, "  %s waited (mean a transaction): %s\n", op, strings.Join(ws, ", "))
+		}
+	}
+}

@@ -14,8 +14,9 @@ import (
 	"tierbench/internal/workload/vuser"
 )
 
-// TestManagedServers loads and runs point-select and the policy mix briefly on managed
-// PostgreSQL and MariaDB/MySQL. CI=true turns a missing server into a failure.
+// TestManagedServers loads and runs the bundled mixes briefly on managed PostgreSQL
+// and MariaDB/MySQL, and the blob mix of testdata (blobRoundTrip). CI=true turns a
+// missing server into a failure.
 func TestManagedServers(t *testing.T) {
 	for _, srv := range servertest.Servers {
 		t.Run(srv.Name, func(t *testing.T) {
@@ -27,11 +28,12 @@ func TestManagedServers(t *testing.T) {
 				}
 				loadAndRun(t, e, mustOpen(t, name), scale, 2, 2*time.Second)
 			}
+			blobRoundTrip(t, e)
 			// Server sessions run every statement on their own prepared statements
 			// (engine.Preparer: pgconn on PostgreSQL, the binary protocol beneath
 			// go-sql-driver on MariaDB), not through the driver's.
 			ctx := context.Background()
-			wl, err := NewTransactions(ctx, e, mustOpen(t, "bbs"), TransactionsConfig{Seed: 1}) // the mix loaded last
+			wl, err := NewTransactions(ctx, e, mustOpen(t, "bbs"), TransactionsConfig{Seed: 1}) // a mix loaded
 			if err != nil {
 				t.Fatal(err)
 			}

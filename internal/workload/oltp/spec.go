@@ -23,6 +23,12 @@ type Mix struct {
 	Scale        float64
 	Tables       []*Table
 	Transactions []*Txn
+	// Pool is the connections the application has (0: one a user): a user waits for
+	// a free one before each transaction and holds it until the transaction ends.
+	Pool int
+	// Critical are the application's critical sections: code around chosen
+	// transactions or statements that at most Holders users run at once.
+	Critical []*Critical
 	// File is where the mix came from ("bundled:NAME" for a bundled mix), SHA256 the
 	// hash of its bytes, Source the bytes.
 	File   string
@@ -61,6 +67,18 @@ type Txn struct {
 	Weight     float64
 	Params     []*Param
 	Statements []*Statement
+}
+
+// Critical is a critical section of the application: at most Holders users are in it
+// at once, the others wait (a Java synchronized block holds one; a semaphore N). Around
+// names what it is around: transactions ("renew_policy", held from before the first
+// statement to after the last) or statements ("read_policy.details", held while the
+// statement runs). A section is around transactions or around statements, not both,
+// so that users always take sections in one order and never deadlock.
+type Critical struct {
+	Name    string
+	Holders int
+	Around  []string
 }
 
 // Param is a named value drawn once per transaction.
@@ -185,7 +203,7 @@ func Parse(file string, data []byte) (*Mix, error) {
 	}
 	m := &Mix{File: file, SHA256: hex.EncodeToString(sum[:]), Source: data}
 	root := doc.Content[0]
-	f := c.mapping(root, "", "name", "description", "scale", "tables", "transactions")
+	f := c.mapping(root, "", "name", "description", "scale", "tables", "transactions", "pool", "critical")
 	m.Name = c.str(f, "name", true)
 	if m.Name != "" && strings.ContainsAny(m.Name, " \t/\\") {
 		c.errorf(f.at("name"), "name", "%q: no spaces or slashes", m.Name)
@@ -238,6 +256,7 @@ func Parse(file string, data []byte) (*Mix, error) {
 		c.errorf(f.keys["transactions"], "transactions", "every weight is 0: give at least one transaction a weight above 0")
 	}
 	c.population(m)
+	c.gates(m, f)
 	if err := c.err(); err != nil {
 		return nil, err
 	}
@@ -287,6 +306,13 @@ func (c *checker) table(n *yaml.Node, path string) *Table {
 		} else if t.Rows > 0 {
 			c.errorf(cn, cp+".value", "missing: say how the population fills the column, e.g. value: {dist: uniform, min: 1, max: 100}")
 		}
+		if v := col.Value; v != nil && (col.Type.Kind == "blob") != (v.Dist == "bytes") {
+			if col.Type.Kind == "blob" {
+				c.errorf(cf.at("value"), cp+".value", "column %s is a blob: fill it with {dist: bytes, min: SIZE, max: SIZE}", col.Name)
+			} else {
+				c.errorf(cf.at("value"), cp+".value", "the bytes distribution fills blob columns only; column %s is %s", col.Name, col.Type)
+			}
+		}
 		t.Columns = append(t.Columns, col)
 	}
 	t.PrimaryKey = c.strs(f, "primary_key")
@@ -294,8 +320,10 @@ func (c *checker) table(n *yaml.Node, path string) *Table {
 		c.errorf(f.at("primary_key"), path+".primary_key", "missing: name the primary key's column(s)")
 	}
 	for _, k := range t.PrimaryKey {
-		if t.Column(k) == nil {
+		if col := t.Column(k); col == nil {
 			c.errorf(f.at("primary_key"), path+".primary_key", "no column %q in table %s", k, t.Name)
+		} else if col.Type.Kind == "blob" {
+			c.errorf(f.at("primary_key"), path+".primary_key", "column %s is a blob, which cannot be a key", k)
 		}
 	}
 	for i, in := range c.list(f, "indexes") {
@@ -309,8 +337,8 @@ func (c *checker) table(n *yaml.Node, path string) *Table {
 			col := t.Column(name)
 			if col == nil {
 				c.errorf(inf.at("columns"), ip+".columns", "no column %q in table %s", name, t.Name)
-			} else if col.Type.Kind == "text" {
-				c.errorf(inf.at("columns"), ip+".columns", "column %s is text, which MySQL cannot index: make it varchar(N)", name)
+			} else if col.Type.Kind == "text" || col.Type.Kind == "blob" {
+				c.errorf(inf.at("columns"), ip+".columns", "column %s is %s, which MySQL cannot index without a prefix length: index another column", name, col.Type.Kind)
 			}
 		}
 		ix.Name = c.str(inf, "name", false)
@@ -465,3 +493,88 @@ func (c *checker) population(m *Mix) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// gates reads the application's connection pool and critical sections.
+func (c *checker) gates(m *Mix, f *fields) {
+	if f.has("pool") {
+		pool := c.integer(f, "pool", 0)
+		if pool < 1 || pool > 1_000_000 {
+			c.errorf(f.at("pool"), "pool", "%d: give the connections the application has, 1 or more (leave pool out for one a user)", pool)
+		} else {
+			m.Pool = int(pool)
+		}
+	}
+	v, ok := f.values["critical"]
+	if !ok {
+		return
+	}
+	items := []*yaml.Node{v}
+	if v.Kind == yaml.SequenceNode {
+		items = v.Content
+	}
+	for i, n := range items {
+		path := "critical"
+		if v.Kind == yaml.SequenceNode {
+			path = index(path, i)
+		}
+		cf := c.mapping(n, path, "name", "holders", "around")
+		cs := &Critical{Name: c.str(cf, "name", true), Holders: int(c.integer(cf, "holders", 1))}
+		if !c.ident(cf.at("name"), path+".name", cs.Name) {
+			continue
+		}
+		if cs.Name == "pool" {
+			c.errorf(cf.at("name"), path+".name", "pool is the connection pool's name: call the section something else")
+		}
+		for _, o := range m.Critical {
+			if o.Name == cs.Name {
+				c.errorf(cf.at("name"), path+".name", "critical section %q declared twice", cs.Name)
+			}
+		}
+		if cs.Holders < 1 {
+			c.errorf(cf.at("holders"), path+".holders", "%d: at least 1 user must be able to hold it", cs.Holders)
+		}
+		cs.Around = c.strs(cf, "around")
+		if len(cs.Around) == 0 {
+			c.errorf(cf.at("around"), path+".around", "name the transactions (new_policy) or statements (read_policy.details) it is around")
+		}
+		level := ""
+		for _, a := range cs.Around {
+			txn, stmt, isStmt := strings.Cut(a, ".")
+			t := m.txn(txn)
+			switch {
+			case t == nil:
+				c.errorf(cf.at("around"), path+".around", "%q: no transaction %q in the mix (valid: %s)", a, txn, strings.Join(m.TxnNames(), ", "))
+				continue
+			case isStmt && t.statement(stmt) == nil:
+				c.errorf(cf.at("around"), path+".around", "%q: transaction %s has no statement %q", a, txn, stmt)
+				continue
+			}
+			l := map[bool]string{true: "statements", false: "transactions"}[isStmt]
+			if level != "" && level != l {
+				c.errorf(cf.at("around"), path+".around", "%q: section %s is around %s already; a section is around transactions or around statements, not both (so that users take sections in one order and never deadlock)", a, cs.Name, level)
+			}
+			level = l
+		}
+		m.Critical = append(m.Critical, cs)
+	}
+}
+
+// txn returns the transaction called name, or nil.
+func (m *Mix) txn(name string) *Txn {
+	for _, t := range m.Transactions {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// statement returns t's statement called name, or nil.
+func (t *Txn) statement(name string) *Statement {
+	for _, s := range t.Statements {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"time"
 
 	"tierbench/internal/engine"
 	"tierbench/internal/workload/vuser"
@@ -48,6 +49,8 @@ type worker struct {
 	// stmtCtx gives statements their context: on a session that can cancel on the
 	// server, one that never ends, with Cancel armed once on the run's context.
 	stmtCtx *engine.StmtContext
+	// waits is what the transaction waited for each of the application's gates.
+	waits []time.Duration
 }
 
 func (k *worker) Next() vuser.Txn {
@@ -112,13 +115,20 @@ func (k *worker) Run(ctx context.Context, op string) vuser.Outcome {
 	for j, g := range p.params {
 		vals[j] = g.value(k.r)
 	}
+	if g := k.wl.gates; g != nil {
+		clear(k.waits)
+		if err := g.enter(ctx, g.txn[i], k.waits); err != nil {
+			return vuser.Outcome{Err: err, Waits: k.waits}
+		}
+		defer g.leave(g.txn[i])
+	}
 	var rollback bool
 	queries, retries, err := vuser.Retry(ctx, k.r, k.wl.e.Dialect().Retryable, func() (int, error) {
 		n, rb, err := k.attempt(ctx, i, p)
 		rollback = rb
 		return n, err
 	})
-	res := vuser.Outcome{Queries: queries, Retries: retries}
+	res := vuser.Outcome{Queries: queries, Retries: retries, Waits: k.waits}
 	switch {
 	case err == nil:
 		res.Rollback = rollback
@@ -145,7 +155,7 @@ func (k *worker) Run(ctx context.Context, op string) vuser.Outcome {
 // (a Cancel between two statements finds nothing to stop on the server).
 func (k *worker) attempt(ctx context.Context, i int, p *txnPlan) (int, bool, error) {
 	if p.begin == "" {
-		empty, err := k.exec(ctx, i, 0)
+		empty, err := k.step(ctx, i, 0)
 		if err != nil {
 			return 1, false, err
 		}
@@ -160,7 +170,7 @@ func (k *worker) attempt(ctx context.Context, i int, p *txnPlan) (int, bool, err
 	n := 1
 	for j := range p.stmts {
 		n++
-		empty, err := k.exec(ctx, i, j)
+		empty, err := k.step(ctx, i, j)
 		if err == nil && empty {
 			s := p.stmts[j].s
 			if s.OnEmpty == EmptySkip {
@@ -187,6 +197,19 @@ func (k *worker) emptyErr(s *Statement) error {
 		return fmt.Errorf("statement %s: %w (on_empty: error)", s.Name, errNoRow)
 	}
 	return nil
+}
+
+// step runs statement j of transaction i inside the critical sections around it.
+func (k *worker) step(ctx context.Context, i, j int) (bool, error) {
+	g := k.wl.gates
+	if g == nil || len(g.stmt[i][j]) == 0 {
+		return k.exec(ctx, i, j)
+	}
+	if err := g.enter(ctx, g.stmt[i][j], k.waits); err != nil {
+		return false, err
+	}
+	defer g.leave(g.stmt[i][j])
+	return k.exec(ctx, i, j)
 }
 
 // exec runs statement j of transaction i on the driver's connection (sql.Conn.Raw)

@@ -39,6 +39,8 @@ type Transactions struct {
 	index map[string]int
 	// cum are the cumulative weights Next draws from.
 	cum []float64
+	// gates are the application's pool and critical sections (nil: none).
+	gates *gates
 
 	startOnce sync.Once
 	started   time.Time
@@ -135,6 +137,7 @@ func NewTransactions(ctx context.Context, e engine.Engine, m *Mix, cfg Transacti
 	if counterErr != nil {
 		return nil, counterErr
 	}
+	w.gates = newGates(m)
 	if total <= 0 {
 		return nil, fmt.Errorf("mix %s: every transaction weight is 0", m.Name)
 	}
@@ -229,6 +232,9 @@ func (w *Transactions) NewWorker(ctx context.Context, user int) (vuser.Worker, e
 		return nil, err
 	}
 	k := &worker{wl: w, s: s, conn: s.Conn(), r: newRNG(w.cfg.Seed, "user", user), stmtCtx: engine.NewStmtContext(s)}
+	if w.gates != nil {
+		k.waits = make([]time.Duration, len(w.gates.list))
+	}
 	k.raw = k.runRaw
 	n := len(w.plans)
 	k.fast, k.fastArgs = make([][]engine.Prepared, n), make([][][]any, n)

@@ -39,6 +39,45 @@ type LevelReport struct {
 	ClientCPU *ClientCPU `json:"client_cpu,omitempty"`
 	// ScheduleLag is how far an open loop fell behind its schedule (ScheduleLagDefinition).
 	ScheduleLag *ScheduleLag `json:"schedule_lag,omitempty"`
+	// AppWaits is the time users waited for the application's gates over the window
+	// (AppWaitDefinition); none for a workload without gates.
+	AppWaits []AppWait `json:"app_waits,omitempty"`
+}
+
+// AppWaitDefinition says what a level's app_waits count, for the definitions of the
+// results of workloads with gates.
+const AppWaitDefinition = "time the users waited for the application's own gates before their statements reached the database: a connection pool smaller than the users (kind pool), a critical section at most holders users are in at once (kind critical); seconds in all over the window, the mean number of users waiting (seconds a second), and that as a share of the users' time (users x window)"
+
+// AppWait is what users waited for one gate over a level's window.
+type AppWait struct {
+	Gate
+	Seconds float64 `json:"seconds"`
+	// Waiting is the mean number of users waiting, SharePct the share of the users'
+	// time that is.
+	Waiting  float64 `json:"users_waiting"`
+	SharePct float64 `json:"share_pct"`
+}
+
+// appWaits sums the window's waits for each gate.
+func appWaits(sum *Summary) []AppWait {
+	if len(sum.Gates) == 0 {
+		return nil
+	}
+	secs := sum.Measured.WaitSeconds()
+	window := sum.Measured.Duration().Seconds()
+	out := make([]AppWait, len(sum.Gates))
+	for i, g := range sum.Gates {
+		w := AppWait{Gate: g}
+		if i < len(secs) {
+			w.Seconds = round3(secs[i])
+		}
+		if window > 0 {
+			w.Waiting = round3(secs[i] / window)
+			w.SharePct = round2(100 * secs[i] / window / float64(max(1, sum.Users)))
+		}
+		out[i] = w
+	}
+	return out
 }
 
 // NewLevelReport summarises a run's measured window, one entry per operation in ops.
@@ -46,7 +85,8 @@ func NewLevelReport(sum *Summary, ops []string) LevelReport {
 	m := sum.Measured
 	l := LevelReport{Users: sum.Users, Status: sum.Status, Error: sum.Cause,
 		Seconds: round2(m.Duration().Seconds()), ConnectSeconds: round3(sum.Connect.Seconds()), Transactions: map[string]metrics.OpReport{},
-		Latency: m.Combined().Summary(), IO: sum.IO, IOError: sum.IOError, ClientCPU: sum.ClientCPU, ScheduleLag: sum.Lag}
+		Latency: m.Combined().Summary(), IO: sum.IO, IOError: sum.IOError, ClientCPU: sum.ClientCPU, ScheduleLag: sum.Lag,
+		AppWaits: appWaits(sum)}
 	l.TPS = round2(m.Rate(m.Count("")))
 	l.QPS = round2(m.Rate(m.Total().Queries))
 	l.Errors = m.Total().Errors

@@ -40,6 +40,25 @@ type Outcome struct {
 	Err error
 	// Fatal means the connection or the server is gone: the run stops.
 	Fatal bool
+	// Waits is how long the transaction waited for each of the workload's gates
+	// (Gated), in their order; nil for a workload without gates.
+	Waits []time.Duration
+}
+
+// Gate is something of the application's own that a transaction may wait for before
+// it reaches the database: a connection pool smaller than the users, or a critical
+// section that at most Holders users are in at once.
+type Gate struct {
+	Name string `json:"name"`
+	// Kind is "pool" or "critical".
+	Kind    string `json:"kind"`
+	Holders int    `json:"holders"`
+}
+
+// Gated is implemented by workloads whose transactions pass the application's gates;
+// their workers report each transaction's waits in Outcome.Waits, in this order.
+type Gated interface {
+	Gates() []Gate
 }
 
 // Worker is one virtual user's transaction source. Its methods are called from one
@@ -132,6 +151,8 @@ type Summary struct {
 	// Lag is how far the window's transactions started behind their schedule (open
 	// loop only).
 	Lag *ScheduleLag
+	// Gates are the workload's gates (Gated), whose waits Measured holds.
+	Gates []Gate
 }
 
 // Validate checks a configuration, with errors fit for a user.
@@ -193,6 +214,14 @@ func Run(parent context.Context, w Transactions, cfg Config) (*Summary, error) {
 	start := time.Now()
 	reg := metrics.NewRegistry(w.Ops(), start)
 	sum := &Summary{Users: cfg.Users, Start: start, Connect: start.Sub(connectStart), Status: result.StatusOK}
+	if g, ok := w.(Gated); ok {
+		sum.Gates = g.Gates()
+		names := make([]string, len(sum.Gates))
+		for i, gt := range sum.Gates {
+			names[i] = gt.Name
+		}
+		reg.SetWaits(names)
+	}
 	if err != nil {
 		sum.End, sum.Measured = start, emptySnapshot(reg, start, start)
 		if parent.Err() != nil {
@@ -493,6 +522,7 @@ func (r *run) user(loopCtx, stmtCtx context.Context, worker Worker, u int) {
 		}
 	}
 	h := r.handles[u%len(r.handles)]
+	var waitNs []int64 // the transaction's waits, reused
 	var interval time.Duration
 	var intended time.Time
 	if r.cfg.Rate > 0 {
@@ -522,6 +552,13 @@ func (r *run) user(loopCtx, stmtCtx context.Context, worker Worker, u int) {
 			return // cut short by the end of the run: neither a success nor an error
 		}
 		c := metrics.Counts{Queries: int64(res.Queries), Retries: int64(res.Retries)}
+		if len(res.Waits) > 0 {
+			waitNs = waitNs[:0]
+			for _, d := range res.Waits {
+				waitNs = append(waitNs, int64(d))
+			}
+			c.WaitNs = waitNs
+		}
 		switch {
 		case res.Err != nil:
 			// The error is kept with its count, in the same window: a first error kept

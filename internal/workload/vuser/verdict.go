@@ -24,6 +24,9 @@ func (r *RunResult) LevelWindows(levels []LevelReport) ([]verdict.Window, int) {
 		if lag := l.ScheduleLag; lag != nil {
 			f.LagMeanMs, f.LatePct = lag.MeanMs, 100*lag.LateShare
 		}
+		for _, w := range l.AppWaits {
+			f.AppWaits = append(f.AppWaits, verdict.AppWait{Name: w.Name, Kind: w.Kind, Holders: w.Holders, Waiting: w.Waiting})
+		}
 		windows = append(windows, verdict.Window{Label: monitor.LevelLabel(l.Users), Facts: f})
 		if headline < 0 && l.Users == r.Users {
 			headline = i
