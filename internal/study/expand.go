@@ -45,6 +45,8 @@ type Plan struct {
 	// Fingerprint identifies the study by its cells: two directories with the same
 	// fingerprint hold runs of one study (shards, or one study resumed).
 	Fingerprint string
+	// Claims are the study's expected findings, checked against its cells.
+	Claims []Claim
 }
 
 // FactorInfo describes a factor for reports: its levels and how they read as an
@@ -135,6 +137,10 @@ func Expand(s *Study) (*Plan, error) {
 		}
 	}
 	plan.Factors = e.factorInfo(plan.Cells)
+	plan.Claims = e.checkClaims(plan)
+	if err := e.p.err(); err != nil {
+		return nil, err
+	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n", s.File.Name)
 	for _, c := range plan.Cells {

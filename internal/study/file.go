@@ -57,6 +57,8 @@ type Body struct {
 	Seed  int64
 	// Timeout stops a cell's run that takes longer (0: none).
 	Timeout time.Duration
+	// Expect are the findings the study should show (expect.go).
+	Expect []Claim
 	// given says which fields were written, for sizes.
 	given map[string]bool
 }
@@ -132,8 +134,8 @@ const (
 )
 
 var (
-	topFields  = []string{"name", "description", "notes", "workload", "phases", "params", "factors", "zip", "exclude", "repetitions", "order", "seed", "baseline", "timeout", "sizes"}
-	sizeFields = []string{"description", "params", "factors", "zip", "exclude", "repetitions", "order", "seed", "baseline", "timeout"}
+	topFields  = []string{"name", "description", "notes", "workload", "phases", "params", "factors", "zip", "exclude", "repetitions", "order", "seed", "baseline", "timeout", "expect", "sizes"}
+	sizeFields = []string{"description", "params", "factors", "zip", "exclude", "repetitions", "order", "seed", "baseline", "timeout", "expect"}
 	nameRE     = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
 	refRE      = regexp.MustCompile(`\$\{([^}]*)\}`)
 	// unclosedRE finds a reference that is not closed: "${dev" at a value's end.
@@ -302,6 +304,8 @@ func (p *problems) body(entries []entry) Body {
 				}
 				b.Seed = n
 			}
+		case "expect":
+			b.Expect = p.expect(e)
 		case "timeout":
 			if s, ok := p.scalar(e); ok {
 				d, err := time.ParseDuration(strings.TrimSpace(s))

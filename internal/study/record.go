@@ -45,6 +45,8 @@ type Record struct {
 	Excluded    int          `json:"excluded,omitempty"`
 	Factors     []FactorInfo `json:"factors"`
 	Cells       []Cell       `json:"cells"`
+	// Expect are the study's expected findings, judged in its report.
+	Expect []Claim `json:"expect,omitempty"`
 	// Shard is the --shard of the last run in this directory ("" for all cells).
 	Shard   string    `json:"shard,omitempty"`
 	Updated time.Time `json:"updated"`
@@ -57,7 +59,7 @@ func (p *Plan) Record(sh Shard) *Record {
 		File: s.File.Path, Source: string(s.File.Source), Size: s.Size, SizeDescription: s.SizeDescription,
 		Fingerprint: p.Fingerprint, Repetitions: s.Repetitions, Order: s.Order, Seed: s.Seed,
 		TimeoutS: s.Timeout.Seconds(), Excluded: p.Excluded, Factors: p.Factors, Cells: p.Cells,
-		Updated: time.Now().UTC()}
+		Expect: p.Claims, Updated: time.Now().UTC()}
 	if sh != All {
 		r.Shard = sh.String()
 	}

@@ -75,6 +75,9 @@ func (f *File) At(size string) (*Study, error) {
 		if g["timeout"] {
 			s.Timeout = z.Timeout
 		}
+		if g["expect"] {
+			s.Expect = z.Expect
+		}
 	}
 	if s.Repetitions == 0 {
 		s.Repetitions = 1
