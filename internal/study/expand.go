@@ -47,6 +47,9 @@ type Plan struct {
 	Fingerprint string
 	// Claims are the study's expected findings, checked against its cells.
 	Claims []Claim
+	// Populations say how each cell's load is had with snapshot: true (snapshot.go);
+	// nil without.
+	Populations map[string]*Population
 }
 
 // FactorInfo describes a factor for reports: its levels and how they read as an
@@ -138,6 +141,7 @@ func Expand(s *Study) (*Plan, error) {
 	}
 	plan.Factors = e.factorInfo(plan.Cells)
 	plan.Claims = e.checkClaims(plan)
+	plan.Populations = e.populations(plan)
 	if err := e.p.err(); err != nil {
 		return nil, err
 	}

@@ -78,6 +78,9 @@ func (f *File) At(size string) (*Study, error) {
 		if g["expect"] {
 			s.Expect = z.Expect
 		}
+		if g["snapshot"] {
+			s.Snapshot, s.SnapshotPos = z.Snapshot, z.SnapshotPos
+		}
 	}
 	if s.Repetitions == 0 {
 		s.Repetitions = 1
