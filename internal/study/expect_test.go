@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"tierbench/internal/report"
-	"tierbench/internal/report/stats"
 )
 
 // claimsStudy has a categorical factor, a numeric one and a placement-like one, for
@@ -258,17 +257,36 @@ func TestJudgeOrderAndTrends(t *testing.T) {
 	}
 	// The figures, against the statistics worked by hand.
 	j := judged(t, rises, on([]float64{10, 12, 14}, []float64{20, 21, 22}, []float64{20, 24, 28}))[0]
-	if want := stats.RatioOfMeans([]float64{10, 12, 14}, []float64{20, 24, 28}); j.Measured == nil || *j.Measured != want {
-		t.Errorf("rises: measured %+v, want the ratio of users 8's mean to users 1's, %+v", j.Measured, want)
+	// users=8 over users=1 is 20,24,28 over 10,12,14, the ratio package stats works
+	// by hand: 2, 95% CI 1.370699 to 2.918219 with 4 degrees of freedom.
+	if m := j.Measured; m == nil || math.Abs(m.Value-2) > 1e-12 || math.Abs(m.Low-1.370699) > 1e-6 || math.Abs(m.High-2.918219) > 1e-6 || math.Abs(m.DF-4) > 1e-9 {
+		t.Errorf("rises: measured %+v, want 2 (95%% CI 1.370699 to 2.918219, 4 df)", m)
 	}
 	if !strings.HasPrefix(j.Figure, "users=8 over users=1: 2 (95% CI 1.37 to 2.92); at users=1 12, users=4 21, users=8 24") {
 		t.Errorf("rises: figure %q", j.Figure)
 	}
+	// An order's figure is its weakest neighbouring difference: 31 - 21 = 10 here (both
+	// are 10 apart; 8 - 4 comes first). By hand: each level has s² = 1 over 3 runs, so
+	// se = sqrt(1/3 + 1/3) = 0.816497 with 4 Welch degrees of freedom, t(0.975, 4) =
+	// 2.776445, half-width 2.266958: 7.733042 to 12.266958.
 	j = judged(t, order, on([]float64{10, 11, 12}, []float64{20, 21, 22}, []float64{30, 31, 32}))[0]
-	if want := stats.DiffOfMeans([]float64{20, 21, 22}, []float64{30, 31, 32}); j.Measured == nil || *j.Measured != want {
-		t.Errorf("order: measured %+v, want the weakest neighbouring difference %+v", j.Measured, want)
+	if m := j.Measured; m == nil || math.Abs(m.Value-10) > 1e-9 || math.Abs(m.Low-7.733042) > 1e-5 || math.Abs(m.High-12.266958) > 1e-5 || m.DF != 4 {
+		t.Errorf("order: measured %+v, want 10 (95%% CI 7.733042 to 12.266958, 4 df)", m)
 	}
-	if !strings.HasPrefix(j.Figure, "8 31 > 4 21 > 1 11; differences: 8 - 4 10 (95% CI") {
+	if !strings.HasPrefix(j.Figure, "8 31 > 4 21 > 1 11; differences: 8 - 4 10 (95% CI 7.73 to 12.3), 4 - 1 10 (95% CI 7.73 to 12.3)") {
 		t.Errorf("order: figure %q", j.Figure)
+	}
+	// A trend of a ratio: on/off at users=1 is 48/12 = 4, at users=8 24/12 = 2, so the
+	// last over the first is 0.5. By hand, on the log scale: each of the four cells has
+	// s²/(n·mean²) = 1/108 (40,48,56: 64/(3·2304); 10,12,14: 4/(3·144); 20,24,28:
+	// 16/(3·576)), se = sqrt(4/108) = 0.192450, Welch-Satterthwaite df = (4v)²/(4v²/2)
+	// = 8, t(0.975, 8) = 2.306004, half-width 0.443791: 0.5·exp(∓0.443791) = 0.320800
+	// to 0.779302.
+	j = judged(t, falls, on([]float64{40, 48, 56}, []float64{30, 36, 42}, []float64{20, 24, 28}))[0]
+	if m := j.Measured; m == nil || math.Abs(m.Value-0.5) > 1e-9 || math.Abs(m.Low-0.320800) > 1e-5 || math.Abs(m.High-0.779302) > 1e-5 || math.Abs(m.DF-8) > 1e-9 {
+		t.Errorf("falls: measured %+v, want 0.5 (95%% CI 0.320800 to 0.779302, 8 df)", m)
+	}
+	if !strings.HasPrefix(j.Figure, "users=8 over users=1: 0.5 (95% CI 0.321 to 0.779); at users=1 4, users=4 3, users=8 2") {
+		t.Errorf("falls: figure %q", j.Figure)
 	}
 }
