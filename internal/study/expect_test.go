@@ -99,6 +99,13 @@ func TestClaimForms(t *testing.T) {
 	if flat.Kind != ClaimFlat || flat.Low != 0.9 || flat.High != 1.2 || strings.Join(flat.Levels, ",") != "1,4,8" {
 		t.Errorf("flat %+v", flat)
 	}
+	// The plan lists each claim with the paper's figure, under one key.
+	var plan strings.Builder
+	writePlan(&plan, p, All, &status{out: "out"})
+	want := "  expect     r: tps cache=on / cache=off at users=8 (the paper: 6.9x)\n             o: tps users 1 < 4 < 8 at cache=on (the paper: 1 < 4 < 8)\n"
+	if !strings.Contains(plan.String(), want) {
+		t.Errorf("plan:\n%s\nwant\n%s", plan.String(), want)
+	}
 	// A size replaces the claims; a claim whose cell is excluded is noted, not an error.
 	sized := mustExpand(t, src+`exclude: [{cache: "on", users: 8}]
 sizes:
