@@ -137,7 +137,7 @@ func (j judge) claim(c Claim, fs []FactorInfo) Judgement {
 			}
 			vals[i] = append(vals[i], v)
 		}
-		js := JudgedStep{Label: st.Label, Value: quantity(vals[i])}
+		js := JudgedStep{Label: st.Label, Value: stepValue(vals[i])}
 		for _, levels := range st.Cells {
 			js.Cells = append(js.Cells, cellID(levels))
 		}
@@ -173,14 +173,13 @@ func (j judge) claim(c Claim, fs []FactorInfo) Judgement {
 	return out
 }
 
-// quantity is a step's quantity: the mean of one cell (Student's interval), or the
+// stepValue is a step's quantity: the mean of one cell (Student's interval), or the
 // ratio of a numerator cell's mean to a denominator cell's.
-func quantity(sides [][]float64) stats.Interval {
+func stepValue(sides [][]float64) stats.Interval {
 	if len(sides) == 2 {
 		return stats.RatioOfMeans(sides[1], sides[0])
 	}
-	s := stats.Summarise(sides[0])
-	return stats.Interval{Value: s.Mean, Low: s.CILow, High: s.CIHigh, DF: float64(s.N - 1)}
+	return stats.MeanOf(sides[0])
 }
 
 // powers are a step's means as terms of a product, raised to power.

@@ -43,6 +43,21 @@ func DiffOfMeans(base, x []float64) Interval {
 	return withT(iv, iv.Value, []float64{vb, vx}, []int{len(base), len(x)}, false)
 }
 
+// MeanOf is mean(xs) with Student's 95% interval: the mean -/+ t(0.975, n-1) x
+// sqrt(var/n), the one-term case of the intervals here. It needs two repetitions
+// (else every field is NaN but Value).
+func MeanOf(xs []float64) Interval {
+	iv := nanInterval()
+	if len(xs) == 0 {
+		return iv
+	}
+	iv.Value = mean(xs)
+	if len(xs) < 2 {
+		return iv
+	}
+	return withT(iv, iv.Value, []float64{variance(xs, iv.Value) / float64(len(xs))}, []int{len(xs)}, false)
+}
+
 // Power is one factor of a product of means: the mean of Values raised to Power
 // (+1 a numerator, -1 a denominator).
 type Power struct {

@@ -140,3 +140,16 @@ func TestIntervalJSON(t *testing.T) {
 		t.Errorf("round trip of %+v: %+v, %v", iv, back, err)
 	}
 }
+
+// TestMeanOf: 10, 12, 14 by hand: mean 12, s² = 4, se = sqrt(4/3) = 1.154701, t(0.975,
+// 2) = 4.302653, half-width 4.968275: 7.031725 to 16.968275 with 2 degrees of
+// freedom; one value has no interval.
+func TestMeanOf(t *testing.T) {
+	iv := MeanOf([]float64{10, 12, 14})
+	if math.Abs(iv.Value-12) > 1e-12 || math.Abs(iv.Low-7.031725) > 1e-5 || math.Abs(iv.High-16.968275) > 1e-5 || math.Abs(iv.DF-2) > 1e-9 {
+		t.Errorf("MeanOf(10, 12, 14) = %+v, want 12 (7.031725 to 16.968275, 2 df)", iv)
+	}
+	if one := MeanOf([]float64{5}); one.Value != 5 || one.OK() {
+		t.Errorf("MeanOf(5) = %+v, want 5 without an interval", one)
+	}
+}
