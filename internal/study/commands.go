@@ -160,6 +160,9 @@ func writeReport(dirs []string, dir string, out Output) error {
 	for _, f := range rep.Findings() {
 		fmt.Fprintln(out.Stdout, f)
 	}
+	for _, j := range rep.Claims {
+		fmt.Fprintln(out.Stdout, j.Line())
+	}
 	_, err = fmt.Fprintf(out.Stdout, "report: %s (figures in %s, numbers in %s and %s)\n", filepath.Join(dir, rundir.ReportFile),
 		filepath.Join(dir, rundir.FiguresDir), CellsCSVFile, SummaryFile)
 	return err

@@ -45,6 +45,11 @@ type Plan struct {
 	// Fingerprint identifies the study by its cells: two directories with the same
 	// fingerprint hold runs of one study (shards, or one study resumed).
 	Fingerprint string
+	// Claims are the study's expected findings, checked against its cells.
+	Claims []Claim
+	// Populations say how each cell's load is had with snapshot: true (snapshot.go);
+	// nil without.
+	Populations map[string]*Population
 }
 
 // FactorInfo describes a factor for reports: its levels and how they read as an
@@ -146,6 +151,11 @@ func Expand(s *Study) (*Plan, error) {
 		if n := unbased(plan.Cells, withZipped(b.Terms, zip, levels)); n != "" {
 			plan.Notes = append(plan.Notes, n)
 		}
+	}
+	plan.Claims = e.checkClaims(plan)
+	plan.Populations = e.populations(plan)
+	if err := e.p.err(); err != nil {
+		return nil, err
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n", s.File.Name)

@@ -57,6 +57,12 @@ type Body struct {
 	Seed  int64
 	// Timeout stops a cell's run that takes longer (0: none).
 	Timeout time.Duration
+	// Expect are the findings the study should show (expect.go).
+	Expect []Claim
+	// Snapshot loads each population once and copies it to the runs of its cells
+	// (snapshot.go); SnapshotPos is where it was asked for.
+	Snapshot    bool
+	SnapshotPos Pos
 	// given says which fields were written, for sizes.
 	given map[string]bool
 }
@@ -132,8 +138,8 @@ const (
 )
 
 var (
-	topFields  = []string{"name", "description", "notes", "workload", "phases", "params", "factors", "zip", "exclude", "repetitions", "order", "seed", "baseline", "timeout", "sizes"}
-	sizeFields = []string{"description", "params", "factors", "zip", "exclude", "repetitions", "order", "seed", "baseline", "timeout"}
+	topFields  = []string{"name", "description", "notes", "workload", "phases", "params", "factors", "zip", "exclude", "repetitions", "order", "seed", "baseline", "timeout", "expect", "snapshot", "sizes"}
+	sizeFields = []string{"description", "params", "factors", "zip", "exclude", "repetitions", "order", "seed", "baseline", "timeout", "expect", "snapshot"}
 	nameRE     = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
 	refRE      = regexp.MustCompile(`\$\{([^}]*)\}`)
 	// unclosedRE finds a reference that is not closed: "${dev" at a value's end.
@@ -301,6 +307,16 @@ func (p *problems) body(entries []entry) Body {
 					p.add(at(e.value, e.field), "%q: the shuffle's seed is a whole number", s)
 				}
 				b.Seed = n
+			}
+		case "expect":
+			b.Expect = p.expect(e)
+		case "snapshot":
+			if s, ok := p.scalar(e); ok {
+				v, err := strconv.ParseBool(strings.TrimSpace(s))
+				if err != nil {
+					p.add(at(e.value, e.field), "%q: give true (load each population once and copy it to every run that uses it) or false", s)
+				}
+				b.Snapshot, b.SnapshotPos = v, at(e.value, e.field)
 			}
 		case "timeout":
 			if s, ok := p.scalar(e); ok {

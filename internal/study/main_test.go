@@ -39,6 +39,10 @@ const (
 	// would; fakeStubbornEnv makes it ignore SIGTERM, as a hung server would.
 	fakeKillEnv     = "TIERBENCH_STUDY_FAKE_KILL"
 	fakeStubbornEnv = "TIERBENCH_STUDY_FAKE_STUBBORN"
+	// fakeSnapshotEnv names a file each fake load appends its command line to; a
+	// fake load then leaves a population on its data tier, and a fake run fails
+	// without one (fakePopulation).
+	fakeSnapshotEnv = "TIERBENCH_STUDY_FAKE_SNAPSHOT"
 )
 
 func TestMain(m *testing.M) {
@@ -76,6 +80,14 @@ func fakePhase(args []string) int {
 		return 1
 	}
 	oc := Outcome{Phase: "load", Status: "ok"}
+	if log := os.Getenv(fakeSnapshotEnv); log != "" {
+		file, err := fakePopulation(args, out, log)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "tierbench:", err)
+			return 1
+		}
+		oc.File = file
+	}
 	if args[1] == "run" {
 		users, _ := strconv.Atoi(flags["users"])
 		rep, _ := strconv.Atoi(strings.TrimPrefix(filepath.Base(out), "rep-"))

@@ -67,6 +67,16 @@ func writePlan(w io.Writer, p *Plan, sh Shard, st *status) {
 	if s.Timeout > 0 {
 		item("timeout", "%s a run", s.Timeout)
 	}
+	if t := p.snapshotText(); t != "" {
+		item("snapshot", "%s", t)
+	}
+	for i, c := range p.Claims {
+		key := ""
+		if i == 0 {
+			key = "expect"
+		}
+		item(key, "%s: %s (the paper: %s)", c.ID, c.Text, c.Paper)
+	}
 	if sh != All {
 		n := 0
 		for _, c := range p.Cells {

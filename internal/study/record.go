@@ -45,6 +45,10 @@ type Record struct {
 	Excluded    int          `json:"excluded,omitempty"`
 	Factors     []FactorInfo `json:"factors"`
 	Cells       []Cell       `json:"cells"`
+	// Expect are the study's expected findings, judged in its report.
+	Expect []Claim `json:"expect,omitempty"`
+	// Snapshot says the cells that share a population reuse one load.
+	Snapshot bool `json:"snapshot,omitempty"`
 	// Shard is the --shard of the last run in this directory ("" for all cells).
 	Shard   string    `json:"shard,omitempty"`
 	Updated time.Time `json:"updated"`
@@ -57,7 +61,7 @@ func (p *Plan) Record(sh Shard) *Record {
 		File: s.File.Path, Source: string(s.File.Source), Size: s.Size, SizeDescription: s.SizeDescription,
 		Fingerprint: p.Fingerprint, Repetitions: s.Repetitions, Order: s.Order, Seed: s.Seed,
 		TimeoutS: s.Timeout.Seconds(), Excluded: p.Excluded, Factors: p.Factors, Cells: p.Cells,
-		Updated: time.Now().UTC()}
+		Expect: p.Claims, Snapshot: s.Snapshot, Updated: time.Now().UTC()}
 	if sh != All {
 		r.Shard = sh.String()
 	}
@@ -117,6 +121,10 @@ type RunRecord struct {
 	Metrics []result.Metric `json:"metrics,omitempty"`
 	Result  string          `json:"result,omitempty"`
 	Phases  []PhaseRecord   `json:"phases"`
+	// Load says the run's population came from a snapshot (its load phase is not
+	// among Phases), which, and what loading and copying it took; nil when the run
+	// loaded for itself.
+	Load *LoadReuse `json:"load,omitempty"`
 	// Dir is the run's directory, set when read (not stored).
 	Dir string `json:"-"`
 }

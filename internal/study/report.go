@@ -29,6 +29,8 @@ type Report struct {
 	Metrics []report.Metric
 	// Notes say what the report left out of the runs' files.
 	Notes []string
+	// Claims are the study's expected findings, judged.
+	Claims []Judgement
 	// study and fingerprint say which study it is of.
 	study, fingerprint string
 	// headline marks the headline metrics' keys; varying each factor's levels over
@@ -55,7 +57,8 @@ func (r *Report) Write(dir string) error {
 	return metrics.WriteJSONFile(filepath.Join(dir, SummaryFile), struct {
 		summaryHead
 		*report.Summary
-	}{summaryHead{Study: r.study, Fingerprint: r.fingerprint}, r.Summary})
+		Claims []Judgement `json:"claims,omitempty"`
+	}{summaryHead{Study: r.study, Fingerprint: r.fingerprint}, r.Summary, r.Claims})
 }
 
 // reportBuilder holds what the report's sections share.
@@ -124,6 +127,9 @@ func BuildReport(res *Results) (*Report, error) {
 	if fs := rep.Findings(); len(fs) > 0 {
 		doc.Section("Against the baseline").AddText("Each headline metric's mean against the baseline's, with Welch's t-test (two-sided, significant when p < 0.05):").
 			AddPre(strings.Join(fs, "\n"))
+	}
+	if rep.Claims = Judge(b.rec.Expect, b.sum, b.rec.Factors, b.rec.Repetitions); len(rep.Claims) > 0 {
+		doc.Section("Expected findings").AddText(claimsText...).AddTable(claimsTable(rep.Claims))
 	}
 	if err := b.sections(doc); err != nil {
 		return nil, err

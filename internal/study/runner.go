@@ -152,11 +152,15 @@ func (r *Runner) DryRun(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("cell %s: %w", c.ID, err)
 		}
-		for _, args := range lines {
+		for i, args := range lines {
+			if pop := r.Plan.Populations[c.ID]; i == 0 && pop != nil && pop.Refused == "" {
+				fmt.Fprintf(r.Stdout, "    (the population of %s, copied onto the run's tiers before its commands)\n", filepath.Join(SnapshotsDir, pop.Key))
+				continue
+			}
 			fmt.Fprintf(r.Stdout, "    tierbench %s\n", lifecycle.CommandLine(args))
 		}
 	}
-	return nil
+	return r.writeSnapshotLoads(st.out)
 }
 
 // Run prints the plan, validates every cell, locks the study directory, records
@@ -224,6 +228,7 @@ func (r *Runner) Run(ctx context.Context) (*Tally, error) {
 		}
 	}
 	bar.Finish()
+	r.dropSnapshots(st.out, st)
 	return &st.Tally, nil
 }
 

@@ -67,7 +67,20 @@ func (r *Runner) runOne(ctx context.Context, out string, ref RunRef) (*RunRecord
 		runCtx, cancel = context.WithTimeout(ctx, t)
 	}
 	defer cancel()
-	for i, args := range lines {
+	first := 0
+	if pop := r.Plan.Populations[c.ID]; pop != nil && pop.Refused == "" {
+		use, failed := r.loadFromSnapshot(ctx, runCtx, out, dir, ref, pop, stdout, stderr)
+		rec.Load = use
+		if failed != nil {
+			rec.Phases = append(rec.Phases, *failed)
+			rec.Status, rec.Error = failed.Status, fmt.Sprintf("%s: %s", failed.Phase, failed.Why)
+			r.removeDatabase(dir, c, stderr)
+			return finish()
+		}
+		first = 1 // the load is the snapshot's
+	}
+	for i := first; i < len(lines); i++ {
+		args := lines[i]
 		pr := r.runPhase(ctx, runCtx, dir, c.Phases[i], args, stdout, stderr)
 		rec.Phases = append(rec.Phases, pr)
 		if len(pr.Metrics) > 0 {

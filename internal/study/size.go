@@ -75,6 +75,12 @@ func (f *File) At(size string) (*Study, error) {
 		if g["timeout"] {
 			s.Timeout = z.Timeout
 		}
+		if g["expect"] {
+			s.Expect = z.Expect
+		}
+		if g["snapshot"] {
+			s.Snapshot, s.SnapshotPos = z.Snapshot, z.SnapshotPos
+		}
 	}
 	if s.Repetitions == 0 {
 		s.Repetitions = 1
