@@ -28,7 +28,8 @@ import (
 func (r *Runner) runOne(ctx context.Context, out string, ref RunRef) (*RunRecord, error) {
 	c := ref.Cell
 	dir := RunDir(out, c.ID, ref.Rep)
-	rec := &RunRecord{Cell: c.ID, Repetition: ref.Rep, Fingerprint: c.Fingerprint, Status: result.StatusOK, Started: time.Now().UTC()}
+	rec := &RunRecord{Cell: c.ID, Repetition: ref.Rep, Fingerprint: c.Fingerprint, Status: result.StatusOK, Started: time.Now().UTC(),
+		runExtra: r.runExtra(ref, dir)}
 	finish := func() (*RunRecord, error) {
 		rec.Finished = time.Now().UTC()
 		rec.Seconds = rec.Finished.Sub(rec.Started).Seconds()
@@ -38,6 +39,11 @@ func (r *Runner) runOne(ctx context.Context, out string, ref RunRef) (*RunRecord
 		rec.Status, rec.Error = result.StatusFailed, oneLine(err)
 		return finish()
 	}
+	unlock, err := r.lockRun(out, ref)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	if err := r.setAsideEarlier(ctx, dir, c); err != nil {
 		if errors.Is(err, context.Canceled) {
 			return nil, err
@@ -47,6 +53,7 @@ func (r *Runner) runOne(ctx context.Context, out string, ref RunRef) (*RunRecord
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("cell %s rep %d: %w", c.ID, ref.Rep, err)
 	}
+	rec.Attempt = attempts(dir) + 1
 	lines, err := lifecycle.CommandArgs(c.Spec(dir))
 	if err != nil {
 		return fail(err)
@@ -73,8 +80,11 @@ func (r *Runner) runOne(ctx context.Context, out string, ref RunRef) (*RunRecord
 		if len(pr.Metrics) > 0 {
 			rec.Metrics, rec.Result = pr.Metrics, pr.File
 		}
+		if pr.host != nil {
+			rec.Host = pr.host
+		}
 		if pr.Status != result.StatusOK {
-			rec.Status, rec.Error = pr.Status, fmt.Sprintf("%s: %s", pr.Phase, pr.Why)
+			rec.Status, rec.Error, rec.Transient = pr.Status, fmt.Sprintf("%s: %s", pr.Phase, pr.Why), pr.transient
 			break
 		}
 	}
@@ -101,7 +111,7 @@ func (r *Runner) runPhase(ctx, runCtx context.Context, dir string, phase workloa
 	os.Remove(outcome)
 	switch {
 	case oc != nil:
-		pr.Status, pr.Why, pr.Metrics = oc.Status, oc.Why, oc.Metrics
+		pr.Status, pr.Why, pr.Metrics, pr.host = oc.Status, oc.Why, oc.Metrics, oc.Host
 		if oc.File != "" {
 			pr.File = oc.File
 			if rel, err := filepath.Rel(dir, oc.File); err == nil && !strings.HasPrefix(rel, "..") {
@@ -114,7 +124,7 @@ func (r *Runner) runPhase(ctx, runCtx context.Context, dir string, phase workloa
 			pr.Why += ": " + ocErr.Error()
 		}
 	default:
-		pr.Status, pr.Why = result.StatusFailed, exitText(err, stop)
+		pr.Status, pr.Why, pr.transient = result.StatusFailed, exitText(err, stop), transient(err, stop)
 		if last := lastLine(stderr, errStart); last != "" {
 			pr.Why += ": " + last
 		}
@@ -224,8 +234,11 @@ func (r *Runner) setAsideEarlier(ctx context.Context, dir string, c *Cell) error
 			names = append(names, n)
 		}
 	}
-	_, err = rundir.SetAside(dir, names...)
-	return err
+	a, err := rundir.SetAside(dir, names...)
+	if err != nil {
+		return err
+	}
+	return markPartial(a)
 }
 
 // waitUnlocked waits, up to limit, until no command holds dir's lock.
