@@ -103,8 +103,24 @@ type AnotherStudyError struct {
 }
 
 func (e *AnotherStudyError) Error() string {
-	return fmt.Sprintf("--out %s holds study %s at %s (fingerprint %s), and this task is of study %s at %s (fingerprint %s): give the study file and --size the other tasks were given, or another --out; nothing was run",
-		e.Out, e.Held.Name, sizeName(e.Held.Size), short(e.Held.Fingerprint), e.Given.Name, sizeName(e.Given.Size), short(e.Given.Fingerprint))
+	return fmt.Sprintf("--out %s holds %s, and this task is of %s: give the study file and --size the other tasks were given, or another --out; nothing was run",
+		e.Out, studyText(e.Held), studyText(e.Given))
+}
+
+// sameTasks reports whether two records number the same runs the same way: the same
+// cells (fingerprint), size, repetitions and order.
+func sameTasks(a, b *Record) bool {
+	return a.Fingerprint == b.Fingerprint && a.Size == b.Size && a.Repetitions == b.Repetitions && a.Order == b.Order && a.Seed == b.Seed
+}
+
+// studyText is "study smoke at --size quick (fingerprint aa5c91ee69fa, 2
+// repetitions, shuffled with seed 14)".
+func studyText(r *Record) string {
+	order := "in a fixed order"
+	if r.Order == OrderShuffled {
+		order = fmt.Sprintf("shuffled with seed %d", r.Seed)
+	}
+	return fmt.Sprintf("study %s at %s (fingerprint %s, %s, %s)", r.Name, sizeName(r.Size), short(r.Fingerprint), plural(r.Repetitions, "repetition"), order)
 }
 
 func short(fp string) string {

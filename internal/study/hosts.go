@@ -40,10 +40,10 @@ type HostRow struct {
 
 // WithinHost is a cell compared with its baseline within hosts, for one metric.
 type WithinHost struct {
-	Metric  string `json:"metric"`
-	Cell    string `json:"cell"`
-	Against string `json:"against"`
-	stats.Blocked
+	Metric  string        `json:"metric"`
+	Cell    string        `json:"cell"`
+	Against string        `json:"against"`
+	Test    stats.Blocked `json:"test"`
 	// CellHosts and BaseHosts are where each side's runs ran.
 	CellHosts []string `json:"cell_hosts"`
 	BaseHosts []string `json:"baseline_hosts"`
@@ -126,7 +126,7 @@ func (b *reportBuilder) hostSummary(rep *Report) *HostSummary {
 				continue
 			}
 			hs.Within = append(hs.Within, WithinHost{Metric: m.Key, Cell: cs.ID, Against: cs.Against,
-				Blocked: stats.BlockedCompare(bv, xv, bh, xh), CellHosts: distinct(xh), BaseHosts: distinct(bh)})
+				Test: stats.BlockedCompare(bv, xv, bh, xh), CellHosts: distinct(xh), BaseHosts: distinct(bh)})
 		}
 	}
 	if len(hs.Effects) == 0 {
@@ -173,19 +173,20 @@ func (r *Report) HostFindings() []string {
 				continue
 			}
 			differ, at, base := r.pairWords(byID[w.Cell], byID[w.Against])
-			if w.Shared == 0 {
+			if w.Test.Shared == 0 {
 				warn = append(warn, fmt.Sprintf("warning: %s: %s%s is compared with %s across hosts only (it ran on %s, its baseline on %s): the difference includes the machines'; run each block on one host (--shard K/N blocks by host, `study tasks --hosts N`)",
 					m.Key, differ, at, base, strings.Join(w.CellHosts, ", "), strings.Join(w.BaseHosts, ", ")))
 				continue
 			}
-			s := fmt.Sprintf("%s within hosts: %s is %.2f%% %s than %s%s (%s", m.Key, differ, math.Abs(w.DiffPct), directionWord(m, w.DiffPct), base, at, plural(w.Shared, "host"))
+			b := w.Test
+			s := fmt.Sprintf("%s within hosts: %s is %.2f%% %s than %s%s (%s", m.Key, differ, math.Abs(b.DiffPct), directionWord(m, b.DiffPct), base, at, plural(b.Shared, "host"))
 			switch {
-			case math.IsNaN(w.P):
-				s += ", untestable: too few runs for host and cell together)"
-			case w.Significant:
-				s += fmt.Sprintf(", p = %.3g, significant)", w.P)
+			case math.IsNaN(b.P):
+				s += ", untestable: too few runs a host, or no spread)"
+			case b.Significant:
+				s += fmt.Sprintf(", p = %.3g, significant)", b.P)
 			default:
-				s += fmt.Sprintf(", p = %.3g, not significant)", w.P)
+				s += fmt.Sprintf(", p = %.3g, not significant)", b.P)
 			}
 			out = append(out, s)
 		}
@@ -258,13 +259,13 @@ func (r *Report) hostSection(doc *report.Document) {
 		report.Column{Label: "baseline"}, report.Column{Label: "within hosts", Unit: "%"}, report.Column{Label: "p"},
 		report.Column{Label: "hosts shared"}, report.Column{Label: "cell's hosts"}, report.Column{Label: "baseline's hosts"})
 	for _, w := range hs.Within {
-		d := report.Percent(w.DiffPct)
-		if w.Shared == 0 {
+		d := report.Percent(w.Test.DiffPct)
+		if w.Test.Shared == 0 {
 			d = report.Text("across hosts only")
 			d.Class = report.ClassWorse
 		}
-		wt.AddRow(report.Text(w.Metric), report.Text(w.Cell), report.Text(w.Against), d, report.PValue(w.P),
-			report.Number(float64(w.Shared)), report.Text(strings.Join(w.CellHosts, ", ")), report.Text(strings.Join(w.BaseHosts, ", ")))
+		wt.AddRow(report.Text(w.Metric), report.Text(w.Cell), report.Text(w.Against), d, report.PValue(w.Test.P),
+			report.Number(float64(w.Test.Shared)), report.Text(strings.Join(w.CellHosts, ", ")), report.Text(strings.Join(w.BaseHosts, ", ")))
 	}
 	sec.AddTable(wt)
 	if fs := r.HostFindings(); len(fs) > 0 {

@@ -136,7 +136,7 @@ func (r *Runner) heldStudy(out string) (*Record, []string, error) {
 		return nil, []string{fmt.Sprintf("%v: it is written again from %s", d, r.Plan.Study.File.Path)}, nil
 	case err != nil:
 		return nil, nil, err
-	case rec.Fingerprint != r.Plan.Fingerprint:
+	case !sameTasks(rec, r.Plan.Record(All)):
 		return nil, nil, &AnotherStudyError{Out: out, Held: rec, Given: r.Plan.Record(All)}
 	case rec.Shard != "":
 		return nil, nil, &UsageError{Err: fmt.Errorf("--out %s was run as shard %s of the study: tasks go into a directory of their own, or one that every task of the study shares; nothing was run", out, rec.Shard)}

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"encoding/json"
 	"math"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -29,6 +30,34 @@ type Blocked struct {
 	// Shared counts the blocks that hold runs of both cells. With none the cells
 	// can only be compared across blocks, and every other field is NaN.
 	Shared int
+}
+
+// blockedJSON is Blocked in JSON, with null for NaN and infinities.
+type blockedJSON struct {
+	Diff        *float64 `json:"diff"`
+	DiffPct     *float64 `json:"diff_pct"`
+	SE          *float64 `json:"se"`
+	T           *float64 `json:"t"`
+	DF          *float64 `json:"df"`
+	P           *float64 `json:"p"`
+	Significant bool     `json:"significant"`
+	Shared      int      `json:"shared_blocks"`
+}
+
+// MarshalJSON writes NaN fields (a comparison that cannot be made or tested) as
+// null.
+func (b Blocked) MarshalJSON() ([]byte, error) {
+	return json.Marshal(blockedJSON{Nullable(b.Diff), Nullable(b.DiffPct), Nullable(b.SE), Nullable(b.T), Nullable(b.DF), Nullable(b.P), b.Significant, b.Shared})
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote, null as NaN.
+func (b *Blocked) UnmarshalJSON(data []byte) error {
+	var j blockedJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return err
+	}
+	*b = Blocked{orNaN(j.Diff), orNaN(j.DiffPct), orNaN(j.SE), orNaN(j.T), orNaN(j.DF), orNaN(j.P), j.Significant, j.Shared}
+	return nil
 }
 
 // BlockedCompare compares x with base within blocks: base[i] ran in block

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"encoding/json"
 	"math"
 	"testing"
 
@@ -79,5 +80,19 @@ func TestBlockEffects(t *testing.T) {
 	// Hosts that share no cell: their effect is their cells'.
 	if _, ok := BlockEffects([]Observation{{"c1", "a", 1}, {"c2", "b", 2}}); ok {
 		t.Error("hosts without a cell in common were fitted")
+	}
+}
+
+// TestBlockedJSON: a comparison that cannot be made is written with nulls and read
+// back as NaN.
+func TestBlockedJSON(t *testing.T) {
+	in := BlockedCompare([]float64{1, 2}, []float64{3, 4}, []string{"a", "a"}, []string{"b", "b"})
+	b, err := json.Marshal(in)
+	if err != nil || string(b) != `{"diff":null,"diff_pct":null,"se":null,"t":null,"df":null,"p":null,"significant":false,"shared_blocks":0}` {
+		t.Fatalf("%s %v", b, err)
+	}
+	var out Blocked
+	if err := json.Unmarshal(b, &out); err != nil || !math.IsNaN(out.Diff) || out.Shared != 0 {
+		t.Errorf("read back %+v %v", out, err)
 	}
 }
