@@ -29,7 +29,7 @@ type RunSettings struct {
 	out, size, shard    string
 	dryRun, retryFailed bool
 	task, tasks         string
-	blocking            string
+	blocking, scratch   string
 }
 
 // NewRunSettings returns study run's parameters at their defaults.
@@ -82,7 +82,7 @@ func (s *RunSettings) run(ctx context.Context, target string, out Output) error 
 		dir = "OUT"
 	}
 	r := &Runner{Plan: plan, Out: dir, Shard: sh, RetryFailed: s.retryFailed, Stdout: out.Stdout,
-		Progress: out.Progress, Lock: out.Command, Command: out.Child, Tasks: tasks}
+		Progress: out.Progress, Lock: out.Command, Command: out.Child, Tasks: tasks, Scratch: s.scratch}
 	if s.dryRun {
 		return r.DryRun(ctx)
 	}

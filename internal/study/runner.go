@@ -41,6 +41,9 @@ type Runner struct {
 	// Tasks, when set, are the only runs to make (--task, --tasks): in a directory
 	// that other tasks of the study may share, each run locked on its own.
 	Tasks *TaskRange
+	// Scratch, when set, is a directory on this machine's own disk where each run
+	// runs, its files moved into OUT when it ends (--scratch).
+	Scratch string
 
 	taskList *Tasks
 }

@@ -28,11 +28,16 @@ import (
 func (r *Runner) runOne(ctx context.Context, out string, ref RunRef) (*RunRecord, error) {
 	c := ref.Cell
 	dir := RunDir(out, c.ID, ref.Rep)
+	work := r.workDir(ref, dir) // where the run runs: dir, or under --scratch
 	rec := &RunRecord{Cell: c.ID, Repetition: ref.Rep, Fingerprint: c.Fingerprint, Status: result.StatusOK, Started: time.Now().UTC(),
-		runExtra: r.runExtra(ref, dir)}
+		runExtra: r.runExtra(ref, work)}
 	finish := func() (*RunRecord, error) {
 		rec.Finished = time.Now().UTC()
 		rec.Seconds = rec.Finished.Sub(rec.Started).Seconds()
+		// Not cancelled: an interrupted run's files come back too.
+		if err := r.bringBack(context.WithoutCancel(ctx), work, dir); err != nil {
+			return rec, fmt.Errorf("cell %s rep %d: %w", c.ID, ref.Rep, err)
+		}
 		return rec, metrics.WriteJSONFile(filepath.Join(dir, RunFile), rec)
 	}
 	fail := func(err error) (*RunRecord, error) {
@@ -50,20 +55,30 @@ func (r *Runner) runOne(ctx context.Context, out string, ref RunRef) (*RunRecord
 		}
 		return nil, fmt.Errorf("cell %s rep %d: %w", c.ID, ref.Rep, err)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	// What an attempt killed on this machine left under --scratch: into OUT, and
+	// aside, as partial.
+	if err := r.bringBack(ctx, work, dir); err != nil {
 		return nil, fmt.Errorf("cell %s rep %d: %w", c.ID, ref.Rep, err)
 	}
+	if err := r.setAsideEarlier(ctx, dir, c); err != nil {
+		return nil, fmt.Errorf("cell %s rep %d: %w", c.ID, ref.Rep, err)
+	}
+	for _, d := range []string{dir, work} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, fmt.Errorf("cell %s rep %d: %w", c.ID, ref.Rep, err)
+		}
+	}
 	rec.Attempt = attempts(dir) + 1
-	lines, err := lifecycle.CommandArgs(c.Spec(dir))
+	lines, err := lifecycle.CommandArgs(c.Spec(work))
 	if err != nil {
 		return fail(err)
 	}
-	stdout, err := os.OpenFile(filepath.Join(dir, StdoutFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	stdout, err := os.OpenFile(filepath.Join(work, StdoutFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return fail(err)
 	}
 	defer stdout.Close()
-	stderr, err := os.OpenFile(filepath.Join(dir, StderrFile), os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o644)
+	stderr, err := os.OpenFile(filepath.Join(work, StderrFile), os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o644)
 	if err != nil {
 		return fail(err)
 	}
@@ -75,7 +90,7 @@ func (r *Runner) runOne(ctx context.Context, out string, ref RunRef) (*RunRecord
 	}
 	defer cancel()
 	for i, args := range lines {
-		pr := r.runPhase(ctx, runCtx, dir, c.Phases[i], args, stdout, stderr)
+		pr := r.runPhase(ctx, runCtx, work, c.Phases[i], args, stdout, stderr)
 		rec.Phases = append(rec.Phases, pr)
 		if len(pr.Metrics) > 0 {
 			rec.Metrics, rec.Result = pr.Metrics, pr.File
@@ -88,7 +103,7 @@ func (r *Runner) runOne(ctx context.Context, out string, ref RunRef) (*RunRecord
 			break
 		}
 	}
-	r.removeDatabase(dir, c, stderr)
+	r.removeDatabase(work, c, stderr)
 	return finish()
 }
 

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -261,4 +262,91 @@ func snapshot(t *testing.T, dir string) string {
 		return nil
 	})
 	return b.String()
+}
+
+// TestScratch: with --scratch a run runs on this machine's disk and its files end
+// in OUT, nothing left behind; what an attempt killed on this machine left there is
+// brought into OUT and set aside as partial.
+func TestScratch(t *testing.T) {
+	p := mustExpand(t, fakeStudy, "")
+	out, scratch := filepath.Join(t.TempDir(), "out"), t.TempDir()
+	r := taskRunner(p, out, 0, 0)
+	r.Scratch = scratch
+	if _, err := runTask(context.Background(), r); err != nil {
+		t.Fatal(err)
+	}
+	task := p.Tasks().List[0]
+	dir := RunDir(out, task.Cell.ID, task.Rep)
+	for _, f := range []string{RunFile, StdoutFile, StderrFile, result.File} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("OUT lacks the run's %s: %v", f, err)
+		}
+	}
+	work := RunDir(filepath.Join(scratch, "fake-"+short(p.Fingerprint)), task.Cell.ID, task.Rep)
+	if rec := readRun(t, out, task.Cell.ID, task.Rep); rec.Status != result.StatusOK || rec.Host == nil || len(rec.Host.Disks) == 0 || rec.Host.Disks[0].Dirs[0] != work {
+		t.Errorf("the run's record: %+v, want it run in %s", rec, work)
+	}
+	if left, _ := os.ReadDir(scratch); len(left) != 0 {
+		t.Errorf("--scratch keeps %v", left)
+	}
+
+	// An attempt at task 1 killed on this machine left its files in scratch.
+	task1 := p.Tasks().List[1]
+	work1 := RunDir(filepath.Join(scratch, "fake-"+short(p.Fingerprint)), task1.Cell.ID, task1.Rep)
+	os.MkdirAll(filepath.Join(work1, "db"), 0o755)
+	os.WriteFile(filepath.Join(work1, result.File), []byte(`{"tps": 1}`), 0o644)
+	os.WriteFile(filepath.Join(work1, "db", "big.db"), make([]byte, 1<<20), 0o644)
+	r = taskRunner(p, out, 1, 1)
+	r.Scratch = scratch
+	if _, err := runTask(context.Background(), r); err != nil {
+		t.Fatal(err)
+	}
+	dir1 := RunDir(out, task1.Cell.ID, task1.Rep)
+	if b, err := os.ReadFile(filepath.Join(dir1, rundir.EarlierDir, "1", "result"+PartialSuffix)); err != nil || string(b) != `{"tps": 1}` {
+		t.Errorf("the killed attempt's result: %q %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir1, rundir.EarlierDir, "1", "db")); err == nil {
+		t.Error("the killed attempt's database was carried into OUT")
+	}
+	if rec := readRun(t, out, task1.Cell.ID, task1.Rep); rec.Status != result.StatusOK || rec.Attempt != 2 {
+		t.Errorf("task 1: %+v", rec)
+	}
+	if left, _ := os.ReadDir(scratch); len(left) != 0 {
+		t.Errorf("--scratch keeps %v", left)
+	}
+}
+
+// TestMoveAcrossFileSystems: --scratch on a machine's own disk and OUT on shared
+// storage are two file systems, where a rename fails (EXDEV) and move copies: the
+// tree, each file's bytes and mode, and symbolic links; then removes the source.
+func TestMoveAcrossFileSystems(t *testing.T) {
+	src, err := os.MkdirTemp("/dev/shm", "tierbench-move-")
+	if err != nil {
+		t.Skipf("no tmpfs at /dev/shm to move from: %v", err)
+	}
+	defer os.RemoveAll(src)
+	dst := filepath.Join(t.TempDir(), "run")
+	var a, b syscall.Stat_t
+	if syscall.Stat(src, &a) != nil || syscall.Stat(filepath.Dir(dst), &b) != nil || a.Dev == b.Dev {
+		t.Skip("/dev/shm and the test's directory are one file system here")
+	}
+	os.MkdirAll(filepath.Join(src, "figures"), 0o755)
+	os.WriteFile(filepath.Join(src, "figures", "tps.svg"), []byte("<svg/>"), 0o640)
+	os.WriteFile(filepath.Join(src, "result.json"), []byte(`{"tps": 2}`), 0o600)
+	os.Symlink("result.json", filepath.Join(src, "latest.json"))
+	if err := move(src, dst); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dst, "figures", "tps.svg")); err != nil || string(b) != "<svg/>" {
+		t.Errorf("figures/tps.svg: %q %v", b, err)
+	}
+	if fi, err := os.Stat(filepath.Join(dst, "result.json")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("result.json: %v %v", fi, err)
+	}
+	if l, err := os.Readlink(filepath.Join(dst, "latest.json")); err != nil || l != "result.json" {
+		t.Errorf("the link: %q %v", l, err)
+	}
+	if _, err := os.Stat(src); !os.IsNotExist(err) {
+		t.Errorf("the source is left: %v", err)
+	}
 }
