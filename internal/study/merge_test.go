@@ -99,6 +99,18 @@ func TestMergeChecks(t *testing.T) {
 		t.Errorf("shards 1/2 and 2/3: %v", err)
 	}
 
+	// Two studies: a flag wrong, not a moment's failure (64, do not retry).
+	other := mustExpand(t, strings.Replace(fakeStudy, "name: fake", "name: other", 1), "")
+	o := filepath.Join(dir, "other")
+	os.MkdirAll(o, 0o755)
+	if err := metrics.WriteJSONFile(filepath.Join(o, RecordFile), other.Record(All)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err = Load(a, o); code(err) != ExitUsage || !strings.HasPrefix(err.Error(), a+" holds study fake (") ||
+		!strings.Contains(err.Error(), o+" holds study other (") {
+		t.Errorf("a merge over two studies: %v (exit %d)", err, code(err))
+	}
+
 	// A cell.json of a format this tierbench does not read.
 	path := filepath.Join(RunDir(b, p.Tasks().List[4].Cell.ID, 2), RunFile)
 	rec := readRun(t, b, p.Tasks().List[4].Cell.ID, 2)

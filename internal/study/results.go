@@ -45,8 +45,8 @@ func Load(dirs ...string) (*Results, error) {
 		if res.Record == nil {
 			res.Record = rec
 		} else if first := res.Record; rec.Fingerprint != first.Fingerprint {
-			return nil, fmt.Errorf("%s holds study %s (%s, fingerprint %s) and %s holds study %s (%s, fingerprint %s): give the directories of one study, the shards of one file at one size",
-				dirs[0], first.Name, sizeName(first.Size), first.Fingerprint, dir, rec.Name, sizeName(rec.Size), rec.Fingerprint)
+			return nil, &UsageError{Err: fmt.Errorf("%s holds study %s (%s, fingerprint %s) and %s holds study %s (%s, fingerprint %s): give the directories of one study, the shards of one file at one size",
+				dirs[0], first.Name, sizeName(first.Size), first.Fingerprint, dir, rec.Name, sizeName(rec.Size), rec.Fingerprint)}
 		}
 		if shards, err = sameSplit(shards, dir, rec); err != nil {
 			return nil, err
