@@ -15,7 +15,7 @@ import (
 // a range of tasks, and how --shard splits the study.
 func (s *RunSettings) addClusterParams() {
 	p := s.set
-	p.String(&s.task, "task", "", params.String, "run only task I (`study tasks FILE` numbers them from 0), in an --out that every task of the study may share: one run per index of an array job")
+	p.String(&s.task, "task", "", params.String, "run only task I ('study tasks FILE' numbers them from 0), in an --out that every task of the study may share: one run per index of an array job")
 	p.String(&s.tasks, "tasks", "", params.String, "run only tasks A to B (A-B), one after the other")
 	p.String(&s.scratch, "scratch", "", params.String, "run each run in DIR on this machine's own disk and move its files into --out when it ends: the database and the emulated tiers stay off storage the machines share")
 	p.Enum(&s.blocking, "blocking", "host", []string{"host", "cell", "none"},

@@ -39,7 +39,7 @@ func NewRunSettings() *RunSettings {
 	p.String(&s.out, "out", "", params.String, "directory for the study: OUT/cells/CELL/rep-N, study.json and the report")
 	p.String(&s.size, "size", "", params.String, "a size the study file defines, e.g. quick (default: the file's own values)")
 	p.Bool(&s.dryRun, "dry-run", false, "print the plan and every cell with its commands, validate them, run nothing")
-	p.String(&s.shard, "shard", "", params.String, "run the cells of index K-1 modulo N only (K/N, e.g. 1/2), to spread a study over N machines; merge with 'study report'")
+	p.String(&s.shard, "shard", "", params.String, "run shard K of N only (K/N, e.g. 1/2), to spread a study over N machines (split as --blocking says); merge with 'study report'")
 	p.Bool(&s.retryFailed, "retry-failed", false, "run failed runs again (finished ones are always skipped)")
 	s.addClusterParams()
 	return s
