@@ -236,6 +236,18 @@ func TestTaskBadInput(t *testing.T) {
 	if _, err := taskRunner(p, shard, 0, 0).Run(context.Background()); code(err) != ExitUsage || !strings.Contains(err.Error(), "was run as shard 1/2") {
 		t.Errorf("a task in a shard's directory: %v", err)
 	}
+	// --shard 1/1 (the whole study) or another split of 1/2, on shard 1/2's directory.
+	for _, sh := range []Shard{All, {K: 1, N: 2, Blocking: ByCell}} {
+		r := fakeRunner(p, shard)
+		r.Shard = sh
+		_, err := r.Run(context.Background())
+		if code(err) != ExitUsage || !strings.HasPrefix(err.Error(), "--out "+shard+" was run as shard 1/2 (blocked by host), and this is ") {
+			t.Errorf("--shard %s (%s) on shard 1/2's directory: exit %d, %v", sh, splitName(sh.Blocking), code(err), err)
+		}
+	}
+	if after := snapshot(t, shard); !strings.Contains(after, RecordFile) || strings.Contains(after, "cells") {
+		t.Errorf("a refused shard changed %s:\n%s", shard, after)
+	}
 
 	// study.json of a format this tierbench does not read, written by another build.
 	newer := filepath.Join(dir, "newer")
