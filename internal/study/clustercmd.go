@@ -133,19 +133,11 @@ func (s *TasksSettings) Run(target string, w io.Writer) error {
 }
 
 func (s *TasksSettings) run(target string, w io.Writer) error {
-	f, err := Open(target)
+	plan, err := planOf(target, s.size)
 	if err != nil {
 		return err
 	}
-	st, err := f.At(s.size)
-	if err != nil {
-		return err
-	}
-	plan, err := Expand(st)
-	if err != nil {
-		return err
-	}
-	ts := plan.Tasks()
+	f, st, ts := plan.Study.File, plan.Study, plan.Tasks()
 	var ranges [][2]int
 	if s.hosts < 0 {
 		return &UsageError{Err: fmt.Errorf("--hosts %d: give the number of machines", s.hosts)}

@@ -65,15 +65,7 @@ func (s *RunSettings) run(ctx context.Context, target string, out Output) error 
 	if s.out == "" && !s.dryRun {
 		return &UsageError{Err: fmt.Errorf("--out is required: the directory for the study's runs and report")}
 	}
-	f, err := Open(target)
-	if err != nil {
-		return err
-	}
-	st, err := f.At(s.size)
-	if err != nil {
-		return err
-	}
-	plan, err := Expand(st)
+	plan, err := planOf(target, s.size)
 	if err != nil {
 		return err
 	}
@@ -266,4 +258,17 @@ func WriteBundled(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// planOf opens the study file or bundled study target and expands it at size.
+func planOf(target, size string) (*Plan, error) {
+	f, err := Open(target)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.At(size)
+	if err != nil {
+		return nil, err
+	}
+	return Expand(st)
 }
