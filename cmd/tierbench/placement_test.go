@@ -20,12 +20,7 @@ import (
 // asTierbenchEnv set it is tierbench itself, for tests that need a second process.
 func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == "device" && os.Args[2] == "serve" || os.Getenv(asTierbenchEnv) == "1" {
-		root := newRootCommand()
-		root.SetArgs(os.Args[1:])
-		if err := root.Execute(); err != nil {
-			os.Exit(1)
-		}
-		os.Exit(0)
+		os.Exit(run(os.Args[1:]))
 	}
 	os.Exit(m.Run())
 }

@@ -25,7 +25,7 @@ zip groups, exclude rules), repetitions, order, a baseline and a timeout. 'study
 runs every cell in OUT/cells/CELL/rep-N, resumes where it stopped, and writes
 report.html with figures, cells.csv and summary.json. Bundled studies run by name.`,
 	}
-	cmd.AddCommand(newStudyRunCommand(), newStudyReportCommand(), newStudyCompareCommand(), newStudyListCommand(), newStudyShowCommand())
+	cmd.AddCommand(newStudyRunCommand(), newStudyTasksCommand(), newStudyReportCommand(), newStudyCompareCommand(), newStudyListCommand(), newStudyShowCommand())
 	return cmd
 }
 
@@ -42,7 +42,8 @@ and keeps every finished one. The report is written to OUT at the end.`,
 		Example: `  tierbench study run smoke --size quick --out runs/smoke
   tierbench study run my-study.yaml --out runs/mine --dry-run
   tierbench study run my-study.yaml --out runs/mine-1 --shard 1/2   # on one machine
-  tierbench study run my-study.yaml --out runs/mine-2 --shard 2/2   # on another`,
+  tierbench study run my-study.yaml --out runs/mine-2 --shard 2/2   # on another
+  tierbench study run my-study.yaml --out /shared/mine --task $SLURM_ARRAY_TASK_ID   # one run per array index`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return s.Run(cmd.Context(), args[0], studyOutput(cmd))
@@ -59,6 +60,27 @@ func studyOutput(cmd *cobra.Command) study.Output {
 		out.Progress = os.Stderr
 	}
 	return out
+}
+
+func newStudyTasksCommand() *cobra.Command {
+	s := study.NewTasksSettings()
+	cmd := &cobra.Command{
+		Use:   "tasks FILE|NAME",
+		Short: "List a study's runs numbered as tasks, for an array job: 'study run --task I' runs one",
+		Long: `Numbers the study's (cell, repetition) runs from 0, block by block (each repetition
+of each baseline group), the numbers 'study run --task I' and '--tasks A-B' take. With
+--hosts N it also says which tasks each of N machines runs blocked by host, so that
+each compares every cell with its baseline itself (docs/cluster.md).`,
+		Example: `  tierbench study tasks smoke --size quick
+  tierbench study tasks my-study.yaml --hosts 4
+  tierbench study tasks my-study.yaml --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return s.Run(args[0], cmd.OutOrStdout())
+		},
+	}
+	addParams(cmd, s.Params())
+	return cmd
 }
 
 func newStudyReportCommand() *cobra.Command {

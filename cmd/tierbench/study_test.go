@@ -79,7 +79,7 @@ func TestStudyEndToEnd(t *testing.T) {
 
 	out, err := runStudyCLI(context.Background(), "study", "run", file, "--out", a, "--shard", "1/2", "--dry-run")
 	if err != nil || !strings.Contains(out, "4 x 2 repetitions = 8 runs, shuffled (seed 3)") ||
-		!strings.Contains(out, "shard      1/2: 2 of the 4 cells") || !strings.Contains(out, "tierbench oltp run --mix=bbs") {
+		!strings.Contains(out, "shard      1/2, blocked by host: 4 of the 8 runs, tasks 0-3 (repetition 1 of every cell)") || !strings.Contains(out, "tierbench oltp run --mix=bbs") {
 		t.Fatalf("dry run: %v\n%s", err, out)
 	}
 	if _, err := os.Stat(a); err == nil {

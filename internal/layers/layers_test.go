@@ -17,7 +17,7 @@ type rule struct {
 
 var leaves = []string{
 	"tierbench/internal/device", "tierbench/internal/energy", "tierbench/internal/params",
-	"tierbench/internal/capacity", "tierbench/internal/metrics", "tierbench/internal/rundir",
+	"tierbench/internal/capacity", "tierbench/internal/metrics", "tierbench/internal/rundir", "tierbench/internal/host",
 }
 
 var rules = []rule{

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"tierbench/internal/engine"
+	"tierbench/internal/host"
 	"tierbench/internal/metrics"
 	"tierbench/internal/params"
 	"tierbench/internal/result"
@@ -372,9 +373,15 @@ func TestExecuteMix(t *testing.T) {
 	}
 	run, err := metrics.ReadJSONFile[struct {
 		Engine engine.Info `json:"engine"`
+		Host   *host.Info  `json:"host"`
 	}](filepath.Join(out, "result.json"))
 	if err != nil || run.Engine.Settings["cache_size"] != "-3072" {
-		t.Errorf("the engine ran with cache_size %q (%v), want -3072", run.Engine.Settings["cache_size"], err)
+		t.Fatalf("the engine ran with cache_size %q (%v), want -3072", run.Engine.Settings["cache_size"], err)
+	}
+	// The machine is recorded with the engine's version and the disk under OUT.
+	if h := run.Host; h == nil || h.Hostname != host.Collect().Hostname || h.Engine != "sqlite "+run.Engine.Version ||
+		len(h.Disks) == 0 || h.Disks[0].Dirs[0] != out || h.Cores < 1 {
+		t.Errorf("host section %+v, want this machine, sqlite %s and the disk under %s", h, run.Engine.Version, out)
 	}
 	if len(o.Phases) != 2 || o.Phases[0].Phase != workload.Load || o.Phases[0].File != filepath.Join(out, "oltp-load.json") || o.Phases[1].File != filepath.Join(out, "result.json") {
 		t.Fatalf("outcome %+v", o)

@@ -62,7 +62,7 @@ func (r *Run) Finish(rep *workload.Report, runErr error) error {
 	}
 	if s, ok := rep.Result.(result.Attached); ok {
 		sec := s.ResultSections()
-		sec.Storage = storage
+		sec.Storage, sec.Host = storage, r.host
 		en, enErr := r.rec.Finish(energy.Inputs{Windows: r.windows, Devices: storage.EnergyDevices()})
 		sec.Energy = en
 		err = errors.Join(err, enErr)

@@ -13,6 +13,7 @@ import (
 
 	"tierbench/internal/energy"
 	"tierbench/internal/engine"
+	"tierbench/internal/host"
 	"tierbench/internal/metrics"
 	"tierbench/internal/monitor"
 	"tierbench/internal/placement"
@@ -36,6 +37,7 @@ type Run struct {
 	cpu0   cpuTimes // the host's CPU times when the recorder started
 	mon    Monitor
 	exp    *monitor.Exporter // --metrics-addr
+	host   *host.Info        // the machine, for the result's host section
 	// embedded says the workload's work runs inside tierbench: an embedded engine, or
 	// no engine at all (the file workload), for the verdict.
 	embedded bool
@@ -108,6 +110,7 @@ func Open(ctx context.Context, cfg *Config, out IO) (_ *Run, err error) {
 		return nil, err
 	}
 	r.rec, r.cpu0 = rec, readCPUTimes()
+	r.host = r.describeHost(ctx)
 	if r.mon == nil {
 		r.rec.Sample(time.Now(), math.NaN())
 		return r, nil

@@ -34,6 +34,8 @@ type Run struct {
 	Dir string `json:"dir,omitempty"`
 	// Error is why the run failed; a failed run's metrics are not summarised.
 	Error string `json:"error,omitempty"`
+	// Host is the machine the run ran on ("": not recorded).
+	Host string `json:"host,omitempty"`
 	// Metrics holds the run's numbers by Metric.Key; a metric the run does not have is
 	// absent.
 	Metrics map[string]float64 `json:"metrics"`
@@ -241,8 +243,8 @@ func (s *Summary) WriteJSON(path string) error { return metrics.WriteJSONFile(pa
 
 // WriteCellsCSV writes one row per run of every cell (cells.csv): the cell's ID, one
 // column per factor, the repetition, "ok" or "failed", the error, the run's
-// directory and one column per metric with its exact value (empty when the run has
-// none).
+// directory, the host it ran on (when some run's is known) and one column per metric
+// with its exact value (empty when the run has none).
 func WriteCellsCSV(w io.Writer, cells []Cell, ms []Metric) error {
 	var factors []string
 	for _, c := range cells {
@@ -252,9 +254,15 @@ func WriteCellsCSV(w io.Writer, cells []Cell, ms []Metric) error {
 			}
 		}
 	}
+	hosts := slices.ContainsFunc(cells, func(c Cell) bool {
+		return slices.ContainsFunc(c.Runs, func(r Run) bool { return r.Host != "" })
+	})
 	cw := csv.NewWriter(w)
 	head := append([]string{"cell"}, factors...)
 	head = append(head, "repetition", "status", "error", "dir")
+	if hosts {
+		head = append(head, "host")
+	}
 	for _, m := range ms {
 		head = append(head, m.Key)
 	}
@@ -272,6 +280,9 @@ func WriteCellsCSV(w io.Writer, cells []Cell, ms []Metric) error {
 				status = "failed"
 			}
 			rec = append(rec, fmt.Sprint(r.Repetition), status, r.Error, r.Dir)
+			if hosts {
+				rec = append(rec, r.Host)
+			}
 			for _, m := range ms {
 				v, ok := r.Metrics[m.Key]
 				if ok {

@@ -2,6 +2,7 @@ package result
 
 import (
 	"tierbench/internal/energy"
+	"tierbench/internal/host"
 	"tierbench/internal/monitor"
 	"tierbench/internal/verdict"
 )
@@ -21,6 +22,9 @@ type Sections struct {
 	// Verdict says what limited each measured window, with its evidence (package
 	// verdict); absent when nothing was sampled or the result has no windows to judge.
 	Verdict *verdict.Section `json:"verdict,omitempty"`
+	// Host is the machine the run ran on: its name, kernel, CPU, memory, the disks
+	// under the run's directories, the tierbench build and the engine's version.
+	Host *host.Info `json:"host,omitempty"`
 }
 
 // Attached is implemented by results that embed Sections (through the embedded

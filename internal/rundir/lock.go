@@ -46,8 +46,13 @@ type Lock struct {
 
 // Acquire locks dir (which must exist) for the command line command, or returns a
 // *BusyError naming the process that holds it. It never waits.
-func Acquire(dir, command string) (*Lock, error) {
-	path := filepath.Join(dir, LockFile)
+func Acquire(dir, command string) (*Lock, error) { return AcquireFile(dir, LockFile, command) }
+
+// AcquireFile is Acquire with a lock file of another name in dir: a lock on one part
+// of a directory that others share (a study's run, while other runs of the study
+// run in the same directory on other machines).
+func AcquireFile(dir, name, command string) (*Lock, error) {
+	path := filepath.Join(dir, name)
 	// A holder removes the file when it releases it: a file opened just before that
 	// removal is locked in vain, so the lock counts only when the path still names the
 	// file locked. The loop is bounded; each turn means another process took and

@@ -28,6 +28,8 @@ type RunSettings struct {
 	set                 *params.Set
 	out, size, shard    string
 	dryRun, retryFailed bool
+	task, tasks         string
+	blocking, scratch   string
 }
 
 // NewRunSettings returns study run's parameters at their defaults.
@@ -37,8 +39,9 @@ func NewRunSettings() *RunSettings {
 	p.String(&s.out, "out", "", params.String, "directory for the study: OUT/cells/CELL/rep-N, study.json and the report")
 	p.String(&s.size, "size", "", params.String, "a size the study file defines, e.g. quick (default: the file's own values)")
 	p.Bool(&s.dryRun, "dry-run", false, "print the plan and every cell with its commands, validate them, run nothing")
-	p.String(&s.shard, "shard", "", params.String, "run the cells of index K-1 modulo N only (K/N, e.g. 1/2), to spread a study over N machines; merge with 'study report'")
+	p.String(&s.shard, "shard", "", params.String, "run shard K of N only (K/N, e.g. 1/2), to spread a study over N machines (split as --blocking says); merge with 'study report'")
 	p.Bool(&s.retryFailed, "retry-failed", false, "run failed runs again (finished ones are always skipped)")
+	s.addClusterParams()
 	return s
 }
 
@@ -50,22 +53,19 @@ func (s *RunSettings) Params() *params.Set { return s.set }
 // runs nothing. A failed run is an error once the report is written; Ctrl-C keeps
 // what finished.
 func (s *RunSettings) Run(ctx context.Context, target string, out Output) error {
-	sh, err := ParseShard(s.shard)
+	err := s.run(ctx, target, out)
+	return exitStatus(err, s.shard != "" || s.task != "" || s.tasks != "")
+}
+
+func (s *RunSettings) run(ctx context.Context, target string, out Output) error {
+	sh, tasks, err := s.split()
 	if err != nil {
 		return err
 	}
 	if s.out == "" && !s.dryRun {
-		return fmt.Errorf("--out is required: the directory for the study's runs and report")
+		return &UsageError{Err: fmt.Errorf("--out is required: the directory for the study's runs and report")}
 	}
-	f, err := Open(target)
-	if err != nil {
-		return err
-	}
-	st, err := f.At(s.size)
-	if err != nil {
-		return err
-	}
-	plan, err := Expand(st)
+	plan, err := planOf(target, s.size)
 	if err != nil {
 		return err
 	}
@@ -74,7 +74,7 @@ func (s *RunSettings) Run(ctx context.Context, target string, out Output) error 
 		dir = "OUT"
 	}
 	r := &Runner{Plan: plan, Out: dir, Shard: sh, RetryFailed: s.retryFailed, Stdout: out.Stdout,
-		Progress: out.Progress, Lock: out.Command, Command: out.Child}
+		Progress: out.Progress, Lock: out.Command, Command: out.Child, Tasks: tasks, Scratch: s.scratch}
 	if s.dryRun {
 		return r.DryRun(ctx)
 	}
@@ -82,11 +82,14 @@ func (s *RunSettings) Run(ctx context.Context, target string, out Output) error 
 	if err != nil {
 		return err
 	}
+	if tasks != nil {
+		return taskEnd(tally, dir)
+	}
 	if tally.Interrupted {
 		return fmt.Errorf("interrupted: the %d runs that finished are kept in %s; run the same command again to resume: %w",
 			tally.Finished+tally.OK+tally.Failed, dir, context.Canceled)
 	}
-	if err := writeReport([]string{dir}, dir, out); err != nil {
+	if err := writeReportExpecting([]string{dir}, dir, out, r.expected()); err != nil {
 		return err
 	}
 	if failed := tally.Failed + tally.KeptFailed; failed > 0 {
@@ -94,22 +97,24 @@ func (s *RunSettings) Run(ctx context.Context, target string, out Output) error 
 		if tally.KeptFailed > 0 {
 			earlier = fmt.Sprintf(" (%d in an earlier run of the study, kept as recorded)", tally.KeptFailed)
 		}
-		return fmt.Errorf("%d of %d runs failed%s, each recorded in its cell.json (first: %s): fix the cause and run again with --retry-failed",
-			failed, tally.Runs, earlier, tally.Failures[0])
+		return &RunsFailedError{Transient: tally.Transient == failed, Err: fmt.Errorf("%d of %d runs failed%s, each recorded in its cell.json (first: %s): fix the cause and run again with --retry-failed",
+			failed, tally.Runs, earlier, tally.Failures[0])}
 	}
 	return nil
 }
 
 // ReportSettings are the parameters of `tierbench study report`.
 type ReportSettings struct {
-	set *params.Set
-	out string
+	set     *params.Set
+	out     string
+	partial bool
 }
 
 // NewReportSettings returns study report's parameters at their defaults.
 func NewReportSettings() *ReportSettings {
 	s := &ReportSettings{set: params.NewSet("study report")}
 	s.set.String(&s.out, "out", "", params.String, "directory for the report (default: DIR, when there is one)")
+	s.set.Bool(&s.partial, "partial", false, "report a study some of whose tasks have not run (the report names them) and exit 0; without it such a report exits 75")
 	return s
 }
 
@@ -117,21 +122,33 @@ func NewReportSettings() *ReportSettings {
 func (s *ReportSettings) Params() *params.Set { return s.set }
 
 // Run writes the report of the study in dirs (one study, or its shards, merged).
+// Tasks that no directory holds a run of are named, in the report and in an error
+// (a *MissingTasksError), unless --partial.
 func (s *ReportSettings) Run(dirs []string, out Output) error {
 	dir := s.out
 	if dir == "" {
 		if len(dirs) > 1 {
-			return fmt.Errorf("--out is required with several directories: where the merged report goes")
+			return exitStatus(&UsageError{Err: fmt.Errorf("--out is required with several directories: where the merged report goes")}, false)
 		}
 		dir = dirs[0]
 	}
-	return writeReport(dirs, dir, out)
+	expect := everyTask
+	if s.partial {
+		expect = nil
+	}
+	return exitStatus(writeReportExpecting(dirs, dir, out, expect), false)
 }
 
 // writeReport writes the report of the study in dirs into dir, under the lock a
 // study run and `tierbench report` take: a study running in dir would write its own
 // report there, and a second one must not start meanwhile.
 func writeReport(dirs []string, dir string, out Output) error {
+	return writeReportExpecting(dirs, dir, out, nil)
+}
+
+// writeReportExpecting is writeReport that fails (a *MissingTasksError), once the
+// report is written, when runs of the tasks expect returns (nil: none) are missing.
+func writeReportExpecting(dirs []string, dir string, out Output, expect func(*Results) []Task) error {
 	res, err := Load(dirs...)
 	if err != nil {
 		return err
@@ -163,9 +180,14 @@ func writeReport(dirs []string, dir string, out Output) error {
 	for _, j := range rep.Claims {
 		fmt.Fprintln(out.Stdout, j.Line())
 	}
-	_, err = fmt.Fprintf(out.Stdout, "report: %s (figures in %s, numbers in %s and %s)\n", filepath.Join(dir, rundir.ReportFile),
-		filepath.Join(dir, rundir.FiguresDir), CellsCSVFile, SummaryFile)
-	return err
+	for _, f := range rep.HostFindings() {
+		fmt.Fprintln(out.Stdout, f)
+	}
+	if _, err = fmt.Fprintf(out.Stdout, "report: %s (figures in %s, numbers in %s and %s)\n", filepath.Join(dir, rundir.ReportFile),
+		filepath.Join(dir, rundir.FiguresDir), CellsCSVFile, SummaryFile); err != nil {
+		return err
+	}
+	return missingError(res, expect)
 }
 
 // CompareSettings are the parameters of `tierbench study compare`.
@@ -239,4 +261,17 @@ func WriteBundled(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// planOf opens the study file or bundled study target and expands it at size.
+func planOf(target, size string) (*Plan, error) {
+	f, err := Open(target)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.At(size)
+	if err != nil {
+		return nil, err
+	}
+	return Expand(st)
 }

@@ -30,24 +30,7 @@ func (r *Report) Findings() []string {
 			if cmp == nil || !ok {
 				continue
 			}
-			var differ, same []string
-			for i, f := range c.Factors {
-				if i < len(base.Factors) && base.Factors[i].Value != f.Value {
-					differ = append(differ, f.Name+"="+f.Value)
-				} else if len(r.varying[f.Name]) > 1 {
-					same = append(same, f.Name+"="+f.Value)
-				}
-			}
-			var baseLevels []string
-			for i, f := range base.Factors {
-				if i < len(c.Factors) && c.Factors[i].Value != f.Value {
-					baseLevels = append(baseLevels, f.Name+"="+f.Value)
-				}
-			}
-			at := ""
-			if len(same) > 0 {
-				at = " at " + strings.Join(same, " ")
-			}
+			differ, at, baseLevels := r.pairWords(c, base)
 			if math.IsNaN(cmp.DiffPct) {
 				// Said, not dropped: a reader of the findings must not take the
 				// cell's silence for no difference.
@@ -58,19 +41,10 @@ func (r *Report) Findings() []string {
 				case base.Metrics[m.Key].Stats.N == 0:
 					why = "its baseline has no successful run"
 				}
-				out = append(out, fmt.Sprintf("%s: %s%s is not compared with %s: %s", m.Label, strings.Join(differ, " "), at, strings.Join(baseLevels, " "), why))
+				out = append(out, fmt.Sprintf("%s: %s%s is not compared with %s: %s", m.Label, differ, at, baseLevels, why))
 				continue
 			}
-			word := "faster"
-			switch {
-			case m.LowerIsBetter && cmp.DiffPct <= 0:
-				word = "lower"
-			case m.LowerIsBetter:
-				word = "higher"
-			case cmp.DiffPct < 0:
-				word = "slower"
-			}
-			s := fmt.Sprintf("%s: %s is %.2f%% %s than %s%s", m.Label, strings.Join(differ, " "), math.Abs(cmp.DiffPct), word, strings.Join(baseLevels, " "), at)
+			s := fmt.Sprintf("%s: %s is %.2f%% %s than %s%s", m.Label, differ, math.Abs(cmp.DiffPct), directionWord(m, cmp.DiffPct), baseLevels, at)
 			switch {
 			case math.IsNaN(cmp.P):
 				s += " (untestable: fewer than two repetitions on a side, or no spread)"
@@ -83,4 +57,41 @@ func (r *Report) Findings() []string {
 		}
 	}
 	return out
+}
+
+// pairWords names a cell against its baseline cell: the levels where they differ
+// ("data=hdd-7200", and the baseline's "data=sata-ssd"), and " at " the levels they
+// share of the factors that vary ("users=1").
+func (r *Report) pairWords(c, base report.CellSummary) (differ, at, baseLevels string) {
+	var d, same, b []string
+	for i, f := range c.Factors {
+		if i < len(base.Factors) && base.Factors[i].Value != f.Value {
+			d = append(d, f.Name+"="+f.Value)
+		} else if len(r.varying[f.Name]) > 1 {
+			same = append(same, f.Name+"="+f.Value)
+		}
+	}
+	for i, f := range base.Factors {
+		if i < len(c.Factors) && c.Factors[i].Value != f.Value {
+			b = append(b, f.Name+"="+f.Value)
+		}
+	}
+	if len(same) > 0 {
+		at = " at " + strings.Join(same, " ")
+	}
+	return strings.Join(d, " "), at, strings.Join(b, " ")
+}
+
+// directionWord says which way a difference of diffPct goes: faster or slower for
+// a metric where higher is better, lower or higher for one where lower is.
+func directionWord(m report.Metric, diffPct float64) string {
+	switch {
+	case m.LowerIsBetter && diffPct <= 0:
+		return "lower"
+	case m.LowerIsBetter:
+		return "higher"
+	case diffPct < 0:
+		return "slower"
+	}
+	return "faster"
 }

@@ -10,7 +10,12 @@ import (
 
 // Shard is a share of a study's cells: --shard K/N runs the cells whose index is
 // K-1 modulo N, so N machines given K = 1..N run every cell once.
-type Shard struct{ K, N int }
+type Shard struct {
+	K, N int
+	// Blocking is how the shard's runs are chosen (ByCell, the zero value: whole
+	// cells, modulo N).
+	Blocking Blocking
+}
 
 // All is every cell.
 var All = Shard{K: 1, N: 1}
@@ -34,6 +39,9 @@ func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.K, s.N) }
 // checkShard refuses a shard that holds none of the plan's cells (--shard 3/3 of a
 // study of 2 cells): it would run nothing and report nothing.
 func (p *Plan) checkShard(sh Shard) error {
+	if sh.N > 1 && sh.Blocking != ByCell {
+		return p.checkSplit(sh)
+	}
 	if slices.ContainsFunc(p.Cells, func(c Cell) bool { return sh.Has(c.Index) }) {
 		return nil
 	}
@@ -55,6 +63,9 @@ type RunRef struct {
 // study's runs in an order drawn from the seed (the same for every shard, each
 // running its own in that order), so that drift over time favours no cell.
 func (p *Plan) Runs(sh Shard) []RunRef {
+	if sh.N > 1 && sh.Blocking != ByCell {
+		return p.splitRuns(sh)
+	}
 	var all []RunRef
 	for rep := 1; rep <= p.Study.Repetitions; rep++ {
 		for i := range p.Cells {

@@ -78,13 +78,7 @@ func writePlan(w io.Writer, p *Plan, sh Shard, st *status) {
 		item(key, "%s: %s (the paper: %s)", c.ID, c.Text, c.Paper)
 	}
 	if sh != All {
-		n := 0
-		for _, c := range p.Cells {
-			if sh.Has(c.Index) {
-				n++
-			}
-		}
-		item("shard", "%s: %d of the %d cells (every %d-th from cell %d)", sh, n, len(p.Cells), sh.N, sh.K)
+		item("shard", "%s", shardText(p, sh))
 	}
 	left := "estimated time: known once a run has finished"
 	if d := newEstimator(st.prev).remaining(st.todo); d > 0 {

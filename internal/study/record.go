@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"tierbench/internal/host"
 	"tierbench/internal/lifecycle"
 	"tierbench/internal/metrics"
 	"tierbench/internal/result"
@@ -49,9 +50,14 @@ type Record struct {
 	Expect []Claim `json:"expect,omitempty"`
 	// Snapshot says the cells that share a population reuse one load.
 	Snapshot bool `json:"snapshot,omitempty"`
-	// Shard is the --shard of the last run in this directory ("" for all cells).
-	Shard   string    `json:"shard,omitempty"`
-	Updated time.Time `json:"updated"`
+	// Shard is the --shard of the last run in this directory ("" for all cells);
+	// Blocking how it split the study ("" for whole cells, as before host blocking).
+	Shard    string    `json:"shard,omitempty"`
+	Blocking Blocking  `json:"blocking,omitempty"`
+	Updated  time.Time `json:"updated"`
+	// Tierbench is the build that wrote the directory, named when another cannot
+	// read it (FormatError).
+	Tierbench host.Build `json:"tierbench"`
 }
 
 // Record is the plan as study.json holds it.
@@ -61,9 +67,9 @@ func (p *Plan) Record(sh Shard) *Record {
 		File: s.File.Path, Source: string(s.File.Source), Size: s.Size, SizeDescription: s.SizeDescription,
 		Fingerprint: p.Fingerprint, Repetitions: s.Repetitions, Order: s.Order, Seed: s.Seed,
 		TimeoutS: s.Timeout.Seconds(), Excluded: p.Excluded, Factors: p.Factors, Cells: p.Cells,
-		Expect: p.Claims, Snapshot: s.Snapshot, Updated: time.Now().UTC()}
+		Expect: p.Claims, Snapshot: s.Snapshot, Updated: time.Now().UTC(), Tierbench: host.BuildInfo()}
 	if sh != All {
-		r.Shard = sh.String()
+		r.Shard, r.Blocking = sh.String(), sh.Blocking
 	}
 	if s.Baseline != nil {
 		r.Baseline = s.Baseline.Terms
@@ -88,7 +94,7 @@ func ReadRecord(out string) (*Record, error) {
 	case r == nil:
 		return nil, fmt.Errorf("%s holds no study (no %s): give the --out of a `tierbench study run`", out, RecordFile)
 	case r.Format != recordFormat:
-		return nil, fmt.Errorf("%s: format %d, this tierbench reads format %d", path, r.Format, recordFormat)
+		return nil, &FormatError{Path: path, Found: r.Format, Want: recordFormat, By: r.Tierbench}
 	}
 	return r, nil
 }
@@ -127,6 +133,7 @@ type RunRecord struct {
 	Load *LoadReuse `json:"load,omitempty"`
 	// Dir is the run's directory, set when read (not stored).
 	Dir string `json:"-"`
+	runExtra
 }
 
 // PhaseRecord is one phase of a run: the tierbench command that ran it and how it
@@ -141,6 +148,10 @@ type PhaseRecord struct {
 	Seconds  float64         `json:"seconds"`
 	File     string          `json:"file,omitempty"`
 	Metrics  []result.Metric `json:"metrics,omitempty"`
+	// host is the phase's host section; transient says it failed for a reason of
+	// the moment (runExtra.Transient).
+	host      *host.Info
+	transient bool
 }
 
 // runKey identifies a run of a study.
@@ -178,6 +189,8 @@ func readRuns(out string) (map[runKey]*RunRecord, []*DamagedError, error) {
 		case r.Cell == "" || r.Status == "":
 			damaged = append(damaged, &DamagedError{Path: path, Err: errors.New("it names no cell or no status")})
 			continue
+		case r.Format > runFormat:
+			return nil, nil, &FormatError{Path: path, Found: r.Format, Want: runFormat, By: buildOf(r.Host)}
 		}
 		r.Dir = filepath.Dir(path)
 		runs[runKey{r.Cell, rep}] = r
@@ -193,6 +206,8 @@ type Outcome struct {
 	Why     string          `json:"why,omitempty"`
 	File    string          `json:"file,omitempty"`
 	Metrics []result.Metric `json:"metrics,omitempty"`
+	// Host is the result's host section: the machine, the engine's version.
+	Host *host.Info `json:"host,omitempty"`
 }
 
 // OutcomeFlag is the hidden flag of every phase command that names the file its
@@ -206,6 +221,9 @@ func WriteOutcome(path string, phase workload.Phase, o *lifecycle.Outcome, err e
 	if o != nil && len(o.Phases) > 0 {
 		p := o.Phases[len(o.Phases)-1]
 		oc.Status, oc.Why, oc.File, oc.Metrics = p.Status, p.Why, p.File, p.Metrics
+		if a, ok := p.Result.(result.Attached); ok {
+			oc.Host = a.ResultSections().Host
+		}
 	}
 	switch {
 	case errors.Is(err, context.Canceled):

@@ -31,6 +31,8 @@ type Report struct {
 	Notes []string
 	// Claims are the study's expected findings, judged.
 	Claims []Judgement
+	// Hosts are the machines the runs ran on, and host as a blocking factor.
+	Hosts *HostSummary
 	// study and fingerprint say which study it is of.
 	study, fingerprint string
 	// headline marks the headline metrics' keys; varying each factor's levels over
@@ -57,8 +59,9 @@ func (r *Report) Write(dir string) error {
 	return metrics.WriteJSONFile(filepath.Join(dir, SummaryFile), struct {
 		summaryHead
 		*report.Summary
-		Claims []Judgement `json:"claims,omitempty"`
-	}{summaryHead{Study: r.study, Fingerprint: r.fingerprint}, r.Summary, r.Claims})
+		Claims []Judgement  `json:"claims,omitempty"`
+		Hosts  *HostSummary `json:"hosts,omitempty"`
+	}{summaryHead{Study: r.study, Fingerprint: r.fingerprint}, r.Summary, r.Claims, r.Hosts})
 }
 
 // reportBuilder holds what the report's sections share.
@@ -124,6 +127,7 @@ func BuildReport(res *Results) (*Report, error) {
 			rep.varying[f.Name][f.Value] = true
 		}
 	}
+	rep.Hosts = b.hostSummary(rep)
 	if fs := rep.Findings(); len(fs) > 0 {
 		doc.Section("Against the baseline").AddText("Each headline metric's mean against the baseline's, with Welch's t-test (two-sided, significant when p < 0.05):").
 			AddPre(strings.Join(fs, "\n"))
@@ -138,6 +142,7 @@ func BuildReport(res *Results) (*Report, error) {
 		doc.Section("Verdicts").AddText("What limited each run's headline window, as its verdict section says (see each result.json for the evidence).").
 			AddTable(b.verdictTable())
 	}
+	rep.hostSection(doc)
 	doc.Section("Runs").AddTable(b.runsTable())
 	return rep, nil
 }
@@ -156,7 +161,7 @@ func (b *reportBuilder) collect() error {
 	for _, c := range b.rec.Cells {
 		rc := report.Cell{ID: c.ID, Factors: c.Factors}
 		for _, r := range b.res.CellRuns(c.ID) {
-			run := report.Run{Repetition: r.Repetition, Dir: r.Dir, Metrics: map[string]float64{}}
+			run := report.Run{Repetition: r.Repetition, Dir: r.Dir, Host: hostKey(r), Metrics: map[string]float64{}}
 			if r.Status != result.StatusOK {
 				run.Error = r.Error
 				if run.Error == "" {
@@ -302,6 +307,10 @@ func (b *reportBuilder) plan() report.Plan {
 		runs += fmt.Sprintf(", %d not run (yet, or in a shard not given)", missing)
 	}
 	add("Runs", "%s", runs)
+	if m := b.missingItem(); m != "" {
+		add("Not run", "%s", m)
+	}
+	add("Hosts", "%s", b.hostsItem())
 	add("Directories", "%s", strings.Join(b.res.Dirs, ", "))
 	for _, n := range append(append(slices.Clone(rec.Notes), b.res.Notes...), b.notes...) {
 		add("Note", "%s", n)
@@ -541,7 +550,7 @@ func (b *reportBuilder) perCellChart(name, title string, y chart.Axis, keys []st
 // runsTable lists every run: how it ended, how long it took, where it is.
 func (b *reportBuilder) runsTable() *report.Table {
 	t := report.NewTable("runs", "Every run", report.Column{Label: "cell"}, report.Column{Label: "repetition"},
-		report.Column{Label: "status"}, report.Column{Label: "time", Unit: "s"}, report.Column{Label: "error"}, report.Column{Label: "directory"})
+		report.Column{Label: "status"}, report.Column{Label: "time", Unit: "s"}, report.Column{Label: "error"}, report.Column{Label: "host"}, report.Column{Label: "directory"})
 	for _, c := range b.rec.Cells {
 		for _, r := range b.res.CellRuns(c.ID) {
 			st := report.Text(string(r.Status))
@@ -549,7 +558,7 @@ func (b *reportBuilder) runsTable() *report.Table {
 				st.Class = report.ClassWorse
 			}
 			t.AddRow(report.Text(c.ID), report.NumberAs(float64(r.Repetition), fmt.Sprint(r.Repetition)), st,
-				report.NumberAs(r.Seconds, fmt.Sprintf("%.1f", r.Seconds)), report.Text(r.Error), report.Text(r.Dir))
+				report.NumberAs(r.Seconds, fmt.Sprintf("%.1f", r.Seconds)), report.Text(r.Error), report.Text(hostKey(r)), report.Text(r.Dir))
 		}
 	}
 	t.Note = "Each run's directory holds its result files, stdout.log and stderr.log (the commands it ran and what they printed), and cell.json."

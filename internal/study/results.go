@@ -17,6 +17,9 @@ type Results struct {
 	Runs map[runKey]*RunRecord
 	// Notes say what the merge left out, and which cells have no baseline.
 	Notes []string
+	// Missing are the study's tasks no directory holds a run of (not run yet, in a
+	// shard not given, or interrupted).
+	Missing []Task
 }
 
 // Load reads the study in dirs. Directories of different studies (another file,
@@ -25,7 +28,11 @@ func Load(dirs ...string) (*Results, error) {
 	if len(dirs) == 0 {
 		return nil, fmt.Errorf("give the directory of a study (its --out), or the directories of its shards")
 	}
+	if err := givenOnce(dirs); err != nil {
+		return nil, err
+	}
 	res := &Results{Runs: map[runKey]*RunRecord{}}
+	var shards []shardOf
 	for _, dir := range dirs {
 		rec, err := ReadRecord(dir)
 		var d *DamagedError
@@ -38,8 +45,11 @@ func Load(dirs ...string) (*Results, error) {
 		if res.Record == nil {
 			res.Record = rec
 		} else if first := res.Record; rec.Fingerprint != first.Fingerprint {
-			return nil, fmt.Errorf("%s holds study %s (%s, fingerprint %s) and %s holds study %s (%s, fingerprint %s): give the directories of one study, the shards of one file at one size",
-				dirs[0], first.Name, sizeName(first.Size), first.Fingerprint, dir, rec.Name, sizeName(rec.Size), rec.Fingerprint)
+			return nil, &UsageError{Err: fmt.Errorf("%s holds study %s (%s, fingerprint %s) and %s holds study %s (%s, fingerprint %s): give the directories of one study, the shards of one file at one size",
+				dirs[0], first.Name, sizeName(first.Size), first.Fingerprint, dir, rec.Name, sizeName(rec.Size), rec.Fingerprint)}
+		}
+		if shards, err = sameSplit(shards, dir, rec); err != nil {
+			return nil, err
 		}
 		res.Dirs = append(res.Dirs, dir)
 		runs, damaged, err := readRuns(dir)
@@ -65,10 +75,9 @@ func Load(dirs ...string) (*Results, error) {
 				continue
 			}
 			if had, dup := res.Runs[k]; dup {
-				if had.Status == result.StatusOK || r.Status != result.StatusOK {
-					r = had
-				}
-				res.Notes = append(res.Notes, fmt.Sprintf("repetition %d of cell %s was run in two directories: the report uses %s", k.rep, k.cell, r.Dir))
+				var note string
+				r, note = keepOne(k, had, r)
+				res.Notes = append(res.Notes, note)
 			}
 			res.Runs[k] = r
 		}
@@ -79,6 +88,11 @@ func Load(dirs ...string) (*Results, error) {
 	}
 	if n := unbased(res.Record.Cells, res.Record.Baseline); n != "" {
 		res.Notes = append(res.Notes, n)
+	}
+	for _, t := range res.Record.Tasks().List {
+		if _, ok := res.Runs[runKey{t.Cell.ID, t.Rep}]; !ok {
+			res.Missing = append(res.Missing, t)
+		}
 	}
 	return res, nil
 }

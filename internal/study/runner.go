@@ -38,6 +38,14 @@ type Runner struct {
 	KillAfter time.Duration
 	// Lock is the command line the --out lock records.
 	Lock string
+	// Tasks, when set, are the only runs to make (--task, --tasks): in a directory
+	// that other tasks of the study may share, each run locked on its own.
+	Tasks *TaskRange
+	// Scratch, when set, is a directory on this machine's own disk where each run
+	// runs, its files moved into OUT when it ends (--scratch).
+	Scratch string
+
+	taskList *Tasks
 }
 
 // Tally is what a study run did.
@@ -50,8 +58,11 @@ type Tally struct {
 	// Beyond counts runs OUT holds of repetitions the study no longer has (it ran
 	// with more): kept, and left out of the report.
 	Beyond int
-	// Failures say which runs failed and why: those kept, then those made now.
-	Failures []string
+	// Failures say which runs failed and why: those kept, then those made now;
+	// Transient counts those of the runs made now that failed for a reason of the
+	// moment (RunRecord.Transient).
+	Failures  []string
+	Transient int
 	// Interrupted says the study stopped at Ctrl-C; what finished is kept.
 	Interrupted bool
 }
@@ -104,6 +115,9 @@ func (r *Runner) inspect() (*status, error) {
 	if err := r.Plan.checkShard(r.Shard); err != nil {
 		return nil, err
 	}
+	if err := r.sameShard(st.out, st.rec); err != nil {
+		return nil, err
+	}
 	for _, ref := range r.Plan.Runs(r.Shard) {
 		st.Runs++
 		rec := st.prev[runKey{ref.Cell.ID, ref.Rep}]
@@ -130,6 +144,10 @@ func (r *Runner) inspect() (*status, error) {
 // DryRun prints the plan and every cell with the commands its first repetition
 // runs; it validates every cell and runs nothing. It stops when ctx ends.
 func (r *Runner) DryRun(ctx context.Context) error {
+	if r.Tasks != nil {
+		_, err := r.runTasks(ctx, true)
+		return err
+	}
 	st, err := r.inspect()
 	if err != nil {
 		return err
@@ -143,10 +161,7 @@ func (r *Runner) DryRun(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("interrupted while listing the cells' commands: nothing has run: %w", err)
 		}
-		mark := ""
-		if !r.Shard.Has(c.Index) {
-			mark = fmt.Sprintf("  (not in shard %s)", r.Shard)
-		}
+		mark := shardMark(r.Plan, r.Shard, &c)
 		fmt.Fprintf(r.Stdout, "  %s%s\n", c.ID, mark)
 		lines, err := lifecycle.CommandArgs(c.Spec(RunDir(st.out, c.ID, 1)))
 		if err != nil {
@@ -169,6 +184,9 @@ func (r *Runner) DryRun(ctx context.Context) error {
 // on; at Ctrl-C (ctx done) the run in progress is stopped and the study ends,
 // keeping every finished run. Running it again resumes.
 func (r *Runner) Run(ctx context.Context) (*Tally, error) {
+	if r.Tasks != nil {
+		return r.runTasks(ctx, false)
+	}
 	st, err := r.inspect()
 	if err != nil {
 		return nil, err
@@ -221,6 +239,9 @@ func (r *Runner) Run(ctx context.Context) (*Tally, error) {
 			st.Interrupted = true
 		default:
 			st.Failed++
+			if rec.Transient {
+				st.Transient++
+			}
 			st.Failures = append(st.Failures, fmt.Sprintf("%s rep %d: %s", ref.Cell.ID, ref.Rep, rec.Error))
 		}
 		if st.Interrupted {

@@ -325,7 +325,8 @@ func TestRunnerDamagedFiles(t *testing.T) {
 			t.Errorf("the plan does not say %q:\n%s", want, plan.String())
 		}
 	}
-	if b, err := os.ReadFile(filepath.Join(RunDir(out, "users=2,think=0s", 2), "earlier", "1", RunFile)); err != nil || len(b) != 40 {
+	// Set aside under a name no reader takes for a run's (PartialSuffix).
+	if b, err := os.ReadFile(filepath.Join(RunDir(out, "users=2,think=0s", 2), "earlier", "1", "cell"+PartialSuffix)); err != nil || len(b) != 40 {
 		t.Errorf("the damaged cell.json was not set aside: %v", err)
 	}
 	if r := readRun(t, out, "users=2,think=0s", 2); r.Status != result.StatusOK {

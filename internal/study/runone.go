@@ -28,35 +28,57 @@ import (
 func (r *Runner) runOne(ctx context.Context, out string, ref RunRef) (*RunRecord, error) {
 	c := ref.Cell
 	dir := RunDir(out, c.ID, ref.Rep)
-	rec := &RunRecord{Cell: c.ID, Repetition: ref.Rep, Fingerprint: c.Fingerprint, Status: result.StatusOK, Started: time.Now().UTC()}
+	work := r.workDir(ref, dir) // where the run runs: dir, or under --scratch
+	rec := &RunRecord{Cell: c.ID, Repetition: ref.Rep, Fingerprint: c.Fingerprint, Status: result.StatusOK, Started: time.Now().UTC(),
+		runExtra: r.runExtra(ref, work)}
 	finish := func() (*RunRecord, error) {
 		rec.Finished = time.Now().UTC()
 		rec.Seconds = rec.Finished.Sub(rec.Started).Seconds()
+		// Not cancelled: an interrupted run's files come back too.
+		if err := r.bringBack(context.WithoutCancel(ctx), work, dir); err != nil {
+			return rec, fmt.Errorf("cell %s rep %d: %w", c.ID, ref.Rep, err)
+		}
 		return rec, metrics.WriteJSONFile(filepath.Join(dir, RunFile), rec)
 	}
 	fail := func(err error) (*RunRecord, error) {
 		rec.Status, rec.Error = result.StatusFailed, oneLine(err)
 		return finish()
 	}
+	unlock, err := r.lockRun(out, ref)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	if err := r.setAsideEarlier(ctx, dir, c); err != nil {
 		if errors.Is(err, context.Canceled) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("cell %s rep %d: %w", c.ID, ref.Rep, err)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	// What an attempt killed on this machine left under --scratch: into OUT, and
+	// aside, as partial.
+	if err := r.bringBack(ctx, work, dir); err != nil {
 		return nil, fmt.Errorf("cell %s rep %d: %w", c.ID, ref.Rep, err)
 	}
-	lines, err := lifecycle.CommandArgs(c.Spec(dir))
+	if err := r.setAsideEarlier(ctx, dir, c); err != nil {
+		return nil, fmt.Errorf("cell %s rep %d: %w", c.ID, ref.Rep, err)
+	}
+	for _, d := range []string{dir, work} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, fmt.Errorf("cell %s rep %d: %w", c.ID, ref.Rep, err)
+		}
+	}
+	rec.Attempt = attempts(dir) + 1
+	lines, err := lifecycle.CommandArgs(c.Spec(work))
 	if err != nil {
 		return fail(err)
 	}
-	stdout, err := os.OpenFile(filepath.Join(dir, StdoutFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	stdout, err := os.OpenFile(filepath.Join(work, StdoutFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return fail(err)
 	}
 	defer stdout.Close()
-	stderr, err := os.OpenFile(filepath.Join(dir, StderrFile), os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o644)
+	stderr, err := os.OpenFile(filepath.Join(work, StderrFile), os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o644)
 	if err != nil {
 		return fail(err)
 	}
@@ -69,29 +91,32 @@ func (r *Runner) runOne(ctx context.Context, out string, ref RunRef) (*RunRecord
 	defer cancel()
 	first := 0
 	if pop := r.Plan.Populations[c.ID]; pop != nil && pop.Refused == "" {
-		use, failed := r.loadFromSnapshot(ctx, runCtx, out, dir, ref, pop, stdout, stderr)
+		use, failed := r.loadFromSnapshot(ctx, runCtx, out, work, ref, pop, stdout, stderr)
 		rec.Load = use
 		if failed != nil {
 			rec.Phases = append(rec.Phases, *failed)
 			rec.Status, rec.Error = failed.Status, fmt.Sprintf("%s: %s", failed.Phase, failed.Why)
-			r.removeDatabase(dir, c, stderr)
+			r.removeDatabase(work, c, stderr)
 			return finish()
 		}
 		first = 1 // the load is the snapshot's
 	}
 	for i := first; i < len(lines); i++ {
 		args := lines[i]
-		pr := r.runPhase(ctx, runCtx, dir, c.Phases[i], args, stdout, stderr)
+		pr := r.runPhase(ctx, runCtx, work, c.Phases[i], args, stdout, stderr)
 		rec.Phases = append(rec.Phases, pr)
 		if len(pr.Metrics) > 0 {
 			rec.Metrics, rec.Result = pr.Metrics, pr.File
 		}
+		if pr.host != nil {
+			rec.Host = pr.host
+		}
 		if pr.Status != result.StatusOK {
-			rec.Status, rec.Error = pr.Status, fmt.Sprintf("%s: %s", pr.Phase, pr.Why)
+			rec.Status, rec.Error, rec.Transient = pr.Status, fmt.Sprintf("%s: %s", pr.Phase, pr.Why), pr.transient
 			break
 		}
 	}
-	r.removeDatabase(dir, c, stderr)
+	r.removeDatabase(work, c, stderr)
 	return finish()
 }
 
@@ -114,7 +139,7 @@ func (r *Runner) runPhase(ctx, runCtx context.Context, dir string, phase workloa
 	os.Remove(outcome)
 	switch {
 	case oc != nil:
-		pr.Status, pr.Why, pr.Metrics = oc.Status, oc.Why, oc.Metrics
+		pr.Status, pr.Why, pr.Metrics, pr.host = oc.Status, oc.Why, oc.Metrics, oc.Host
 		if oc.File != "" {
 			pr.File = oc.File
 			if rel, err := filepath.Rel(dir, oc.File); err == nil && !strings.HasPrefix(rel, "..") {
@@ -127,7 +152,7 @@ func (r *Runner) runPhase(ctx, runCtx context.Context, dir string, phase workloa
 			pr.Why += ": " + ocErr.Error()
 		}
 	default:
-		pr.Status, pr.Why = result.StatusFailed, exitText(err, stop)
+		pr.Status, pr.Why, pr.transient = result.StatusFailed, exitText(err, stop), transient(err, stop)
 		if last := lastLine(stderr, errStart); last != "" {
 			pr.Why += ": " + last
 		}
@@ -237,8 +262,11 @@ func (r *Runner) setAsideEarlier(ctx context.Context, dir string, c *Cell) error
 			names = append(names, n)
 		}
 	}
-	_, err = rundir.SetAside(dir, names...)
-	return err
+	a, err := rundir.SetAside(dir, names...)
+	if err != nil {
+		return err
+	}
+	return markPartial(a)
 }
 
 // waitUnlocked waits, up to limit, until no command holds dir's lock.

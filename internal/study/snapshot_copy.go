@@ -38,7 +38,7 @@ func copyTree(src, dst, from, to string) (int64, int, error) {
 				return err
 			}
 		case mode.IsRegular():
-			n, err := copyFile(path, target)
+			n, err := copyFile(path, target, 0o600, false)
 			if err != nil {
 				return err
 			}
@@ -64,19 +64,23 @@ func copyTree(src, dst, from, to string) (int64, int, error) {
 	return total, files, err
 }
 
-// copyFile copies a regular file's bytes (io.Copy uses copy_file_range where the
-// file system has it).
-func copyFile(src, dst string) (int64, error) {
+// copyFile copies a regular file's bytes into dst, made with perm (io.Copy uses
+// copy_file_range where the file system has it); durable syncs dst before it is
+// closed, for a copy that replaces its source (scratch.go's move into OUT).
+func copyFile(src, dst string, perm fs.FileMode, durable bool) (int64, error) {
 	in, err := os.Open(src)
 	if err != nil {
 		return 0, err
 	}
 	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
 	if err != nil {
 		return 0, err
 	}
 	n, err := io.Copy(out, in)
+	if err == nil && durable {
+		err = out.Sync()
+	}
 	if cerr := out.Close(); err == nil {
 		err = cerr
 	}

@@ -49,12 +49,21 @@ const maxInvalid = 5
 // each invalid cell (up to five) and the flag at fault, one line each; when ctx ends
 // (Ctrl-C, SIGTERM) validation stops there, nothing having run.
 func (p *Plan) Validate(ctx context.Context, out string) error {
+	cells := make([]*Cell, len(p.Cells))
+	for i := range p.Cells {
+		cells[i] = &p.Cells[i]
+	}
+	return p.validateCells(ctx, out, cells)
+}
+
+// validateCells is Validate of some of the plan's cells (those of a task).
+func (p *Plan) validateCells(ctx context.Context, out string, cells []*Cell) error {
 	var lines []string
 	bad := 0
 	var v lifecycle.Validator
-	for i, c := range p.Cells {
+	for i, c := range cells {
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("interrupted while validating cell %d of %d: nothing has run: %w", i+1, len(p.Cells), err)
+			return fmt.Errorf("interrupted while validating cell %d of %d: nothing has run: %w", i+1, len(cells), err)
 		}
 		if err := v.Validate(c.Spec(RunDir(out, c.ID, 1))); err != nil {
 			bad++
