@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"tierbench/internal/cost"
 	"time"
 
 	"tierbench/internal/device"
@@ -38,6 +39,9 @@ type Config struct {
 	// summary (an energy flag was given).
 	Energy      energy.Config
 	PrintEnergy bool
+	// Prices price the run's cloud volumes and host for the cost section
+	// (docs/cloud.md, "Cost"): the bundled table, with --prices laid over it.
+	Prices *cost.Table
 	// Request is what the phase asked of the run.
 	Request workload.Request
 	// IgnoreLimits skips the capacity check (--ignore-limits).
@@ -115,6 +119,9 @@ func (s *Settings) Config(req workload.Request) (*Config, error) {
 		cfg.Placement.Keep = cfg.Engine.Keep
 	}
 	if cfg.Energy, err = s.energyConfig(); err != nil {
+		return nil, err
+	}
+	if cfg.Prices, err = cost.Load(s.prices); err != nil {
 		return nil, err
 	}
 	cfg.PrintEnergy = s.cpuWatts != nil || s.baseWatts != 0 || s.powerMeter != "" || s.powerMeterCmd != ""

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"tierbench/internal/cost"
 	"time"
 
 	"tierbench/internal/emulator"
@@ -62,6 +63,7 @@ func (r *Run) Finish(rep *workload.Report, runErr error) error {
 		en, enErr := r.rec.Finish(energy.Inputs{Windows: r.windows, Devices: storage.EnergyDevices()})
 		sec.Energy = en
 		err = errors.Join(err, enErr)
+		sec.Cost = r.cost(rep.Result, storage, en)
 		if m := r.mon; m != nil {
 			m.Attach(sec)
 		}
@@ -116,6 +118,9 @@ func (r *Run) write(rep *workload.Report, storage *result.Storage, err error) er
 	}
 	if s, ok := rep.Result.(result.Attached); ok && r.cfg.PrintEnergy {
 		energy.WriteSummary(r.io.Stdout, s.ResultSections().Energy, "")
+	}
+	if s, ok := rep.Result.(result.Attached); ok && rep.Summary != nil {
+		cost.WriteSummary(r.io.Stdout, s.ResultSections().Cost)
 	}
 	if !rep.Announce {
 		return errors.Join(err, werr)
