@@ -64,6 +64,7 @@ func (r *Run) Finish(rep *workload.Report, runErr error) error {
 		sec.Energy = en
 		err = errors.Join(err, enErr)
 		sec.Cost = r.cost(rep.Result, storage, en)
+		err = errors.Join(err, r.sci(rep.Result, storage, en))
 		if m := r.mon; m != nil {
 			m.Attach(sec)
 		}
