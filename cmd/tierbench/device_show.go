@@ -3,7 +3,6 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"tierbench/internal/device"
 	"tierbench/internal/params"
 )
 
@@ -28,11 +27,7 @@ throughput the provider does not allow is refused with the provider's rule.`,
   tierbench device show hdd-7200 --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			paths, err := device.ProfilePaths(paths)
-			if err != nil {
-				return err
-			}
-			reg, err := device.Load(paths...)
+			reg, err := profileRegistry(paths)
 			if err != nil {
 				return err
 			}

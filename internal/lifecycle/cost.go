@@ -8,6 +8,7 @@ import (
 	"tierbench/internal/device"
 	"tierbench/internal/energy"
 	"tierbench/internal/result"
+	"tierbench/internal/workload"
 	"tierbench/internal/workload/tpch"
 )
 
@@ -22,7 +23,7 @@ func headline(res any, en *energy.Section) (energy.WindowResult, float64, float6
 // metricsOf are the result's headline metrics by name.
 func metricsOf(res any) map[string]float64 {
 	out := map[string]float64{}
-	if h, ok := res.(interface{ HeadlineMetrics() []result.Metric }); ok {
+	if h, ok := res.(workload.Headliner); ok {
 		for _, m := range h.HeadlineMetrics() {
 			out[m.Name] = m.Value
 		}
