@@ -195,3 +195,31 @@ func TestCloudPowerAndEmbodied(t *testing.T) {
 		t.Errorf("volumes %+v", v)
 	}
 }
+
+// Every cloud profile's model stops at its caps: 4 KiB random reads at queue depth 32
+// reach the IOPS the caps allow within 5% where the drives behind it are faster (the
+// flash-backed ones), and never pass it (st1, whose disk is slower than its cap).
+func TestCloudProfilesHoldTheirCaps(t *testing.T) {
+	r := testRegistry(t)
+	for _, p := range r.Profiles() {
+		if p.Class != "cloud" {
+			continue
+		}
+		caps, ok := CapsOf(build(t, r, p.Name))
+		if !ok {
+			t.Fatalf("%s: no caps", p.Name)
+		}
+		f, err := r.Characterize(p.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		capIOPS := caps.RequestRate(4096, false, true)
+		got := f.RandRead4KQD32IOPS
+		if p.Text("inner") == "nvme" && math.Abs(got-capIOPS)/capIOPS > 0.05 {
+			t.Errorf("%s: %.0f IOPS at queue depth 32, want the cap %.0f within 5%%", p.Name, got, capIOPS)
+		}
+		if got > capIOPS*1.05 {
+			t.Errorf("%s: %.0f IOPS at queue depth 32 passes the cap %.0f", p.Name, got, capIOPS)
+		}
+	}
+}
