@@ -120,6 +120,17 @@ volumes:
 		{strings.Replace(good, "date: 2026-11-01", "dated: 2026-11-01", 1), `:8: aws-gp3: unknown field "dated"`},
 		{"hosts: {}\n", `:1: unknown key "hosts"`},
 	}
+	known := func(n string) bool { return n != "aws-gp9" }
+	if err := tbl.Check(known); err != nil {
+		t.Errorf("check: %v", err)
+	}
+	typo, err := Load(write(strings.Replace(good, "aws-gp3:", "aws-gp9:", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := typo.Check(known); err == nil || !strings.Contains(err.Error(), p+`:5: volumes: unknown device profile "aws-gp9"`) {
+		t.Errorf("check of a misspelt profile: %v", err)
+	}
 	for _, b := range bad {
 		_, err := Load(write(b.body))
 		if err == nil || !strings.Contains(err.Error(), p+b.want) {

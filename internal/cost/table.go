@@ -23,8 +23,9 @@ type Price struct {
 	ThroughputFree  float64 `json:"throughput_free,omitempty"`
 	Source          string  `json:"source"`
 	Date            string  `json:"date"`
-	// Origin is "builtin" or the file the price came from.
+	// Origin is "builtin" or the file the price came from; Line where in it.
 	Origin string `json:"origin"`
+	Line   int    `json:"-"`
 }
 
 // Host is the host's price a hour, when given.
@@ -79,6 +80,17 @@ func (t *Table) Price(profile string) (Price, bool) {
 	return p, ok
 }
 
+// Check refuses a price for a profile that known (a device registry's lookup) does
+// not know, naming the file and line: a misspelt name would otherwise price nothing.
+func (t *Table) Check(known func(profile string) bool) error {
+	for _, n := range t.Names() {
+		if p := t.Volumes[n]; !known(n) {
+			return fmt.Errorf("%s:%d: volumes: unknown device profile %q: price a profile tierbench device list shows", p.Origin, p.Line, n)
+		}
+	}
+	return nil
+}
+
 // Names lists the priced profiles, sorted.
 func (t *Table) Names() []string {
 	var out []string
@@ -119,7 +131,7 @@ func (t *Table) merge(b []byte, origin string) error {
 			}
 			for j := 0; j+1 < len(v.Content); j += 2 {
 				name := v.Content[j].Value
-				p := Price{Profile: name, Origin: origin}
+				p := Price{Profile: name, Origin: origin, Line: v.Content[j].Line}
 				err := readFields(origin, name, v.Content[j], v.Content[j+1], []fieldSpec{
 					{key: "usd_per_gib_month", required: true, num: &p.GiBMonth},
 					{key: "usd_per_iops_month", num: &p.IOPSMonth},

@@ -127,6 +127,11 @@ func (s *Settings) Config(req workload.Request) (*Config, error) {
 	if cfg.Prices, err = cost.Load(s.prices); err != nil {
 		return nil, err
 	}
+	if reg != nil {
+		if err := cfg.Prices.Check(func(name string) bool { _, err := reg.Resolve(name); return err == nil }); err != nil {
+			return nil, err
+		}
+	}
 	if s.opts.Sections && s.hostEmbodiedKg < 0 {
 		return nil, fmt.Errorf("--host-embodied-kg %v: give kg CO2e of 0 or more (0: not counted)", s.hostEmbodiedKg)
 	}
