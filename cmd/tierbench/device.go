@@ -12,7 +12,7 @@ func newDeviceCommand() *cobra.Command {
 		Use:   "device",
 		Short: "Storage device profiles and their models",
 	}
-	cmd.AddCommand(newDeviceListCommand(), newDeviceCalibrateCommand(), newDeviceReplayCommand(), newDeviceServeCommand())
+	cmd.AddCommand(newDeviceListCommand(), newDeviceShowCommand(), newDeviceCalibrateCommand(), newDeviceReplayCommand(), newDeviceServeCommand())
 	return cmd
 }
 
@@ -38,11 +38,7 @@ or else from ` + device.DefaultUserDir() + ` if it exists.`,
   tierbench device list --profiles ./devices --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			paths, err := device.ProfilePaths(paths)
-			if err != nil {
-				return err
-			}
-			reg, err := device.Load(paths...)
+			reg, err := profileRegistry(paths)
 			if err != nil {
 				return err
 			}
@@ -58,4 +54,14 @@ or else from ` + device.DefaultUserDir() + ` if it exists.`,
 	}
 	addParams(cmd, set)
 	return cmd
+}
+
+// profileRegistry is the built-in profiles with the users' (--profiles, or the user
+// directory), as device list and device show read them.
+func profileRegistry(paths []string) (*device.Registry, error) {
+	paths, err := device.ProfilePaths(paths)
+	if err != nil {
+		return nil, err
+	}
+	return device.Load(paths...)
 }

@@ -70,6 +70,12 @@ func TestDeviceFlagErrors(t *testing.T) {
 		{"truncated trace", []string{"device", "replay", "--trace", cut, "--profile", "nvme"},
 			"trace " + cut + ": record 10 (byte 385): the trace ends 28 bytes into this 34-byte record"},
 		{"not a trace", []string{"device", "replay", "--trace", filepath.Join("device_test.go"), "--profile", "nvme"}, "not a tierbench trace"},
+		{"gp3 above its IOPS", []string{"device", "show", "aws-gp3(size=1000GiB,iops=17000)"},
+			"iops=17000 is above the most this type allows, 16000 (AWS: 'You can provision additional IOPS (up to a maximum of 16,000)"},
+		{"io2 above its IOPS a GiB", []string{"device", "show", "aws-io2(size=10GiB,iops=20000)"}, "iops=20000 on 10 GiB is above 1000 IOPS a GiB (at most 10000)"},
+		{"show an unknown profile", []string{"device", "show", "aws-gp9"}, `unknown device profile "aws-gp9"`},
+		{"missing price file", []string{"oltp", "run", "--mix", "point-select", "--out", dir, "--prices", filepath.Join(dir, "nope.yaml")},
+			"--prices " + filepath.Join(dir, "nope.yaml") + ": open"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := runCLI(t, tc.args...)

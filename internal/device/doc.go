@@ -16,14 +16,19 @@
 //	joules := device.Energy(m, runLength)
 //
 // Leaves: HDD (hdd.go) and SSD (ssd.go, flash or DRAM). Composites, which wrap any
-// model: SAN (san.go), RAID10 (raid10.go), SSDCache (ssdcache.go) and PageCache
-// (pagecache.go). Each file's comment says what is modelled and what is not.
+// model: SAN (san.go), RAID10 (raid10.go), SSDCache (ssdcache.go), PageCache
+// (pagecache.go), Limit (limit.go: token-bucket IOPS and throughput caps and a network
+// round trip) and Cloud (cloud.go: a provider's block volume, its caps derived from
+// the volume type's rules). Each file's comment says what is modelled and what is not.
+// Every class carries embodied-carbon fields (embodied.go) for the energy section's
+// SCI.
 //
 // # Profiles
 //
 // A profile is a named set of fields of one class, each with its source. Built-in
 // profiles live in profiles/*.yaml (embedded): hdd-7200, hdd-10k, hdd-15k, sata-ssd,
-// nvme and dram-ssd. Users add YAML files of the same form (Load); a profile may also be
+// nvme and dram-ssd, and the cloud volumes aws-gp3, aws-io2, aws-st1, gcp-pd-balanced,
+// gcp-pd-ssd, gcp-hyperdisk-balanced and azure-premium-ssd-v2 (docs/cloud.md). Users add YAML files of the same form (Load); a profile may also be
 // a composite, such as a SAN array with the watts of the whole system:
 //
 //	name: san-hdd-array

@@ -27,6 +27,9 @@ type ListingFigures struct {
 	RandRead4KQD1IOPS  float64 `json:"rand_read_4k_qd1_iops"`
 	RandRead4KQD32IOPS float64 `json:"rand_read_4k_qd32_iops"`
 	SeqReadMBps        float64 `json:"seq_read_1m_qd1_mbps"`
+	// Caps are a capped device's provisioned limits (a cloud volume at its profile's
+	// size); nil for a device without caps.
+	Caps *Caps `json:"caps,omitempty"`
 }
 
 // List lists every profile of r with the figures of its model (Characterize).
@@ -37,15 +40,19 @@ func List(r *Registry) ([]Listing, error) {
 		if err != nil {
 			return nil, fmt.Errorf("profile %s: %w", p.Name, err)
 		}
+		lf := ListingFigures{
+			RandRead8KQD1us:    float64(f.RandRead8KQD1.Nanoseconds()) / 1e3,
+			RandRead4KQD1IOPS:  f.RandRead4KQD1IOPS,
+			RandRead4KQD32IOPS: f.RandRead4KQD32IOPS,
+			SeqReadMBps:        f.SeqReadMBps,
+		}
+		if caps, ok := capsOfSpec(r, p.Name); ok {
+			lf.Caps = &caps
+		}
 		list = append(list, Listing{
 			Name: p.Name, Class: p.Class, Description: p.Description,
 			Origin: p.Origin, Source: p.Source, Power: p.Power(), Fields: p.Fields,
-			Figures: ListingFigures{
-				RandRead8KQD1us:    float64(f.RandRead8KQD1.Nanoseconds()) / 1e3,
-				RandRead4KQD1IOPS:  f.RandRead4KQD1IOPS,
-				RandRead4KQD32IOPS: f.RandRead4KQD32IOPS,
-				SeqReadMBps:        f.SeqReadMBps,
-			},
+			Figures: lf,
 		})
 	}
 	return list, nil
@@ -67,7 +74,7 @@ func WriteListingTable(w io.Writer, list []Listing) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tCLASS\t8K READ QD1\t4K IOPS QD1\t4K IOPS QD32\tSEQ MB/s\tIDLE W\tACTIVE W\tPOWER OF\tORIGIN\tSOURCE")
 	for _, d := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.0f\t%.0f\t%.0f\t%g\t%g\t%s\t%s\t%s\n",
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.0f\t%.0f\t%.0f\t%.4g\t%.4g\t%s\t%s\t%s\n",
 			d.Name, d.Class, LatencyText(d.Figures.RandRead8KQD1us),
 			d.Figures.RandRead4KQD1IOPS, d.Figures.RandRead4KQD32IOPS, d.Figures.SeqReadMBps,
 			d.Power.IdleW, d.Power.ActiveW, d.Power.Scope, filepath.Base(d.Origin), d.Source)
@@ -75,6 +82,7 @@ func WriteListingTable(w io.Writer, list []Listing) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	writeCapsBlock(w, list)
 	fmt.Fprintln(w, "\nComposites wrap any profile (quote specs in a shell: parentheses are shell syntax):")
 	for _, c := range Classes() {
 		if c.Composite {

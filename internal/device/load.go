@@ -18,7 +18,8 @@ import (
 //go:embed profiles/*.yaml
 var builtinFS embed.FS
 
-var builtinOrder = []string{"hdd-7200", "hdd-10k", "hdd-15k", "sata-ssd", "nvme", "dram-ssd"}
+var builtinOrder = []string{"hdd-7200", "hdd-10k", "hdd-15k", "sata-ssd", "nvme", "dram-ssd",
+	"aws-gp3", "aws-io2", "aws-st1", "gcp-pd-balanced", "gcp-pd-ssd", "gcp-hyperdisk-balanced", "azure-premium-ssd-v2"}
 
 // Registry holds the known profiles by name: the built-in ones and any loaded from
 // users' files.

@@ -235,6 +235,7 @@ var classes = map[string]*class{}
 
 func registerClass(c *class) {
 	c.fields = append(c.fields, powerFields(!c.composite)...)
+	c.fields = append(c.fields, embodiedFields(c.name)...)
 	classes[c.name] = c
 }
 
@@ -246,6 +247,8 @@ func init() {
 	registerClass(ssdCacheClass())
 	registerClass(pageCacheClass())
 	registerClass(raidCacheClass())
+	registerClass(limitClass())
+	registerClass(cloudClass())
 }
 
 // classNames lists the classes, sorted.

@@ -24,7 +24,8 @@ func TestBuiltinProfiles(t *testing.T) {
 			t.Errorf("%s: power %+v", p.Name, p.Power())
 		}
 	}
-	if got := strings.Join(names, ","); got != "hdd-7200,hdd-10k,hdd-15k,sata-ssd,nvme,dram-ssd" {
+	if got := strings.Join(names, ","); got != "hdd-7200,hdd-10k,hdd-15k,sata-ssd,nvme,dram-ssd,"+
+		"aws-gp3,aws-io2,aws-st1,gcp-pd-balanced,gcp-pd-ssd,gcp-hyperdisk-balanced,azure-premium-ssd-v2" {
 		t.Errorf("built-ins %s", got)
 	}
 }
@@ -95,7 +96,7 @@ active_w: 8
 		{"not a number", strings.Replace(good, "rpm: 7200", "rpm: fast", 1),
 			`devices/my.yaml:5: field rpm: "fast" is not a number`},
 		{"unknown class", strings.Replace(good, "class: hdd", "class: tape", 1),
-			`unknown class "tape": use one of hdd, pagecache, raid10, raidcache, san, ssd, ssd-cache`},
+			`unknown class "tape": use one of cloud, hdd, limit, pagecache, raid10, raidcache, san, ssd, ssd-cache`},
 		{"order", strings.Replace(good, "seek_t2t_ms: 1", "seek_t2t_ms: 9", 1),
 			"devices/my.yaml:7: field seek_t2t_ms (9) must not exceed seek_avg_ms (8)"},
 		{"whole number", strings.Replace(good, "cylinders: 50000", "cylinders: 10.5", 1),

@@ -198,6 +198,9 @@ type Calibration struct {
 	// time here; use trace replay.
 	TooFast bool          `json:"too_fast"`
 	Probes  []ProbeResult `json:"probes"`
+	// CapChecks are the throughput probes against a capped device's provisioned caps
+	// (a cloud volume's IOPS and MB/s); none for a device without caps.
+	CapChecks []CapCheck `json:"cap_checks,omitempty"`
 }
 
 // CalibrateOptions tune Calibrate.

@@ -167,6 +167,13 @@ func Calibrate(ctx context.Context, spec string, opts CalibrateOptions) (*Calibr
 	}
 	// the floor is the least any of the mounts measured
 	cal.TooFast = spec != NullSpec && cal.ModelRead8KUs < tooFastFactor*cal.FloorUs
+	if caps, ok := device.CapsOf(model); ok {
+		shapes := map[string]probeShape{}
+		for _, p := range probes {
+			shapes[p.name] = probeShape{size: p.size, sequential: p.sequential}
+		}
+		cal.CapChecks = capChecks(caps, cal.Probes, shapes)
+	}
 	return cal, nil
 }
 

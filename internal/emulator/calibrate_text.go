@@ -61,6 +61,9 @@ func (c *Calibration) WriteText(out io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if err := c.writeCapChecks(out); err != nil {
+		return err
+	}
 	fmt.Fprint(out, `
 HOST BEST: the best this path can measure on this host: the model's figure with each
   request taking at least what the path took for it on a device that takes no time

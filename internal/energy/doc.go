@@ -45,6 +45,10 @@
 // without figures, or one covering part of the window), so that a total of DRAM and
 // storage is never read as the whole system's.
 //
+// Once the windows are made, the lifecycle attaches the measured window's SCI
+// (Section.AddSCI: operational and embodied CO2e per transaction) and, for TPC-C and
+// TPC-H, TPC-Energy's metric by storage and server subsystem (Section.AddTPCEnergy).
+//
 // # What the run lifecycle calls
 //
 // Before the workload starts (after placing tiers and opening the engine), with the

@@ -31,6 +31,12 @@ type Section struct {
 	Windows    []WindowResult `json:"windows"`
 	// Chart is watts over the run window, for charts.
 	Chart *Chart `json:"chart,omitempty"`
+	// SCI is the measured window's Software Carbon Intensity: operational and
+	// embodied CO2, per transaction (sci.go).
+	SCI *SCI `json:"sci,omitempty"`
+	// TPCEnergy is TPC-Energy's Watts/KtpmC or Watts/KQphH@Size of the measured
+	// window, by subsystem (tpcenergy.go); absent for other workloads.
+	TPCEnergy *TPCEnergy `json:"tpc_energy,omitempty"`
 }
 
 // Component describes one source of energy.

@@ -55,6 +55,16 @@ func WriteSummary(w io.Writer, s *Section, label string) {
 	if text := MissingText(s, win, "see below"); text != "" {
 		fmt.Fprintf(w, "  the total is not the whole system's: it leaves out %s\n", text)
 	}
+	if sci := s.SCI; sci != nil {
+		line := fmt.Sprintf("  SCI, %s: %.4g g operational + %.4g g embodied", sci.Window, sci.OperationalG, sci.EmbodiedG)
+		if sci.GPerTransaction > 0 {
+			line += fmt.Sprintf(" = %.4g g CO2e per transaction", sci.GPerTransaction)
+		}
+		if len(sci.NotCounted) > 0 {
+			line += "; embodied not counted: " + strings.Join(sci.NotCounted, "; ")
+		}
+		fmt.Fprintln(w, line)
+	}
 	for _, c := range s.Components {
 		if c.CPU != nil {
 			fmt.Fprintf(w, "  cpu model (%s): %s; %s\n", c.CPU.Profile, c.CPU.Equation(), c.CPU.Basis)

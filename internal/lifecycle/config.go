@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"tierbench/internal/cost"
 	"time"
 
 	"tierbench/internal/device"
@@ -38,6 +39,12 @@ type Config struct {
 	// summary (an energy flag was given).
 	Energy      energy.Config
 	PrintEnergy bool
+	// Prices price the run's cloud volumes and host for the cost section
+	// (docs/cloud.md, "Cost"): the bundled table, with --prices laid over it.
+	Prices *cost.Table
+	// HostEmbodied is the host's embodied carbon for the SCI (--host-embodied-kg; Kg 0:
+	// not counted).
+	HostEmbodied energy.Embodied
 	// Request is what the phase asked of the run.
 	Request workload.Request
 	// IgnoreLimits skips the capacity check (--ignore-limits).
@@ -117,6 +124,22 @@ func (s *Settings) Config(req workload.Request) (*Config, error) {
 	if cfg.Energy, err = s.energyConfig(); err != nil {
 		return nil, err
 	}
+	if cfg.Prices, err = cost.Load(s.prices); err != nil {
+		return nil, err
+	}
+	if reg != nil {
+		if err := cfg.Prices.Check(func(name string) bool { _, err := reg.Resolve(name); return err == nil }); err != nil {
+			return nil, err
+		}
+	}
+	if s.opts.Sections && s.hostEmbodiedKg < 0 {
+		return nil, fmt.Errorf("--host-embodied-kg %v: give kg CO2e of 0 or more (0: not counted)", s.hostEmbodiedKg)
+	}
+	if s.opts.Sections && s.hostLifeYears <= 0 {
+		return nil, fmt.Errorf("--host-life-years %v: give a life of more than 0 years", s.hostLifeYears)
+	}
+	cfg.HostEmbodied = energy.Embodied{Name: "host", Kg: s.hostEmbodiedKg, LifeYears: s.hostLifeYears,
+		Source: fmt.Sprintf("--host-embodied-kg %g over --host-life-years %g", s.hostEmbodiedKg, s.hostLifeYears)}
 	cfg.PrintEnergy = s.cpuWatts != nil || s.baseWatts != 0 || s.powerMeter != "" || s.powerMeterCmd != ""
 	if err := s.monitorConfig(cfg); err != nil {
 		return nil, err

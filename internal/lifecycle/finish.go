@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"tierbench/internal/cost"
 	"time"
 
 	"tierbench/internal/energy"
@@ -66,6 +67,8 @@ func (r *Run) Finish(rep *workload.Report, runErr error) error {
 		en, enErr := r.rec.Finish(energy.Inputs{Windows: r.windows, Devices: storage.EnergyDevices()})
 		sec.Energy = en
 		err = errors.Join(err, enErr)
+		sec.Cost = r.cost(rep.Result, storage, en)
+		err = errors.Join(err, r.sci(rep.Result, storage, en))
 		if m := r.mon; m != nil {
 			m.Attach(sec)
 		}
@@ -120,6 +123,9 @@ func (r *Run) write(rep *workload.Report, storage *result.Storage, err error) er
 	}
 	if s, ok := rep.Result.(result.Attached); ok && r.cfg.PrintEnergy {
 		energy.WriteSummary(r.io.Stdout, s.ResultSections().Energy, "")
+	}
+	if s, ok := rep.Result.(result.Attached); ok && rep.Summary != nil {
+		cost.WriteSummary(r.io.Stdout, s.ResultSections().Cost)
 	}
 	if !rep.Announce {
 		return errors.Join(err, werr)

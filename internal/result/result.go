@@ -1,6 +1,7 @@
 package result
 
 import (
+	"tierbench/internal/cost"
 	"tierbench/internal/energy"
 	"tierbench/internal/host"
 	"tierbench/internal/monitor"
@@ -16,6 +17,9 @@ type Sections struct {
 	// Energy is what the whole system drew over the run and its measured windows,
 	// measured or modelled (package energy).
 	Energy *energy.Section `json:"energy,omitempty"`
+	// Cost is what the run's cloud volumes and host cost over its headline window,
+	// and per unit of work (package cost); absent when nothing is priced.
+	Cost *cost.Section `json:"cost,omitempty"`
 	// Monitoring summarises the samples of metrics.jsonl (package monitor) over the
 	// run and each measured window; absent when nothing was sampled (--sample off).
 	Monitoring *monitor.Summary `json:"monitoring,omitempty"`

@@ -11,7 +11,7 @@ import (
 // size and the seed's; and Open finds it by name.
 func TestBundledStudiesValidate(t *testing.T) {
 	names := Bundled()
-	for _, want := range []string{"san-storage", "buffer-size", "ssd-cache", "hybrid-placement", "oltp-flash", "smoke"} {
+	for _, want := range []string{"san-storage", "buffer-size", "ssd-cache", "hybrid-placement", "oltp-flash", "cloud-volumes", "smoke"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("no bundled study %s: %q", want, names)
 		}

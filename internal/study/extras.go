@@ -23,6 +23,9 @@ const (
 	groupMonitoring = "monitoring"
 	// groupParts are the energy components of the run window, for stacked bars.
 	groupParts = "energy-parts"
+	// groupCost are the cost and carbon section's figures: the run's cost, its cost and
+	// CO2e per unit of work, and TPC-Energy's metric (docs/cloud.md).
+	groupCost = "cost"
 )
 
 // metricDef is a report metric and the group its section of the report shows it in.
@@ -112,6 +115,28 @@ func extras(rec *RunRecord) ([]metricDef, map[string]float64, runNotes, error) {
 				}
 			}
 		}
+	}
+	if c := rs.Cost; c != nil {
+		add(groupCost, "cost_usd", "cost of the run (storage and host)", "USD", true, c.USD)
+		if c.USDPerMillionTransactions > 0 {
+			add(groupCost, "usd_per_million_transactions", "cost per million transactions", "USD", true, c.USDPerMillionTransactions)
+		}
+		if c.USDPerKQphH > 0 {
+			add(groupCost, "usd_per_kqphh", "price/performance, three years per kQphH@Size", "USD", true, c.USDPerKQphH)
+		}
+	}
+	if e := rs.Energy; e != nil && e.SCI != nil {
+		add(groupCost, "embodied_g", "embodied CO2e of the measured window", "g", true, e.SCI.EmbodiedG)
+		if e.SCI.GPerTransaction > 0 {
+			add(groupCost, "sci_g_per_transaction", "SCI: operational and embodied CO2e per transaction", "g", true, e.SCI.GPerTransaction)
+		}
+	}
+	if e := rs.Energy; e != nil && e.TPCEnergy != nil {
+		k := "watts_per_ktpmc"
+		if e.TPCEnergy.Metric != "Watts/KtpmC" {
+			k = "watts_per_kqphh"
+		}
+		add(groupCost, k, e.TPCEnergy.Metric, "W", true, e.TPCEnergy.Value)
 	}
 	if st := rs.Storage; st != nil && len(st.Tiers) > 0 {
 		add(groupEnergy, "device_energy_j", "emulated devices' energy", "J", true, st.EnergyJ)

@@ -50,7 +50,9 @@ type Body struct {
 	Exclude []Match
 	// Baseline is the cell (or, partial, the cell of each group of the other factors)
 	// comparisons are against; nil for none.
-	Baseline    *Match
+	Baseline *Match
+	// Goal ranks the cells in the report (goal.go); nil for none.
+	Goal        *Goal
 	Repetitions int
 	// Order is "fixed" or "shuffled" (with Seed).
 	Order string
@@ -138,8 +140,8 @@ const (
 )
 
 var (
-	topFields  = []string{"name", "description", "notes", "workload", "phases", "params", "factors", "zip", "exclude", "repetitions", "order", "seed", "baseline", "timeout", "expect", "snapshot", "sizes"}
-	sizeFields = []string{"description", "params", "factors", "zip", "exclude", "repetitions", "order", "seed", "baseline", "timeout", "expect", "snapshot"}
+	topFields  = []string{"name", "description", "notes", "workload", "phases", "params", "factors", "zip", "exclude", "repetitions", "order", "seed", "baseline", "goal", "timeout", "expect", "snapshot", "sizes"}
+	sizeFields = []string{"description", "params", "factors", "zip", "exclude", "repetitions", "order", "seed", "baseline", "goal", "timeout", "expect", "snapshot"}
 	nameRE     = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
 	refRE      = regexp.MustCompile(`\$\{([^}]*)\}`)
 	// unclosedRE finds a reference that is not closed: "${dev" at a value's end.
@@ -285,6 +287,8 @@ func (p *problems) body(entries []entry) Body {
 			if m, ok := p.match(e.value, e.field); ok {
 				b.Baseline = &m
 			}
+		case "goal":
+			b.Goal = p.goal(e)
 		case "repetitions":
 			if s, ok := p.scalar(e); ok {
 				n, err := strconv.Atoi(strings.TrimSpace(s))

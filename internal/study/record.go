@@ -41,6 +41,7 @@ type Record struct {
 	Seed        int64        `json:"seed"`
 	TimeoutS    float64      `json:"timeout_s,omitempty"`
 	Baseline    []Term       `json:"baseline,omitempty"`
+	Goal        *Goal        `json:"goal,omitempty"`
 	Zip         [][]string   `json:"zip,omitempty"`
 	Exclude     []string     `json:"exclude,omitempty"`
 	Excluded    int          `json:"excluded,omitempty"`
@@ -74,6 +75,7 @@ func (p *Plan) Record(sh Shard) *Record {
 	if s.Baseline != nil {
 		r.Baseline = s.Baseline.Terms
 	}
+	r.Goal = s.Goal
 	for _, g := range s.Zip {
 		r.Zip = append(r.Zip, g.Factors)
 	}

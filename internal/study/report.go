@@ -321,6 +321,16 @@ func (b *reportBuilder) plan() report.Plan {
 // sections add a section per group of metrics: a table per metric, and charts.
 func (b *reportBuilder) sections(doc *report.Document) error {
 	results := doc.Section("Results")
+	if g := b.rec.Goal; g != nil {
+		r := g.Rank(b.sum)
+		sec := results.Section("Goal").AddText(g.Text(r))
+		for i, c := range r.Ranked {
+			sec.AddText(fmt.Sprintf("%d. %s: %s %.4g", i+1, c.ID, g.Metric, c.Mean))
+		}
+		for _, e := range r.Excluded {
+			sec.AddText("Not meeting the conditions: " + e)
+		}
+	}
 	for _, d := range b.group(groupHeadline) {
 		sec := results.Section(d.Key)
 		if err := b.addTable(sec, d.Key); err != nil {
@@ -357,6 +367,9 @@ func (b *reportBuilder) sections(doc *report.Document) error {
 		{"Energy and CO2", groupEnergy, "The energy and CO2 of each run's total (see the energy section of each result.json for how each part was measured or modelled, and what the total leaves out of the whole system), and the emulated devices' own.",
 			[]perCell{{name: "energy-per-cell", title: "Energy per cell, by component", y: "energy", unit: "J", stacked: true, keys: b.keys(groupParts, "")},
 				{name: "co2-per-cell", title: "CO2 per cell", y: "CO2", unit: "g", keys: b.keys(groupEnergy, "co2_g")}}},
+		{"Cost and carbon per unit of work", groupCost, "What each run's cloud volumes and host cost over its measured window and per unit of work (the cost section of each result.json, with the prices' sources), its SCI (operational and embodied CO2e per transaction) and TPC-Energy's watts per performance (docs/cloud.md, docs/energy.md).",
+			[]perCell{{name: "cost-per-cell", title: "Cost per million transactions per cell", y: "cost", unit: "USD", keys: b.keys(groupCost, "usd_per_million")},
+				{name: "sci-per-cell", title: "CO2e per transaction per cell", y: "CO2e", unit: "g", keys: b.keys(groupCost, "sci_g")}}},
 	}
 	for _, s := range sections {
 		defs := b.group(s.group)

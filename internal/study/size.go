@@ -63,6 +63,9 @@ func (f *File) At(size string) (*Study, error) {
 		if g["baseline"] {
 			s.Baseline = z.Baseline
 		}
+		if g["goal"] {
+			s.Goal = z.Goal
+		}
 		if g["repetitions"] {
 			s.Repetitions = z.Repetitions
 		}

@@ -1,0 +1,232 @@
+package study
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"tierbench/internal/report"
+	"tierbench/internal/workload"
+)
+
+// Goal ranks a study's cells (docs/studies.md, "Goals"): the cells whose mean values
+// meet every condition of Where, best first by Metric (lowest with Minimize), e.g.
+// the cheapest configuration whose p99 is under 20 ms and whose TPS is at least 1,000.
+type Goal struct {
+	Metric   string      `json:"metric"`
+	Minimize bool        `json:"minimize"`
+	Where    []Condition `json:"where,omitempty"`
+	Pos      Pos         `json:"-"`
+}
+
+// Condition is one bound a cell's mean must meet: "latency_p99_ms < 20".
+type Condition struct {
+	Metric string  `json:"metric"`
+	Op     string  `json:"op"` // <, <=, >, >=
+	Value  float64 `json:"value"`
+	Pos    Pos     `json:"-"`
+}
+
+// holds says whether v meets c.
+func (c Condition) holds(v float64) bool {
+	switch c.Op {
+	case "<":
+		return v < c.Value
+	case "<=":
+		return v <= c.Value
+	case ">":
+		return v > c.Value
+	}
+	return v >= c.Value
+}
+
+func (c Condition) String() string { return fmt.Sprintf("%s %s %g", c.Metric, c.Op, c.Value) }
+
+// fixedMetrics are the report's metrics beyond the workloads' headline ones, and
+// metricPrefixes those it names per tier or energy component (extras).
+var (
+	fixedMetrics = []string{"latency_p50_ms", "latency_p95_ms", "latency_p99_ms", "engine_mb_s", "client_cpu_cores",
+		"energy_j", "co2_g", "device_energy_j", "device_co2_g", "host_cpu_busy_pct", "host_cpu_iowait_pct",
+		"cost_usd", "usd_per_million_transactions", "usd_per_kqphh", "embodied_g", "sci_g_per_transaction",
+		"watts_per_ktpmc", "watts_per_kqphh"}
+	metricPrefixes = []string{"util_", "mb_s_", "energy_"}
+)
+
+// knownMetric says whether a study's report can have the metric key: a headline
+// metric of a registered workload, or one of the report's own.
+func knownMetric(key string) bool {
+	if slices.Contains(fixedMetrics, key) {
+		return true
+	}
+	for _, p := range metricPrefixes {
+		if strings.HasPrefix(key, p) && len(key) > len(p) {
+			return true
+		}
+	}
+	for _, n := range workload.Names() {
+		if m, err := workload.Get(n); err == nil {
+			for _, h := range m.Result.Headline {
+				if h.Name == key {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// goal reads goal: {minimize: METRIC | maximize: METRIC, where: ["METRIC OP NUMBER", ...]}.
+func (p *problems) goal(e entry) *Goal {
+	g := &Goal{Pos: at(e.key, e.field)}
+	metric := func(key string, n *yaml.Node, field string) bool {
+		if !knownMetric(key) {
+			p.add(at(n, field), "unknown metric %q: use a workload's headline metric (tps, nopm, qphh_at_size, ...) or one of %s", key, strings.Join(fixedMetrics, ", "))
+			return false
+		}
+		return true
+	}
+	for _, ge := range p.mapping(e.value, e.field, "minimize", "maximize", "where") {
+		switch ge.key.Value {
+		case "minimize", "maximize":
+			if g.Metric != "" {
+				p.add(at(ge.key, ge.field), "give minimize or maximize, not both")
+				continue
+			}
+			if s, ok := p.scalar(ge); ok && metric(s, ge.value, ge.field) {
+				g.Metric, g.Minimize = s, ge.key.Value == "minimize"
+			}
+		case "where":
+			list, ok := p.scalars(ge.value, ge.field)
+			if !ok {
+				continue
+			}
+			for i, s := range list {
+				f := item(ge.field, i)
+				c, err := parseCondition(s)
+				if err != nil {
+					p.add(at(ge.value, f), "%q: %v", s, err)
+					continue
+				}
+				if metric(c.Metric, ge.value, f) {
+					c.Pos = at(ge.value, f)
+					g.Where = append(g.Where, c)
+				}
+			}
+		}
+	}
+	if g.Metric == "" {
+		p.add(g.Pos, "give the metric to rank by: minimize: METRIC or maximize: METRIC")
+	}
+	return g
+}
+
+// parseCondition reads "METRIC OP NUMBER".
+func parseCondition(s string) (Condition, error) {
+	f := strings.Fields(s)
+	if len(f) != 3 || !slices.Contains([]string{"<", "<=", ">", ">="}, f[1]) {
+		return Condition{}, fmt.Errorf("write a condition as METRIC OP NUMBER, OP one of < <= > >= (e.g. \"latency_p99_ms < 20\")")
+	}
+	v, err := strconv.ParseFloat(strings.ReplaceAll(f[2], ",", ""), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return Condition{}, fmt.Errorf("%q is not a number", f[2])
+	}
+	return Condition{Metric: f[0], Op: f[1], Value: v}, nil
+}
+
+// Ranked is one cell that meets the goal's conditions, with its mean.
+type Ranked struct {
+	ID   string
+	Mean float64
+}
+
+// Ranking is the goal's answer: the cells that meet its conditions, best first, and
+// why each other cell does not.
+type Ranking struct {
+	Ranked   []Ranked
+	Excluded []string
+}
+
+// Rank ranks the summary's cells by g, by each metric's mean over a cell's runs.
+func (g *Goal) Rank(sum *report.Summary) Ranking {
+	var r Ranking
+	for _, c := range sum.Cells {
+		mean := func(key string) (float64, bool) {
+			m, ok := c.Metrics[key]
+			if !ok || len(m.Values) == 0 {
+				return 0, false
+			}
+			return m.Stats.Mean, true
+		}
+		why := ""
+		for _, cond := range g.Where {
+			v, ok := mean(cond.Metric)
+			switch {
+			case !ok:
+				why = fmt.Sprintf("no %s", cond.Metric)
+			case !cond.holds(v):
+				why = fmt.Sprintf("%s is %.4g, not %s %g", cond.Metric, v, cond.Op, cond.Value)
+			}
+			if why != "" {
+				break
+			}
+		}
+		v, ok := mean(g.Metric)
+		if why == "" && !ok {
+			why = fmt.Sprintf("no %s", g.Metric)
+		}
+		if why != "" {
+			r.Excluded = append(r.Excluded, c.ID+": "+why)
+			continue
+		}
+		r.Ranked = append(r.Ranked, Ranked{ID: c.ID, Mean: v})
+	}
+	slices.SortStableFunc(r.Ranked, func(a, b Ranked) int {
+		if g.Minimize {
+			return cmpFloat(a.Mean, b.Mean)
+		}
+		return cmpFloat(b.Mean, a.Mean)
+	})
+	return r
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// Text says which cell wins and by how much: its mean against the runner-up's.
+func (g *Goal) Text(r Ranking) string {
+	dir := "highest"
+	if g.Minimize {
+		dir = "lowest"
+	}
+	var conds []string
+	for _, c := range g.Where {
+		conds = append(conds, c.String())
+	}
+	goal := fmt.Sprintf("the %s %s", dir, g.Metric)
+	if len(conds) > 0 {
+		goal += " where " + strings.Join(conds, " and ")
+	}
+	switch len(r.Ranked) {
+	case 0:
+		return fmt.Sprintf("Goal: %s. No cell meets it.", goal)
+	case 1:
+		return fmt.Sprintf("Goal: %s. %s wins with %.4g, the only cell that meets the conditions.", goal, r.Ranked[0].ID, r.Ranked[0].Mean)
+	}
+	w, n := r.Ranked[0], r.Ranked[1]
+	by := "the same as"
+	if n.Mean != 0 {
+		by = fmt.Sprintf("%.1f%% %s than", math.Abs(w.Mean-n.Mean)/math.Abs(n.Mean)*100, map[bool]string{true: "lower", false: "higher"}[g.Minimize])
+	}
+	return fmt.Sprintf("Goal: %s. %s wins with %.4g, %s the runner-up %s (%.4g).", goal, w.ID, w.Mean, by, n.ID, n.Mean)
+}
