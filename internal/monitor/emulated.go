@@ -37,7 +37,7 @@ type EmulatedDevice struct {
 	// MediaReads and MediaWrites are the requests that reached the media: the
 	// innermost devices of a composite spec; a plain profile's own requests.
 	MediaReads, MediaWrites int64
-	ReadBytes, WriteBytes  int64
+	ReadBytes, WriteBytes   int64
 	// Busy is the model's busy time; Latency the requests' time in the emulator,
 	// summed, and ReadLatency the reads' part of it.
 	Busy, Latency, ReadLatency time.Duration
