@@ -36,10 +36,14 @@ type workingSet struct {
 // cache, not the device.
 var ErrNoDirect = errors.New("O_DIRECT refused")
 
+// openFile opens the probe files; a test puts a file system that refuses O_DIRECT in
+// its place.
+var openFile = os.OpenFile
+
 // openWorkingSet creates the probe files in dir (names with this process's id, so two
 // fits never share one). On error nothing is left behind.
-func openWorkingSet(dir string, size int64) (ws *workingSet, err error) {
-	ws = &workingSet{size: size}
+func openWorkingSet(dir string, size int64) (_ *workingSet, err error) {
+	ws := &workingSet{size: size}
 	defer func() {
 		if err != nil {
 			ws.remove()
@@ -47,7 +51,7 @@ func openWorkingSet(dir string, size int64) (ws *workingSet, err error) {
 	}()
 	base := filepath.Join(dir, fmt.Sprintf(".tierbench-fit-%d", os.Getpid()))
 	open := func(path string, flags int) (*os.File, error) {
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL|flags, 0o600)
+		f, err := openFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL|flags, 0o600)
 		if err == nil {
 			ws.paths = append(ws.paths, path)
 		}
