@@ -157,17 +157,25 @@ func Validate(ctx context.Context, opts ValidateOptions) (*Validation, error) {
 		if err != nil {
 			return stop(err)
 		}
+		loaded := true
 		for _, side := range []Side{Real, Emulated} {
 			say("%s: loading on the %s side", c, side)
 			if err := r.load(ctx, side); err != nil {
-				release()
 				if ctx.Err() != nil {
+					release()
 					return stop(ctx.Err())
 				}
-				return stop(fmt.Errorf("%s: load on the %s side: %w", c, side, err))
+				// the case cannot run: say why in its record and go on with the next
+				v.Runs = append(v.Runs, RunRecord{Case: c.String(), Side: side, Status: "failed", Why: "load: " + oneLine(err)})
+				say("%s: the load on the %s side failed: %s", c, side, oneLine(err))
+				loaded = false
+				break
 			}
 		}
 		release()
+		if !loaded {
+			continue
+		}
 		for round := 1; round <= opts.Rounds; round++ {
 			release, err := lock.hold(ctx, true)
 			if err != nil {

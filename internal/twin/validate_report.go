@@ -143,7 +143,11 @@ func (v *Validation) WriteText(w io.Writer, out string) error {
 	for _, r := range v.Runs {
 		if r.Status != "ok" {
 			failed++
-			fmt.Fprintf(w, "  %s round %d on the %s side %s: %s\n", r.Case, r.Round, r.Side, r.Status, r.Why)
+			what := fmt.Sprintf("round %d", r.Round)
+			if r.Round == 0 {
+				what = "load"
+			}
+			fmt.Fprintf(w, "  %s %s on the %s side %s: %s\n", r.Case, what, r.Side, r.Status, r.Why)
 		}
 	}
 	fmt.Fprintln(w, `

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"tierbench/internal/device"
 	"tierbench/internal/emulator"
 	"tierbench/internal/engine"
@@ -179,8 +181,32 @@ func (v *ValidateSettings) options(dir string) (ValidateOptions, error) {
 	} else if work, err = os.MkdirTemp(work, "tierbench-validate-"); err != nil {
 		return opts, fmt.Errorf("--work: %w", err)
 	}
+	if err := checkWork(work, cases, v.emu); err != nil {
+		os.Remove(work)
+		return opts, err
+	}
+	// a managed server runs as its own user and must reach its files there
+	if err := os.Chmod(work, 0o755); err != nil {
+		return opts, fmt.Errorf("--work: %w", err)
+	}
 	return ValidateOptions{Where: where, Profile: name, Spec: spec, PageCache: pageCache, Profiles: paths,
 		Out: out, Work: work, Rounds: v.rounds, Cases: cases, Sizes: v.sizes, Emulator: v.emu, EmulatorOptions: v.Emulator, Lock: v.lock}, nil
+}
+
+// checkWork refuses a work directory on tmpfs for MariaDB on the preload path:
+// MariaDB treats a redo log on tmpfs as persistent memory and maps it, which the
+// preload path cannot time (a FUSE mount is no tmpfs to it).
+func checkWork(work string, cases []Case, path string) error {
+	var sfs unix.Statfs_t
+	if path == emulator.PathFUSE || unix.Statfs(work, &sfs) != nil || memoryFS[int64(sfs.Type)] != "tmpfs" {
+		return nil
+	}
+	for _, c := range cases {
+		if c.Engine == "mysql" {
+			return fmt.Errorf("--work %s is on tmpfs, where MariaDB maps its redo log into memory, which the preload path cannot time: give --work a directory on a block device, one in memory for choice (scripts/ram-volume up work 4G makes /mnt/tierbench-work), or --emulator fuse", filepath.Dir(work))
+		}
+	}
+	return nil
 }
 
 // parseCases reads --cases.
