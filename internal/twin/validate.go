@@ -91,6 +91,9 @@ type Validation struct {
 	Emulator       string        `json:"emulator"`
 	Started        time.Time     `json:"started"`
 	Wall           time.Duration `json:"wall_ns"`
+	// LockWait is the part of Wall spent waiting for --lock: what other
+	// measurements on a shared host took.
+	LockWait time.Duration `json:"lock_wait_ns,omitempty"`
 	Rounds         int           `json:"rounds"`
 	Sizes          Sizes         `json:"sizes"`
 	Cases          []Case        `json:"cases"`
@@ -126,6 +129,12 @@ func Validate(ctx context.Context, opts ValidateOptions) (*Validation, error) {
 		PageCacheBytes: opts.PageCache, Emulator: opts.Emulator, Started: time.Now().UTC(), Rounds: opts.Rounds,
 		Sizes: opts.Sizes, Cases: opts.Cases}
 	lock := &hostLock{path: opts.Lock}
+	hold := func(exclusive bool) (func(), error) {
+		start := time.Now()
+		release, err := lock.hold(ctx, exclusive)
+		v.LockWait += time.Since(start)
+		return release, err
+	}
 	realRoot := filepath.Join(opts.Where.Dir, fmt.Sprintf(".tierbench-validate-%d", os.Getpid()))
 	defer os.RemoveAll(realRoot)
 	defer os.RemoveAll(opts.Work)
@@ -153,7 +162,7 @@ func Validate(ctx context.Context, opts ValidateOptions) (*Validation, error) {
 		if err := r.prepare(); err != nil {
 			return stop(err)
 		}
-		release, err := lock.hold(ctx, false)
+		release, err := hold(false)
 		if err != nil {
 			return stop(err)
 		}
@@ -177,7 +186,7 @@ func Validate(ctx context.Context, opts ValidateOptions) (*Validation, error) {
 			continue
 		}
 		for round := 1; round <= opts.Rounds; round++ {
-			release, err := lock.hold(ctx, true)
+			release, err := hold(true)
 			if err != nil {
 				return stop(err)
 			}

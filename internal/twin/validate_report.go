@@ -127,7 +127,11 @@ func sd(xs []float64) float64 {
 // WriteText prints the validation for people: the table, then what its columns mean.
 func (v *Validation) WriteText(w io.Writer, out string) error {
 	fmt.Fprintf(w, "device %s under %s against %s\n", v.Device, v.Dir, v.Spec)
-	fmt.Fprintf(w, "%d rounds, alternating which side runs first; %.0f s\n\n", v.Rounds, v.Wall.Seconds())
+	fmt.Fprintf(w, "%d rounds, alternating which side runs first; %.0f s", v.Rounds, v.Wall.Seconds())
+	if v.LockWait > 0 {
+		fmt.Fprintf(w, " (%.0f s of it waiting for --lock)", v.LockWait.Seconds())
+	}
+	fmt.Fprint(w, "\n\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "WORKLOAD\tENGINE\tMETRIC\tREAL\tREAL CV\tEMULATED\tEMU CV\tERROR\tSPREAD\tGOAL\t VERDICT")
 	for _, m := range v.Metrics {
