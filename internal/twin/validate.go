@@ -94,11 +94,11 @@ type Validation struct {
 	// LockWait is the part of Wall spent waiting for --lock: what other
 	// measurements on a shared host took.
 	LockWait time.Duration `json:"lock_wait_ns,omitempty"`
-	Rounds         int           `json:"rounds"`
-	Sizes          Sizes         `json:"sizes"`
-	Cases          []Case        `json:"cases"`
-	Metrics        []Metric      `json:"metrics"`
-	Runs           []RunRecord   `json:"runs"`
+	Rounds   int           `json:"rounds"`
+	Sizes    Sizes         `json:"sizes"`
+	Cases    []Case        `json:"cases"`
+	Metrics  []Metric      `json:"metrics"`
+	Runs     []RunRecord   `json:"runs"`
 	// Interrupted says Ctrl-C stopped the validation: the metrics cover the runs
 	// that finished.
 	Interrupted bool `json:"interrupted,omitempty"`
