@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -14,8 +13,10 @@ import (
 // heavy work disturbs one (--lock). A nil hostLock takes nothing.
 type hostLock struct{ path string }
 
-// hold takes the lock (exclusive or shared) and returns its release; it waits as long
-// as another holder keeps it, polling so that Ctrl-C (ctx) still ends the wait.
+// hold takes the lock (exclusive or shared) and returns its release. It waits in
+// flock(2) itself, in line with the other waiters (polling would lose every race to
+// them on a busy host); Ctrl-C (ctx) ends the wait, and should the lock come after
+// that, it is let go at once.
 func (l *hostLock) hold(ctx context.Context, exclusive bool) (func(), error) {
 	if l == nil || l.path == "" {
 		return func() {}, nil
@@ -28,20 +29,28 @@ func (l *hostLock) hold(ctx context.Context, exclusive bool) (func(), error) {
 	if exclusive {
 		how = unix.LOCK_EX
 	}
-	for {
-		err := unix.Flock(int(f.Fd()), how|unix.LOCK_NB)
-		if err == nil {
-			return func() { f.Close() }, nil // closing releases the lock
+	got := make(chan error, 1)
+	go func() {
+		for {
+			err := unix.Flock(int(f.Fd()), how)
+			if err != unix.EINTR {
+				got <- err
+				return
+			}
 		}
-		if err != unix.EWOULDBLOCK {
+	}()
+	select {
+	case err := <-got:
+		if err != nil {
 			f.Close()
 			return nil, fmt.Errorf("--lock %s: %w", l.path, err)
 		}
-		select {
-		case <-ctx.Done():
+		return func() { f.Close() }, nil // closing releases the lock
+	case <-ctx.Done():
+		go func() {
+			<-got
 			f.Close()
-			return nil, ctx.Err()
-		case <-time.After(200 * time.Millisecond):
-		}
+		}()
+		return nil, ctx.Err()
 	}
 }
