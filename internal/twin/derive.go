@@ -45,17 +45,32 @@ func (res *FitResult) derive(runs [][]round) error {
 		{"block_kib", num(block/1024, 0), "the random probes' request size"},
 	}
 	suffixes, ps := device.QuantileSuffixes()
-	for _, src := range []struct{ op, probe string }{{"read", "randread-8k-qd1"}, {"write", "randwrite-8k-qd1"}, {"flush", "flush-8k"}} {
-		m := byName[src.probe]
+	// The flush is what a write and fdatasync take together beyond an ordinary write
+	// (the mean of randwrite-8k-qd1): the model puts the two in sequence.
+	write := meanUs(byName["randwrite-8k-qd1"].pooled)
+	flushes := flushSamples(byName["writeflush-8k"].pooled, write)
+	less := fmt.Sprintf(", less the mean 8 KiB write (%.1f us, randwrite-8k-qd1 probe)", write)
+	for _, src := range []struct {
+		op, probe, what, less string
+		samples         []time.Duration
+	}{
+		{"read", "randread-8k-qd1", "requests", "", byName["randread-8k-qd1"].pooled},
+		{"write", "randwrite-8k-qd1", "requests", "", byName["randwrite-8k-qd1"].pooled},
+		{"flush", "writeflush-8k", "writes and fdatasyncs", less, flushes},
+	} {
+		n := len(src.samples)
 		for i, s := range suffixes {
-			fields = append(fields, field{device.QuantileKey(src.op, s), num(quantileUs(m.pooled, ps[i]), 1),
-				fmt.Sprintf("%s probe: %s of %d requests in %s", src.probe, s, len(m.pooled), rounds)})
+			fields = append(fields, field{device.QuantileKey(src.op, s), num(quantileUs(src.samples, ps[i]), 1),
+				fmt.Sprintf("%s probe: %s of %d %s in %s%s", src.probe, s, n, src.what, rounds, src.less)})
 		}
-		above := len(m.pooled) - int(math.Ceil(ps[len(ps)-1]*float64(len(m.pooled))))
-		fields = append(fields, field{device.TailKey(src.op), num(tailUs(m.pooled, ps[len(ps)-1]), 1),
-			fmt.Sprintf("%s probe: mean of the slowest 0.1%% (%d requests)", src.probe, max(above, 0))})
-		fields = append(fields, field{device.MeanKey(src.op), num(meanUs(m.pooled), 1),
-			fmt.Sprintf("%s probe: mean of %d requests in %s", src.probe, len(m.pooled), rounds)})
+		above := n - int(math.Ceil(ps[len(ps)-1]*float64(n)))
+		fields = append(fields, field{device.TailKey(src.op), num(tailUs(src.samples, ps[len(ps)-1]), 1),
+			fmt.Sprintf("%s probe: mean of the slowest 0.1%% (%d %s)%s", src.probe, max(above, 0), src.what, src.less)})
+		// the mean is at least the first quantile: clamping a flush at 0 can leave
+		// the quantiles above the difference of the means
+		mean := max(meanUs(src.samples), quantileUs(src.samples, ps[0]))
+		fields = append(fields, field{device.MeanKey(src.op), num(mean, 1),
+			fmt.Sprintf("%s probe: mean of %d %s in %s%s", src.probe, n, src.what, rounds, src.less)})
 	}
 	for _, src := range []struct{ op, probe string }{{"read", "randread-8k-qd32"}, {"write", "randwrite-8k-qd32"}} {
 		r := results[probeIndex(src.probe)]
@@ -97,7 +112,7 @@ func (res *FitResult) derive(runs [][]round) error {
 
 	fits := map[string]string{
 		"randread-8k-qd1": "read_p*_us, read_tail_us", "randwrite-8k-qd1": "write_p*_us, write_tail_us",
-		"flush-8k": "flush_p*_us, flush_tail_us", "randread-8k-qd32": "read_iops", "randwrite-8k-qd32": "write_iops",
+		"writeflush-8k": "flush_p*_us, flush_tail_us", "randread-8k-qd32": "read_iops", "randwrite-8k-qd32": "write_iops",
 		"seqread-1m-qd1": "read_mbps", "seqwrite-1m-qd1": "write_mbps", "randrw70-8k-qd32": "queues",
 	}
 	for i := range results {
@@ -126,6 +141,18 @@ func (res *FitResult) derive(runs [][]round) error {
 	}
 	res.Profile = res.render(fields)
 	return nil
+}
+
+// flushSamples are what each write and fdatasync pair took beyond a write of mean
+// write microseconds, at least 0, sorted.
+func flushSamples(pairs []time.Duration, write float64) []time.Duration {
+	w := time.Duration(math.Round(write * 1e3))
+	out := make([]time.Duration, len(pairs))
+	for i, d := range pairs {
+		out[i] = max(d-w, 0)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // transferRate is the rate of the bytes of a 1 MiB request beyond the first 8 KiB,
@@ -254,10 +281,10 @@ func modelFigure(m device.Model, p probe) float64 {
 	case kindFlush:
 		var t, sum time.Duration
 		for i := range int64(n) {
+			start := t
 			t = m.Submit(t, device.Request{Op: device.OpWrite, Offset: (i % blocks) * p.size, Size: p.size, File: 1, Direct: true})
-			done := m.Submit(t, device.Request{Op: device.OpFlush, File: 1})
-			sum += done - t
-			t = done
+			t = m.Submit(t, device.Request{Op: device.OpFlush, File: 1})
+			sum += t - start
 		}
 		return float64(sum) / n / 1e3
 	case kindCommit:

@@ -63,7 +63,7 @@ func TestFitWritesAProfileThatParses(t *testing.T) {
 		t.Errorf("profile %s of class %s", p.Name, p.Class)
 	}
 	probeOf := map[string]string{"read_p50_us": "randread-8k-qd1", "write_p99_us": "randwrite-8k-qd1",
-		"flush_tail_us": "flush-8k", "read_iops": "randread-8k-qd32", "write_mbps": "seqwrite-1m-qd1", "queues": "randrw70-8k-qd32"}
+		"flush_tail_us": "writeflush-8k", "read_iops": "randread-8k-qd32", "write_mbps": "seqwrite-1m-qd1", "queues": "randrw70-8k-qd32"}
 	for key, probe := range probeOf {
 		if src := p.Fields[key].Source; !strings.Contains(src, probe) {
 			t.Errorf("field %s: source %q does not name probe %s", key, src, probe)

@@ -15,8 +15,11 @@ const (
 	kindRandom probeKind = iota
 	// kindSequential: Size after Size through the working set, one at a time.
 	kindSequential
-	// kindFlush: an O_DIRECT overwrite of Size, then fdatasync, timed alone: what the
-	// device's cache flush costs, with nothing for the file system's journal to write.
+	// kindFlush: an O_DIRECT overwrite of Size, then fdatasync, timed together: what
+	// a write and the device's cache flush after it cost, with nothing for the file
+	// system's journal to write. Timed together because a device may charge the flush
+	// for the write before it: a throttle that has let the write through at once makes
+	// the flush wait for both their turns.
 	kindFlush
 	// kindCommit: a buffered write of Size (appended within a preallocated file, as a
 	// write-ahead log is), then fdatasync, timed together: what a database's commit
@@ -67,7 +70,7 @@ var probes = []probe{
 	{Name: "randread-8k-qd32", Metric: metricIOPS, kind: kindRandom, op: device.OpRead, size: block, depth: depth},
 	{Name: "randwrite-8k-qd32", Metric: metricIOPS, kind: kindRandom, op: device.OpWrite, size: block, depth: depth},
 	{Name: "randrw70-8k-qd32", Metric: metricIOPS, kind: kindRandom, op: device.OpRead, size: block, depth: depth, readShare: mixReadShare},
-	{Name: "flush-8k", Metric: metricMeanLatency, kind: kindFlush, op: device.OpFlush, size: block, depth: 1},
+	{Name: "writeflush-8k", Metric: metricMeanLatency, kind: kindFlush, op: device.OpFlush, size: block, depth: 1},
 	{Name: "commit-8k", Metric: metricPerSecond, kind: kindCommit, op: device.OpWrite, size: block, depth: 1},
 }
 

@@ -195,7 +195,6 @@ func (ws *workingSet) run(ctx context.Context, p probe, budget time.Duration, ma
 				case kindFlush:
 					if err = ws.direct(device.OpWrite, buf, ws.flushPos); err == nil {
 						ws.flushPos = (ws.flushPos + p.size) % (blocks * p.size)
-						t0 = time.Now()
 						err = unix.Fdatasync(int(ws.data.Fd()))
 					}
 				case kindCommit:
