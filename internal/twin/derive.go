@@ -52,7 +52,7 @@ func (res *FitResult) derive(runs [][]round) error {
 	less := fmt.Sprintf(", less the mean 8 KiB write (%.1f us, randwrite-8k-qd1 probe)", write)
 	for _, src := range []struct {
 		op, probe, what, less string
-		samples         []time.Duration
+		samples               []time.Duration
 	}{
 		{"read", "randread-8k-qd1", "requests", "", byName["randread-8k-qd1"].pooled},
 		{"write", "randwrite-8k-qd1", "requests", "", byName["randwrite-8k-qd1"].pooled},
