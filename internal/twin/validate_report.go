@@ -143,6 +143,18 @@ func (v *Validation) WriteText(w io.Writer, out string) error {
 			figureText(m.Real), m.RealCVPct, figureText(m.Emulated), m.EmulatedCVPct, m.ErrorPct, m.ErrorSpreadPct, goal, m.Verdict)
 	}
 	tw.Flush()
+	for _, c := range v.Cases {
+		var late, p50 []float64
+		for _, r := range v.Runs {
+			if x, ok := r.Metrics["late_mean_us"]; ok && r.Case == c.String() && r.Status == "ok" {
+				late, p50 = append(late, x), append(p50, r.Metrics["late_p50_us"])
+			}
+		}
+		if len(late) > 0 {
+			fmt.Fprintf(w, "  %s: the emulated requests returned %.1f us late on average (median %.1f): the host's share of the emulated times\n",
+				c, mean(late), mean(p50))
+		}
+	}
 	failed := 0
 	for _, r := range v.Runs {
 		if r.Status != "ok" {

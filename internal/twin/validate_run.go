@@ -225,6 +225,15 @@ func (r *caseRun) run(ctx context.Context, side Side, round int) RunRecord {
 // and its two parts.
 func (r *caseRun) metricsOf(d *resultfile.Decoded, side Side) (map[string]float64, error) {
 	m := map[string]float64{}
+	// how late the emulated device's requests returned: what the host's CPU added to
+	// the model's times (the preload path's timing error)
+	if st := d.Storage; st != nil && side == Emulated {
+		for _, t := range st.Tiers {
+			if t.Name == string(placement.Data) && t.Device != nil && t.Device.TimingError != nil {
+				m["late_mean_us"], m["late_p50_us"] = t.Device.TimingError.Mean, t.Device.TimingError.P50
+			}
+		}
+	}
 	if r.c.Workload == "tpch" {
 		for _, h := range d.Headline() {
 			switch h.Name {
