@@ -149,3 +149,54 @@ func TestValidateSQLite(t *testing.T) {
 		t.Errorf("left in %s: %v", dir, m)
 	}
 }
+
+// TestValidateRefusesBadInput: each bad directory or flag is one line that names it
+// and says what would do, before anything runs.
+func TestValidateRefusesBadInput(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shm, err := os.MkdirTemp("/dev/shm", "twin-test-")
+	if err != nil {
+		t.Fatalf("no /dev/shm: %v", err)
+	}
+	defer os.RemoveAll(shm)
+	for _, c := range []struct {
+		name, dir string
+		flags     map[string]string
+		want      string
+	}{
+		{"memory file system", shm, nil, "is on tmpfs, a file system in memory: there is no device under it to fit"},
+		{"no such directory", filepath.Join(t.TempDir(), "nope"), nil, "no such directory: give a directory on the device to measure"},
+		{"not a directory", file, nil, file + " is not a directory: give a directory on the device"},
+		{"read-only", readOnlyDir(t), nil, "is not writable"},
+		{"bad case", t.TempDir(), map[string]string{"cases": "oltp-oracle"}, "--cases oltp-oracle: give WORKLOAD-ENGINE"},
+		{"no rounds", t.TempDir(), map[string]string{"rounds": "0"}, "--rounds 0: give 1 to 20 rounds"},
+		{"profile not a profile", t.TempDir(), map[string]string{"profile": "validate_test.go"}, "--profile validate_test.go is not a device profile"},
+		{"work missing", t.TempDir(), map[string]string{"profile": "testdata/twin.yaml", "work": "/nonexistent/work"}, "--work /nonexistent/work: no such directory"},
+		{"MariaDB on tmpfs", t.TempDir(), map[string]string{"profile": "testdata/twin.yaml", "work": shm, "cases": "oltp-mysql", "emulator": "preload"},
+			"--work " + shm + " is on tmpfs, where MariaDB maps its redo log into memory"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v := NewValidateSettings()
+			flags := map[string]string{"out": filepath.Join(t.TempDir(), "v"), "page-cache": "64MiB"}
+			for k, val := range c.flags {
+				flags[k] = val
+			}
+			for k, val := range flags {
+				if err := v.Params().Set(k, val); err != nil {
+					t.Fatal(err)
+				}
+			}
+			err := v.Run(context.Background(), c.dir, &bytes.Buffer{}, &bytes.Buffer{})
+			if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("error %v, want one line with %q", err, c.want)
+			}
+		})
+	}
+	// the refused tmpfs work directory is not left behind
+	if m, _ := filepath.Glob(filepath.Join(shm, "tierbench-validate-*")); len(m) > 0 {
+		t.Errorf("left in %s: %v", shm, m)
+	}
+}
