@@ -17,8 +17,10 @@ func same(n int, d time.Duration) []time.Duration {
 	return out
 }
 
-// TestDerive fits made-up probe rounds and checks the fields by hand.
-func TestDerive(t *testing.T) {
+// derived fits made-up probe rounds, with pairs as the writeflush-8k probe's
+// latencies.
+func derived(t *testing.T, pairs []time.Duration) *FitResult {
+	t.Helper()
 	rate := func(n int64) round { return round{requests: n, elapsed: time.Second} }
 	runs := make([][]round, len(probes))
 	set := func(name string, rs ...round) { runs[probeIndex(name)] = rs }
@@ -26,8 +28,7 @@ func TestDerive(t *testing.T) {
 	reads := append(same(990, 100*time.Microsecond), same(10, time.Millisecond)...)
 	set("randread-8k-qd1", round{requests: 1000, elapsed: time.Second, latencies: reads})
 	set("randwrite-8k-qd1", round{requests: 1000, elapsed: time.Second, latencies: same(1000, 200*time.Microsecond)})
-	// a write and fdatasync take 500 us: the flush is 500 - 200
-	set("writeflush-8k", round{requests: 1000, elapsed: time.Second, latencies: same(1000, 500*time.Microsecond)})
+	set("writeflush-8k", round{requests: int64(len(pairs)), elapsed: time.Second, latencies: pairs})
 	// 1 MiB reads in 1100 us: the 1016 KiB past 8 KiB in 1100 - 109 us
 	set("seqread-1m-qd1", round{requests: 10, bytes: 10 << 20, elapsed: 11 * time.Millisecond, latencies: same(10, 1100*time.Microsecond)})
 	set("seqwrite-1m-qd1", round{requests: 10, bytes: 10 << 20, elapsed: 7 * time.Millisecond, latencies: same(10, 700*time.Microsecond)})
@@ -40,6 +41,13 @@ func TestDerive(t *testing.T) {
 	if err := res.derive(runs); err != nil {
 		t.Fatal(err)
 	}
+	return res
+}
+
+// TestDerive fits made-up probe rounds and checks the fields by hand.
+func TestDerive(t *testing.T) {
+	// a write and fdatasync take 500 us: the flush is 500 - 200
+	res := derived(t, same(1000, 500*time.Microsecond))
 	for key, want := range map[string]float64{
 		"capacity_gb": 100, "read_p50_us": 100, "read_p99_us": 100, "read_p999_us": 1000, "read_tail_us": 1000,
 		"read_mean_us": 109, "write_p1_us": 200, "write_mean_us": 200, "flush_p50_us": 300, "flush_mean_us": 300,
@@ -69,6 +77,25 @@ func TestDerive(t *testing.T) {
 		}
 		if r.Probe == "randread-8k-qd32" && r.CVPct != round3(1000.0/30000*100) {
 			t.Errorf("CV of 29000, 30000, 31000: %v%%, want %v", r.CVPct, strconv.FormatFloat(1000.0/30000*100, 'f', 3, 64))
+		}
+	}
+}
+
+// TestDeriveFlushMean: when most pairs take less than the mean write (the fdatasync
+// had nothing to do), the flush's mean is still the pairs' mean less the write's:
+// 900 pairs of 150 us and 100 of 2150 us average 350 us, less 200 us is 150 us, where
+// the mean of the differences clamped at 0 would be 195 us.
+func TestDeriveFlushMean(t *testing.T) {
+	res := derived(t, append(same(900, 150*time.Microsecond), same(100, 2150*time.Microsecond)...))
+	for key, want := range map[string]float64{"flush_p50_us": 0, "flush_p99_us": 1950, "flush_mean_us": 150} {
+		if got, ok := res.Fields[key].Value.(float64); !ok || got != want {
+			t.Errorf("%s = %v, want %v", key, res.Fields[key].Value, want)
+		}
+	}
+	// the model's write and flush in sequence give the probe's 350 us
+	for _, r := range res.Probes {
+		if r.Probe == "writeflush-8k" && (r.Model < 340 || r.Model > 360) {
+			t.Errorf("writeflush-8k: model %v us, want 350", r.Model)
 		}
 	}
 }
