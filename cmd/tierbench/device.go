@@ -12,7 +12,7 @@ func newDeviceCommand() *cobra.Command {
 		Use:   "device",
 		Short: "Storage device profiles and their models",
 	}
-	cmd.AddCommand(newDeviceListCommand(), newDeviceShowCommand(), newDeviceCalibrateCommand(), newDeviceReplayCommand(), newDeviceServeCommand())
+	cmd.AddCommand(newDeviceListCommand(), newDeviceShowCommand(), newDeviceFitCommand(), newDeviceValidateCommand(), newDeviceCalibrateCommand(), newDeviceReplayCommand(), newDeviceServeCommand())
 	return cmd
 }
 

@@ -96,7 +96,7 @@ active_w: 8
 		{"not a number", strings.Replace(good, "rpm: 7200", "rpm: fast", 1),
 			`devices/my.yaml:5: field rpm: "fast" is not a number`},
 		{"unknown class", strings.Replace(good, "class: hdd", "class: tape", 1),
-			`unknown class "tape": use one of cloud, hdd, limit, pagecache, raid10, raidcache, san, ssd, ssd-cache`},
+			`unknown class "tape": use one of cloud, hdd, limit, measured, pagecache, raid10, raidcache, san, ssd, ssd-cache`},
 		{"order", strings.Replace(good, "seek_t2t_ms: 1", "seek_t2t_ms: 9", 1),
 			"devices/my.yaml:7: field seek_t2t_ms (9) must not exceed seek_avg_ms (8)"},
 		{"whole number", strings.Replace(good, "cylinders: 50000", "cylinders: 10.5", 1),

@@ -161,7 +161,9 @@ func (r *Run) emulatedDevices() ([]monitor.EmulatedDevice, error) {
 	}
 	out := make([]monitor.EmulatedDevice, 0, len(stats))
 	for _, d := range stats {
+		mediaReads, mediaWrites := d.Media()
 		out = append(out, monitor.EmulatedDevice{Name: d.Name, Reads: d.Reads, Writes: d.Writes, Flushes: d.Flushes,
+			MediaReads: mediaReads, MediaWrites: mediaWrites,
 			ReadBytes: d.ReadBytes, WriteBytes: d.WriteBytes, Busy: d.Busy,
 			Latency: d.Latency.Mean() * time.Duration(d.Latency.Count()), QueueDepth: d.QueueDepth,
 			ReadLatency: d.ReadLatency.Mean() * time.Duration(d.ReadLatency.Count())})

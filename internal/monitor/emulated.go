@@ -12,12 +12,16 @@ var emulatedSeries = []SeriesInfo{
 	value("emu.<tier>.flush_per_s", "per_s", "flushes (fsync) served a second"),
 	value("emu.<tier>.read_mb_s", "mb_s", "MB read a second"),
 	value("emu.<tier>.write_mb_s", "mb_s", "MB written a second"),
+	value("emu.<tier>.media_read_iops", "per_s", "reads that reached the media a second: the innermost devices of a composite (the device under a pagecache model), as a real disk's counters count them"),
+	value("emu.<tier>.media_write_iops", "per_s", "writes that reached the media a second"),
 	value("emu.<tier>.util_pct", "pct", "share of the time the device model was busy"),
 	value("emu.<tier>.await_ms", "ms", "mean time a request spent in the emulator, arrival to reply"),
 	value("emu.<tier>.queue_depth", "requests", "requests in the device at the sample"),
 	counter("emu.<tier>.reads", "reads", "reads served since the mount"),
 	counter("emu.<tier>.writes", "writes", "writes served since the mount"),
 	counter("emu.<tier>.flushes", "flushes", "flushes served since the mount"),
+	counter("emu.<tier>.media_reads", "reads", "reads that reached the media since the mount"),
+	counter("emu.<tier>.media_writes", "writes", "writes that reached the media since the mount"),
 	counter("emu.<tier>.read_bytes", "bytes", "bytes read since the mount"),
 	counter("emu.<tier>.write_bytes", "bytes", "bytes written since the mount"),
 	counter("emu.<tier>.busy_s", "seconds", "the model's busy time since the mount"),
@@ -30,7 +34,10 @@ var emulatedSeries = []SeriesInfo{
 type EmulatedDevice struct {
 	Name                   string
 	Reads, Writes, Flushes int64
-	ReadBytes, WriteBytes  int64
+	// MediaReads and MediaWrites are the requests that reached the media: the
+	// innermost devices of a composite spec; a plain profile's own requests.
+	MediaReads, MediaWrites int64
+	ReadBytes, WriteBytes   int64
 	// Busy is the model's busy time; Latency the requests' time in the emulator,
 	// summed, and ReadLatency the reads' part of it.
 	Busy, Latency, ReadLatency time.Duration
@@ -63,6 +70,7 @@ func (e *Emulated) Read(_ context.Context, now time.Time, r *Reading) error {
 		base := join("emu", label(dev.Name))
 		counters := map[string]float64{
 			"reads": float64(dev.Reads), "writes": float64(dev.Writes), "flushes": float64(dev.Flushes),
+			"media_reads": float64(dev.MediaReads), "media_writes": float64(dev.MediaWrites),
 			"read_bytes": float64(dev.ReadBytes), "write_bytes": float64(dev.WriteBytes),
 			"busy_s": dev.Busy.Seconds(), "latency_s": dev.Latency.Seconds(), "read_latency_s": dev.ReadLatency.Seconds(),
 		}
@@ -72,6 +80,8 @@ func (e *Emulated) Read(_ context.Context, now time.Time, r *Reading) error {
 			continue
 		}
 		ioValues(r, base, delta, secs)
+		r.Value(base+".media_read_iops", delta["media_reads"]/secs)
+		r.Value(base+".media_write_iops", delta["media_writes"]/secs)
 		r.Value(base+".await_ms", perIO(delta["latency_s"], delta["reads"]+delta["writes"]+delta["flushes"]))
 	}
 	e.d.commit()

@@ -225,3 +225,16 @@ func TestEmulated(t *testing.T) {
 		"emu.fast.await_ms": 3.75})
 	expect(t, r.Counters, map[string]float64{"emu.fast.busy_s": 2.5, "emu.fast.reads": 300, "emu.fast.read_latency_s": 2})
 }
+
+// TestEmulatedMedia: the requests that reached the media under a page cache model,
+// over two readings 2 s apart, by hand: 60 more reads and 40 more writes.
+func TestEmulatedMedia(t *testing.T) {
+	devs := []EmulatedDevice{{Name: "d", Reads: 500, Writes: 200, MediaReads: 40, MediaWrites: 10}}
+	e := NewEmulated(func() ([]EmulatedDevice, error) { return devs, nil })
+	read(t, e, t0)
+	devs = []EmulatedDevice{{Name: "d", Reads: 900, Writes: 300, MediaReads: 100, MediaWrites: 50}}
+	r := read(t, e, t0.Add(2*time.Second))
+	expect(t, r.Values, map[string]float64{"emu.d.read_iops": 200, "emu.d.write_iops": 50,
+		"emu.d.media_read_iops": 30, "emu.d.media_write_iops": 20})
+	expect(t, r.Counters, map[string]float64{"emu.d.media_reads": 100, "emu.d.media_writes": 50})
+}

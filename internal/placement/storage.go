@@ -51,17 +51,7 @@ func deviceResult(st emulator.DeviceStats, idleJ, gPerKWh float64) *result.Devic
 		h := result.RingHealth(*st.Ring)
 		d.Ring = &h
 	}
-	d.MediaReads, d.MediaWrites = st.Reads, st.Writes
-	if len(st.Members) > 0 {
-		d.MediaReads, d.MediaWrites = 0, 0
-		for i, m := range st.Members {
-			if i+1 < len(st.Members) && st.Members[i+1].Depth > m.Depth {
-				continue // not a leaf: its requests are counted by its members
-			}
-			d.MediaReads += m.Stats.Reads
-			d.MediaWrites += m.Stats.Writes
-		}
-	}
+	d.MediaReads, d.MediaWrites = st.Media()
 	if sec > 0 {
 		d.ReadIOPS = float64(st.Reads) / sec
 		d.WriteIOPS = float64(st.Writes) / sec

@@ -1,0 +1,136 @@
+package device
+
+import (
+	"math"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+func measuredRegistry(t *testing.T) *Registry {
+	t.Helper()
+	r, err := Load("testdata/measured.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// The completions of testdata/measured.yaml's devices, worked out by hand. Every
+// latency there is a constant, so the draws do not matter.
+func TestMeasuredServiceTimes(t *testing.T) {
+	r := measuredRegistry(t)
+	t.Run("servers by Little's law", func(t *testing.T) {
+		// mconst: reads 10 us at 200000 IOPS: x = 2 requests at once, K = 2
+		runSteps(t, build(t, r, "mconst"), []step{
+			{0, rd(0, 8192), 10 * us},
+			{0, rd(8192, 8192), 10 * us},
+			{0, rd(16384, 8192), 20 * us}, // waits for a server, then 10 us x K/x = 1
+		})
+	})
+	t.Run("a fractional concurrency stretches the waiting requests", func(t *testing.T) {
+		// mfrac: 150000 IOPS x 10 us = 1.5, K = 2 (writes: 100000 x 20 us = 2);
+		// a request that waited takes 10 us x 2/1.5 = 13.333 us
+		runSteps(t, build(t, r, "mfrac"), []step{
+			{0, rd(0, 8192), 10 * us},
+			{0, rd(8192, 8192), 10 * us},
+			{0, rd(16384, 8192), 10*us + 13333},
+		})
+	})
+	t.Run("separate queues", func(t *testing.T) {
+		// msep: one read server (100000 x 10 us) and one write server (50000 x 20 us)
+		runSteps(t, build(t, r, "msep"), []step{
+			{0, rd(0, 8192), 10 * us},
+			{0, wr(0, 8192), 20 * us},
+			{0, rd(8192, 8192), 20 * us},
+		})
+	})
+	t.Run("shared queues", func(t *testing.T) {
+		// mconst, shared: reads and writes use the same two servers
+		runSteps(t, build(t, r, "mconst"), []step{
+			{0, rd(0, 8192), 10 * us},
+			{0, wr(0, 8192), 20 * us},
+			{0, rd(8192, 8192), 20 * us}, // the first server frees at 10 us
+		})
+	})
+	t.Run("flush waits for acknowledged writes", func(t *testing.T) {
+		runSteps(t, build(t, r, "mconst"), []step{
+			{0, wr(0, 8192), 20 * us},
+			{5 * us, fl(1), 70 * us}, // from 20 us, 50 us
+		})
+	})
+	t.Run("bytes beyond the block at the transfer rate", func(t *testing.T) {
+		// 1,000,000 bytes past 8 KiB at 1000 MB/s: 1 ms more
+		runSteps(t, build(t, r, "mconst"), []step{
+			{0, rd(0, 8192+1_000_000), 10*us + ms},
+		})
+	})
+}
+
+// mbent's reads: 10 us up to p95, 110 us at p99 and p99.9, a tail of 210 us and a
+// mean of 12.1 us. Were every piece at its lower quantile the mean would be
+// 0.01x10 (below p1) + 0.98x10 (p1 to p99) + 0.009x110 + 0.001x210 = 11.1 us; the one
+// rising piece (p95 to p99, 0.04 wide, 100 us) adds 4 us/(k+1), so k = 3.
+func TestMeasuredQuantilesBend(t *testing.T) {
+	p, err := measuredRegistry(t).Resolve("mbent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := quantilesOf(p, "read")
+	if math.Abs(q.k-3) > 1e-9 {
+		t.Errorf("k = %v, want 3", q.k)
+	}
+	for _, c := range []struct {
+		u    float64
+		want time.Duration
+	}{
+		{0.005, 10 * us},      // below p1: flat
+		{0.5, 10 * us},        // a flat piece
+		{0.97, 10*us + 12500}, // half way from p95 to p99: 10 + 100 x 0.5^3
+		{0.995, 110 * us},     // flat from p99 to p99.9
+		{0.9995, 210 * us},    // half way up the tail's ramp, 110 to 310 us
+	} {
+		if got := q.at(c.u); got != c.want {
+			t.Errorf("at(%v) = %v, want %v", c.u, got, c.want)
+		}
+	}
+	if got := q.Mean(); got != 12100 {
+		t.Errorf("mean %v, want 12.1us", got)
+	}
+}
+
+func TestMeasuredProfileChecks(t *testing.T) {
+	good, err := os.ReadFile("testdata/measured.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := strings.SplitN(string(good), "---", 2)[0]
+	for _, c := range []struct{ from, to, want string }{
+		{"read_p50_us: 10\n", "read_p50_us: 9\n", "field read_p25_us (10) must not exceed read_p50_us (9)"},
+		{"write_mean_us: 20\n", "write_mean_us: 30\n", "field write_mean_us (30) must not exceed write_tail_us (20)"},
+		{"flush_p999_us: 50\n", "flush_p999_us: 60\n", "field flush_p999_us (60) must not exceed flush_tail_us (50)"},
+		{"read_iops: 200000\n", "read_iops: 0\n", "field read_iops must be > 0, got 0"},
+		{"queues: shared\n", "queues: both\n", `field queues must be one of shared, separate, got "both"`},
+		{"read_mean_us: 10\n", "", "is missing field read_mean_us"},
+	} {
+		text := strings.Replace(first, c.from, c.to, 1)
+		_, err := ParseProfiles("m.yaml", []byte(text))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q -> %q: error %v, want %q", c.from, c.to, err, c.want)
+		}
+	}
+}
+
+// The same requests always complete at the same times: the draws come from a fixed
+// seed, not a random source.
+func TestMeasuredDeterministic(t *testing.T) {
+	r := measuredRegistry(t)
+	a, b := build(t, r, "mbent"), build(t, r, "mbent")
+	for i := range int64(1000) {
+		at := time.Duration(i) * 30 * us
+		if x, y := a.Submit(at, rd(i*8192, 8192)), b.Submit(at, rd(i*8192, 8192)); x != y {
+			t.Fatalf("request %d: %v and %v", i, x, y)
+		}
+	}
+}
