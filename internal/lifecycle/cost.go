@@ -9,7 +9,6 @@ import (
 	"tierbench/internal/energy"
 	"tierbench/internal/result"
 	"tierbench/internal/workload"
-	"tierbench/internal/workload/tpch"
 )
 
 // headline is the window the cost and the SCI price: the energy section's last
@@ -105,16 +104,17 @@ func (r *Run) sci(res any, storage *result.Storage, en *energy.Section) error {
 	} else {
 		notCounted = append(notCounted, "host: no embodied figure given (--host-embodied-kg)")
 	}
-	w, tps, qphh := headline(res, en)
+	w, tps, _ := headline(res, en)
 	err := en.AddSCI(w.Label, items, notCounted, tps)
-	// TPC-Energy's metrics where they apply: tpmC is TPC-C's NOPM (New-Order
-	// transactions a minute).
-	switch nopm := metricsOf(res)["nopm"]; {
-	case nopm > 0:
-		err = errors.Join(err, en.AddTPCEnergy([]string{w.Label}, "Watts/KtpmC", nopm))
-	case qphh > 0:
-		// TPC-Energy's performance run is TPC-H's power and throughput tests.
-		err = errors.Join(err, en.AddTPCEnergy([]string{tpch.WindowPower, tpch.WindowThroughput}, "Watts/KQphH@Size", qphh))
+	// TPC-Energy's metrics where they apply: the benchmark's result says over which
+	// windows and per what.
+	if rated, ok := res.(workload.EnergyRated); ok {
+		if windows, metric, perf := rated.TPCEnergy(); perf > 0 {
+			if windows == nil {
+				windows = []string{w.Label}
+			}
+			err = errors.Join(err, en.AddTPCEnergy(windows, metric, perf))
+		}
 	}
 	return err
 }

@@ -78,6 +78,14 @@ type CauseTaker interface {
 	TakeCause(cause string)
 }
 
+// EnergyRated is implemented by results whose benchmark TPC-Energy rates
+// (docs/energy.md): the windows its performance run spans (nil: the run's headline
+// window), the metric's name ("Watts/KtpmC", "Watts/KQphH@Size") and the
+// performance the watts are per (tpmC, QphH@Size); perf 0 when the run has none.
+type EnergyRated interface {
+	TPCEnergy() (windows []string, metric string, perf float64)
+}
+
 // Result is what a workload's result type implements: its headline numbers and how
 // its run ended. A result file is read into one (ResultMeta.New) by its benchmark
 // member.

@@ -62,6 +62,12 @@ func init() { workload.Register(meta) }
 // Meta describes TPC-C.
 func (b *Workload) Meta() workload.Meta { return meta }
 
+// TPCEnergy is TPC-Energy's rating of TPC-C: the headline window's watts per thousand
+// tpmC, which is the NOPM (workload.EnergyRated).
+func (r *Result) TPCEnergy() ([]string, string, float64) {
+	return nil, "Watts/KtpmC", r.NOPM
+}
+
 // HeadlineMetrics are NOPM, TPM, TPS and QPS of the headline level.
 func (r *Result) HeadlineMetrics() []result.Metric {
 	return append([]result.Metric{nopm.Of(r.NOPM), tpm.Of(r.TPM)}, r.RunResult.HeadlineMetrics()...)

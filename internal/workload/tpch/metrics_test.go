@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"tierbench/internal/workload"
 )
 
 // metricsQueries returns Q1..Q22 -> sec(q).
@@ -391,5 +393,18 @@ func TestFinalizeRecomputesAfterWriteResult(t *testing.T) {
 	}
 	if back.Reportable != r.Reportable || !slices.Equal(back.NotReportable, r.NotReportable) {
 		t.Errorf("recomputed verdict %v %q, want %v %q", back.Reportable, back.NotReportable, r.Reportable, r.NotReportable)
+	}
+}
+
+// TestTPCEnergyRating: TPC-Energy rates TPC-H over its power and throughput tests
+// per QphH@Size; a run without metrics has nothing to rate.
+func TestTPCEnergyRating(t *testing.T) {
+	var rated workload.EnergyRated = &Result{Metrics: &Metrics{QphHAtSize: 1234.5}}
+	windows, metric, perf := rated.TPCEnergy()
+	if !slices.Equal(windows, []string{WindowPower, WindowThroughput}) || metric != "Watts/KQphH@Size" || perf != 1234.5 {
+		t.Errorf("TPCEnergy() = %v, %q, %g; want the power and throughput windows, Watts/KQphH@Size, 1234.5", windows, metric, perf)
+	}
+	if _, _, perf := (&Result{}).TPCEnergy(); perf != 0 {
+		t.Errorf("a result without metrics rates %g, want 0", perf)
 	}
 }

@@ -66,6 +66,15 @@ func (r *Result) HeadlineMetrics() []result.Metric {
 	return out
 }
 
+// TPCEnergy is TPC-Energy's rating of TPC-H: the watts of the power and throughput
+// tests per thousand QphH@Size (workload.EnergyRated).
+func (r *Result) TPCEnergy() ([]string, string, float64) {
+	if r.Metrics == nil {
+		return nil, "", 0
+	}
+	return []string{WindowPower, WindowThroughput}, "Watts/KQphH@Size", r.Metrics.QphHAtSize
+}
+
 // TakeCause marks the run failed by cause, a death under it, ahead of what failed
 // after (workload.CauseTaker).
 func (r *Result) TakeCause(cause string) {
