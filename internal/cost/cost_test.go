@@ -13,6 +13,20 @@ import (
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
 
+// throughJSON is s as a reader of result.json decodes it.
+func throughJSON(t *testing.T, s *Section) Section {
+	t.Helper()
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Section
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	return back
+}
+
 // A gp3 volume of 500 GiB with 6,000 IOPS and 250 MiB/s, on a host at $0.73 an hour,
 // for an hour at 250 transactions a second (900,000), worked out by hand:
 //
@@ -56,14 +70,7 @@ func TestComputeByHand(t *testing.T) {
 		t.Errorf("unpriced %v, want azure-premium-ssd-v2 named", s.Unpriced)
 	}
 	// The section recomputes from result.json alone.
-	b, err := json.Marshal(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back Section
-	if err := json.Unmarshal(b, &back); err != nil {
-		t.Fatal(err)
-	}
+	back := throughJSON(t, s)
 	back.StorageUSD, back.USD, back.USDPerMillionTransactions, back.USDPerKQphH = 0, 0, 0, 0
 	again := Recompute(back)
 	if !near(again.USD, s.USD) || !near(again.USDPerKQphH, s.USDPerKQphH) || !near(again.USDPerMillionTransactions, s.USDPerMillionTransactions) {
@@ -201,14 +208,7 @@ func TestBundledTieredAndHDDByHand(t *testing.T) {
 		t.Fatalf("io2 section %+v, want $%v and $%v per million", s, 415.0/730, 415.0/730/3.6)
 	}
 	// The tiers travel in result.json, so the section recomputes from it alone.
-	b, err := json.Marshal(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back Section
-	if err := json.Unmarshal(b, &back); err != nil {
-		t.Fatal(err)
-	}
+	back := throughJSON(t, s)
 	back.USD, back.USDPerMillionTransactions, back.Volumes[0].USDPerMonth = 0, 0, 0
 	if again := Recompute(back); !near(again.USD, s.USD) || !near(again.Volumes[0].USDPerMonth, 415) {
 		t.Errorf("recomputed %+v, want $%v ($415 a month)", again, s.USD)
