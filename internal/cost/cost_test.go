@@ -13,6 +13,20 @@ import (
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
 
+// throughJSON is s as a reader of result.json decodes it.
+func throughJSON(t *testing.T, s *Section) Section {
+	t.Helper()
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Section
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	return back
+}
+
 // A gp3 volume of 500 GiB with 6,000 IOPS and 250 MiB/s, on a host at $0.73 an hour,
 // for an hour at 250 transactions a second (900,000), worked out by hand:
 //
@@ -28,8 +42,8 @@ func TestComputeByHand(t *testing.T) {
 	}
 	tbl.Host = &Host{USDPerHour: 0.73, Source: "test"}
 	gp3 := device.Volume{Profile: "aws-gp3", SizeGiB: 500, IOPS: 6000, Throughput: 250, ThroughputUnit: "MiB/s", Replicas: 2}
-	st1 := device.Volume{Profile: "aws-st1", SizeGiB: 500}
-	s := Compute(tbl, []TierVolumes{{Tier: "fast", Volumes: []device.Volume{gp3}}, {Tier: "slow", Volumes: []device.Volume{st1}}},
+	v2 := device.Volume{Profile: "azure-premium-ssd-v2", SizeGiB: 500, IOPS: 3000, Throughput: 125}
+	s := Compute(tbl, []TierVolumes{{Tier: "fast", Volumes: []device.Volume{gp3}}, {Tier: "slow", Volumes: []device.Volume{v2}}},
 		Work{Window: "measured", Seconds: 3600, TPS: 250, QphH: 2000})
 	if s == nil || len(s.Volumes) != 1 {
 		t.Fatalf("section %+v, want one priced volume", s)
@@ -51,19 +65,12 @@ func TestComputeByHand(t *testing.T) {
 			t.Errorf("%s: %v, want %v", c.name, c.got, c.want)
 		}
 	}
-	// st1 has no sourced bundled price: it is named, not guessed.
-	if len(s.Unpriced) != 1 || !strings.Contains(s.Unpriced[0], "no price for profile aws-st1") {
-		t.Errorf("unpriced %v, want aws-st1 named", s.Unpriced)
+	// Premium SSD v2 has no sourced bundled price: it is named, not guessed.
+	if len(s.Unpriced) != 1 || !strings.Contains(s.Unpriced[0], "no price for profile azure-premium-ssd-v2") {
+		t.Errorf("unpriced %v, want azure-premium-ssd-v2 named", s.Unpriced)
 	}
 	// The section recomputes from result.json alone.
-	b, err := json.Marshal(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back Section
-	if err := json.Unmarshal(b, &back); err != nil {
-		t.Fatal(err)
-	}
+	back := throughJSON(t, s)
 	back.StorageUSD, back.USD, back.USDPerMillionTransactions, back.USDPerKQphH = 0, 0, 0, 0
 	again := Recompute(back)
 	if !near(again.USD, s.USD) || !near(again.USDPerKQphH, s.USDPerKQphH) || !near(again.USDPerMillionTransactions, s.USDPerMillionTransactions) {
@@ -152,6 +159,108 @@ func TestBuiltinSourced(t *testing.T) {
 		p, _ := tbl.Price(n)
 		if p.Source == "" || p.Date == "" || p.GiBMonth <= 0 {
 			t.Errorf("%s: %+v", n, p)
+		}
+	}
+}
+
+// The bundled io2 price is tiered by provisioned IOPS and st1's is by size alone;
+// each worked out by hand (US East prices, prices.yaml):
+//
+//	io2 200 GiB, 6,000 IOPS:   200 x 0.125 + 6000 x 0.065 = 25 + 390 = $415
+//	io2 100 GiB, 32,000 IOPS:  12.5 + 32000 x 0.065 = 12.5 + 2080 = $2,092.50
+//	io2 100 GiB, 40,000 IOPS:  12.5 + 2080 + 8000 x 0.046 = 12.5 + 2080 + 368 = $2,460.50
+//	io2 2,000 GiB, 80,000 IOPS: 250 + 2080 + 32000 x 0.046 + 16000 x 0.032
+//	                         = 250 + 2080 + 1472 + 512 = $4,314
+//	st1 500 GiB:               500 x 0.045 = $22.50 (its throughput is not billed)
+func TestBundledTieredAndHDDByHand(t *testing.T) {
+	tbl, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	io2, ok := tbl.Price("aws-io2")
+	if !ok {
+		t.Fatal("no bundled aws-io2 price")
+	}
+	st1, ok := tbl.Price("aws-st1")
+	if !ok {
+		t.Fatal("no bundled aws-st1 price")
+	}
+	cases := []struct {
+		v    device.Volume
+		p    Price
+		want float64
+	}{
+		{device.Volume{Profile: "aws-io2", SizeGiB: 200, IOPS: 6000}, io2, 415},
+		{device.Volume{Profile: "aws-io2", SizeGiB: 100, IOPS: 32000}, io2, 2092.5},
+		{device.Volume{Profile: "aws-io2", SizeGiB: 100, IOPS: 40000}, io2, 2460.5},
+		{device.Volume{Profile: "aws-io2", SizeGiB: 2000, IOPS: 80000}, io2, 4314},
+		{device.Volume{Profile: "aws-st1", SizeGiB: 500, Throughput: 20}, st1, 22.5},
+	}
+	for _, c := range cases {
+		if got := Monthly(c.v, c.p); !near(got, c.want) {
+			t.Errorf("%s %g GiB %g IOPS: $%v a month, want $%v", c.v.Profile, c.v.SizeGiB, c.v.IOPS, got, c.want)
+		}
+	}
+	// An hour of the 6,000 IOPS io2 volume at 1,000 transactions a second
+	// (3.6 million): 415 / 730 = $0.5684931507 for the hour, $0.1579147641 per million.
+	s := Compute(tbl, []TierVolumes{{Tier: "data", Volumes: []device.Volume{cases[0].v}}}, Work{Window: "w", Seconds: 3600, TPS: 1000})
+	if s == nil || len(s.Unpriced) != 0 || !near(s.USD, 415.0/730) || !near(s.USDPerMillionTransactions, 415.0/730/3.6) {
+		t.Fatalf("io2 section %+v, want $%v and $%v per million", s, 415.0/730, 415.0/730/3.6)
+	}
+	// The tiers travel in result.json, so the section recomputes from it alone.
+	back := throughJSON(t, s)
+	back.USD, back.USDPerMillionTransactions, back.Volumes[0].USDPerMonth = 0, 0, 0
+	if again := Recompute(back); !near(again.USD, s.USD) || !near(again.Volumes[0].USDPerMonth, 415) {
+		t.Errorf("recomputed %+v, want $%v ($415 a month)", again, s.USD)
+	}
+}
+
+// A user's tiered price with included IOPS: the included ones are free in the tier
+// they fall in. By hand, 15,000 IOPS with 3,000 free, $0.01 up to 10,000 and $0.005
+// above: (10000 - 3000) x 0.01 + (15000 - 10000) x 0.005 = 70 + 25 = $95; 2,000 IOPS
+// are all free: $0. Bad tiers are refused with file:line.
+func TestTieredPriceFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "prices.yaml")
+	write := func(body string) {
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	good := `volumes:
+  aws-io2:
+    usd_per_gib_month: 0
+    iops_free: 3000
+    iops_tiers:
+      - up_to: 10000
+        usd_per_iops_month: 0.01
+      - usd_per_iops_month: 0.005
+    source: my bill
+    date: 2026-11-01
+`
+	write(good)
+	tbl, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := tbl.Price("aws-io2")
+	for _, c := range []struct{ iops, want float64 }{{15000, 95}, {10000, 70}, {2000, 0}} {
+		if got := IOPSMonthly(c.iops, p); !near(got, c.want) {
+			t.Errorf("%v IOPS: $%v a month, want $%v", c.iops, got, c.want)
+		}
+	}
+	bad := []struct{ body, want string }{
+		{strings.Replace(good, "    iops_free: 3000\n", "    iops_free: 3000\n    usd_per_iops_month: 0.065\n", 1), ":2: aws-io2: give usd_per_iops_month or iops_tiers, not both"},
+		{strings.Replace(good, "      - usd_per_iops_month: 0.005", "      - up_to: 20000\n        usd_per_iops_month: 0.005", 1), ":8: aws-io2: iops_tiers[1]: the last tier has no up_to"},
+		{strings.Replace(good, "up_to: 10000", "up_to: 0", 1), ":6: aws-io2: iops_tiers[0]: up_to 0 must be above"},
+		{strings.Replace(good, "iops_tiers:\n      - up_to: 10000\n        usd_per_iops_month: 0.01\n      - usd_per_iops_month: 0.005\n", "iops_tiers: []\n", 1), ":5: aws-io2: iops_tiers is a list of tiers"},
+		{strings.Replace(good, "usd_per_iops_month: 0.01", "usd_per_iops_month: -0.01", 1), ":7: aws-io2: iops_tiers[0]: field usd_per_iops_month is -0.01"},
+	}
+	for _, b := range bad {
+		write(b.body)
+		_, err := Load(path)
+		if err == nil || !strings.Contains(err.Error(), path+b.want) {
+			t.Errorf("error %v, want one containing %q", err, path+b.want)
 		}
 	}
 }

@@ -1,5 +1,5 @@
 // Package cost prices a run (docs/cloud.md, "Cost"): a price table per device profile
-// (a cloud volume's price per GiB-month, per provisioned IOPS-month and per
+// (a cloud volume's price per GiB-month, per provisioned IOPS-month (flat or in tiers) and per
 // throughput-month above what the storage includes, each with its source and date),
 // bundled and overridable by a user file, and the host's price per hour when given.
 // From the billed volumes of a run's tiers and its headline window it makes the

@@ -69,8 +69,31 @@ type Work struct {
 // Monthly is what v costs a month at p: its size, and its provisioned IOPS and
 // throughput above what the storage includes.
 func Monthly(v device.Volume, p Price) float64 {
-	return v.SizeGiB*p.GiBMonth + math.Max(v.IOPS-p.IOPSFree, 0)*p.IOPSMonth +
+	return v.SizeGiB*p.GiBMonth + IOPSMonthly(v.IOPS, p) +
 		math.Max(v.Throughput-p.ThroughputFree, 0)*p.ThroughputMonth
+}
+
+// IOPSMonthly is what iops provisioned IOPS cost a month at p: those above IOPSFree
+// at IOPSMonth, or, with tiers, each tier's IOPS at its price (a tier runs from the
+// previous tier's UpTo to its own; the included IOPS are free in whichever tier they
+// fall).
+func IOPSMonthly(iops float64, p Price) float64 {
+	if len(p.IOPSTiers) == 0 {
+		return math.Max(iops-p.IOPSFree, 0) * p.IOPSMonth
+	}
+	var usd, from float64
+	for _, t := range p.IOPSTiers {
+		to := iops
+		if t.UpTo > 0 {
+			to = math.Min(iops, t.UpTo)
+		}
+		usd += math.Max(to-math.Max(from, p.IOPSFree), 0) * t.IOPSMonth
+		if t.UpTo <= 0 || iops <= t.UpTo {
+			break
+		}
+		from = t.UpTo
+	}
+	return usd
 }
 
 // Compute prices the tiers' volumes and the table's host over w; nil when nothing is

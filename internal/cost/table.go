@@ -16,8 +16,12 @@ type Price struct {
 	// GiBMonth is per GiB of size; IOPSMonth per provisioned IOPS above IOPSFree;
 	// ThroughputMonth per unit of provisioned throughput (the volume's own unit, MiB/s
 	// or MB/s) above ThroughputFree.
-	GiBMonth        float64 `json:"usd_per_gib_month"`
-	IOPSMonth       float64 `json:"usd_per_iops_month,omitempty"`
+	GiBMonth  float64 `json:"usd_per_gib_month"`
+	IOPSMonth float64 `json:"usd_per_iops_month,omitempty"`
+	// IOPSTiers price provisioned IOPS by tier instead of IOPSMonth, as EBS prices
+	// io2: each tier's price applies to the IOPS between the previous tier's UpTo and
+	// its own (the last tier has none: it runs on without a bound).
+	IOPSTiers       []Tier  `json:"iops_tiers,omitempty"`
 	IOPSFree        float64 `json:"iops_free,omitempty"`
 	ThroughputMonth float64 `json:"usd_per_throughput_month,omitempty"`
 	ThroughputFree  float64 `json:"throughput_free,omitempty"`
@@ -26,6 +30,13 @@ type Price struct {
 	// Origin is "builtin" or the file the price came from; Line where in it.
 	Origin string `json:"origin"`
 	Line   int    `json:"-"`
+}
+
+// Tier is one tier of a tiered IOPS price: USD per provisioned IOPS-month for the
+// IOPS up to UpTo (0 on the last tier: no bound).
+type Tier struct {
+	UpTo      float64 `json:"up_to,omitempty"`
+	IOPSMonth float64 `json:"usd_per_iops_month"`
 }
 
 // Host is the host's price a hour, when given.
@@ -108,6 +119,7 @@ type fieldSpec struct {
 	required bool
 	num      *float64
 	text     *string
+	tiers    *[]Tier
 }
 
 func (t *Table) merge(b []byte, origin string) error {
@@ -135,6 +147,7 @@ func (t *Table) merge(b []byte, origin string) error {
 				err := readFields(origin, name, v.Content[j], v.Content[j+1], []fieldSpec{
 					{key: "usd_per_gib_month", required: true, num: &p.GiBMonth},
 					{key: "usd_per_iops_month", num: &p.IOPSMonth},
+					{key: "iops_tiers", tiers: &p.IOPSTiers},
 					{key: "iops_free", num: &p.IOPSFree},
 					{key: "usd_per_throughput_month", num: &p.ThroughputMonth},
 					{key: "throughput_free", num: &p.ThroughputFree},
@@ -143,6 +156,9 @@ func (t *Table) merge(b []byte, origin string) error {
 				})
 				if err != nil {
 					return err
+				}
+				if len(p.IOPSTiers) > 0 && p.IOPSMonth > 0 {
+					return fmt.Errorf("%s:%d: %s: give usd_per_iops_month or iops_tiers, not both", origin, p.Line, name)
 				}
 				t.Volumes[name] = p
 			}
@@ -186,6 +202,12 @@ func readFields(origin, name string, key, v *yaml.Node, specs []fieldSpec) error
 			return fmt.Errorf("%s:%d: %s: unknown field %q: use one of %s", origin, k.Line, name, k.Value, strings.Join(keys, ", "))
 		}
 		seen[k.Value] = true
+		if spec.tiers != nil {
+			if err := readTiers(origin, name, val, spec.tiers); err != nil {
+				return err
+			}
+			continue
+		}
 		if spec.text != nil {
 			if strings.TrimSpace(val.Value) == "" {
 				return fmt.Errorf("%s:%d: %s: field %s is empty", origin, val.Line, name, k.Value)
@@ -209,5 +231,38 @@ func readFields(origin, name string, key, v *yaml.Node, specs []fieldSpec) error
 	if len(missing) > 0 {
 		return fmt.Errorf("%s:%d: %s: missing field %s (every price carries its figure, source and date)", origin, key.Line, name, strings.Join(missing, ", "))
 	}
+	return nil
+}
+
+// readTiers reads a tiered IOPS price: a list of tiers, each with usd_per_iops_month
+// and up_to (the IOPS its price runs to) rising from tier to tier, the last without
+// up_to, so that every provisioned IOPS has a price.
+func readTiers(origin, name string, v *yaml.Node, out *[]Tier) error {
+	if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+		return fmt.Errorf("%s:%d: %s: iops_tiers is a list of tiers, each {up_to: IOPS, usd_per_iops_month: USD}, the last without up_to", origin, v.Line, name)
+	}
+	var tiers []Tier
+	for i, n := range v.Content {
+		var t Tier
+		var upTo float64
+		last := i == len(v.Content)-1
+		specs := []fieldSpec{{key: "usd_per_iops_month", required: true, num: &t.IOPSMonth}}
+		if !last {
+			specs = append(specs, fieldSpec{key: "up_to", required: true, num: &upTo})
+		}
+		where := fmt.Sprintf("%s: iops_tiers[%d]", name, i)
+		if err := readFields(origin, where, n, n, specs); err != nil {
+			if last && strings.Contains(err.Error(), `unknown field "up_to"`) {
+				return fmt.Errorf("%s:%d: %s: the last tier has no up_to: its price runs on without a bound", origin, n.Line, where)
+			}
+			return err
+		}
+		t.UpTo = upTo
+		if !last && (upTo <= 0 || (i > 0 && upTo <= tiers[i-1].UpTo)) {
+			return fmt.Errorf("%s:%d: %s: up_to %v must be above the previous tier's (tiers rise)", origin, n.Line, where, upTo)
+		}
+		tiers = append(tiers, t)
+	}
+	*out = tiers
 	return nil
 }

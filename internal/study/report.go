@@ -385,6 +385,11 @@ func (b *reportBuilder) sections(doc *report.Document) error {
 				sec.AddChart(c)
 			}
 		}
+		if s.group == groupCost {
+			for _, c := range b.costCharts() {
+				sec.AddChart(c)
+			}
+		}
 		for _, d := range defs {
 			if err := b.addTable(sec, d.Key); err != nil {
 				return err
@@ -558,6 +563,58 @@ func (b *reportBuilder) perCellChart(name, title string, y chart.Axis, keys []st
 	}
 	c.Note += "."
 	return c
+}
+
+// costRates pair each cost per unit of work with the headline rate it divides: cost
+// per million transactions with TPS (docs/cloud.md, "Cost"), TPC-H's price/performance
+// with QphH@Size.
+var costRates = []struct{ cost, rate string }{
+	{"usd_per_million_transactions", "tps"},
+	{"usd_per_kqphh", "qphh_at_size"},
+}
+
+// costCharts draw each cost per unit of work against its headline rate, one point
+// per cell (its own series, so the legend names it): x the rate's mean over the
+// cell's repetitions, y the cost's mean with its 95% confidence interval as an error
+// bar. A Line chart of one-point series is a scatter: a lone point has no line. Cells
+// without a price (no cost) are left out, and the note names them.
+func (b *reportBuilder) costCharts() []*chart.Chart {
+	var out []*chart.Chart
+	for _, cr := range costRates {
+		cm, ok := b.sum.Metric(cr.cost)
+		rm, ok2 := b.sum.Metric(cr.rate)
+		if !ok || !ok2 || !b.anyValue(cr.cost) {
+			continue
+		}
+		c := chart.New(chart.Line, "cost-vs-"+chart.Slug(cr.rate), cm.Label+" against "+rm.Label,
+			chart.Axis{Label: rm.Label, Unit: rm.Unit}, chart.Axis{Label: "cost", Unit: cm.Unit})
+		var methods, left []string
+		for _, cs := range b.sum.Cells {
+			st, rt := cs.Metrics[cr.cost].Stats, cs.Metrics[cr.rate].Stats
+			if st.N == 0 || rt.N == 0 {
+				left = append(left, b.cellLabel(cs))
+				continue
+			}
+			p := chart.XY(rt.Mean, st.Mean)
+			if st.N >= 2 {
+				p = chart.XYCI(rt.Mean, st.Mean, st.CILow, st.CIHigh)
+				if d := st.Method.Describe(); !slices.Contains(methods, d) {
+					methods = append(methods, d)
+				}
+			}
+			c.Add(b.cellLabel(cs), p)
+		}
+		c.Note = "Each point is a cell: its mean " + rm.Label + " over repetitions against its mean " + cm.Label
+		if len(methods) > 0 {
+			c.Note += ", with the 95% confidence interval of the cost as an error bar (" + strings.Join(methods, "; ") + ")"
+		}
+		c.Note += ". Lower and to the right is cheaper work at a higher rate."
+		if len(left) > 0 {
+			c.Note += " Left out, without a cost: " + strings.Join(left, ", ") + "."
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // runsTable lists every run: how it ended, how long it took, where it is.

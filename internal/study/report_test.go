@@ -2,6 +2,7 @@ package study
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -129,6 +130,65 @@ func TestReportTitlesAndRanges(t *testing.T) {
 	c := reportChart(t, rep.Doc, "tps-vs-users")
 	if c.Title != "TPS vs users and buffer" || !strings.Contains(c.Note, "log scale") {
 		t.Errorf("chart %s: title %q, note %q", c.Name, c.Title, c.Note)
+	}
+	if _, err := c.SVG(chart.DefaultSize); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestCostAgainstPerformance: the cost-against-performance figure has one point per
+// priced cell at its mean TPS and mean cost per million transactions, with the cost's
+// interval from the cell's own statistics. By hand: gp3's runs at 1,000 and 1,200 TPS
+// costing $0.0020 and $0.0018 give (1100, 0.0019); io2's at 2,000 and 2,200 costing
+// $0.0030 and $0.0029 give (2100, 0.00295); pd-ssd has no price, so no point, and the
+// note names it.
+func TestCostAgainstPerformance(t *testing.T) {
+	run := func(rep int, tps, usd float64) report.Run {
+		m := map[string]float64{"tps": tps}
+		if usd > 0 {
+			m["usd_per_million_transactions"] = usd
+		}
+		return report.Run{Repetition: rep, Metrics: m}
+	}
+	cell := func(vol string, runs ...report.Run) report.Cell {
+		return report.Cell{ID: "volume=" + vol, Factors: []report.Factor{{Name: "volume", Value: vol}}, Runs: runs}
+	}
+	cells := []report.Cell{
+		cell("gp3", run(1, 1000, 0.0020), run(2, 1200, 0.0018)),
+		cell("io2", run(1, 2000, 0.0030), run(2, 2200, 0.0029)),
+		cell("pd-ssd", run(1, 1500, 0), run(2, 1500, 0)),
+	}
+	ms := []report.Metric{newMetric("tps", "TPS", "transactions/s", false),
+		newMetric("usd_per_million_transactions", "cost per million transactions", "USD", true)}
+	sum, err := report.Summarise(cells, ms, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &reportBuilder{sum: sum}
+	cs := b.costCharts()
+	if len(cs) != 1 || cs[0].Name != "cost-vs-tps" || cs[0].Kind != chart.Line {
+		t.Fatalf("charts %+v, want one line chart cost-vs-tps", cs)
+	}
+	c := cs[0]
+	want := map[string][2]float64{"gp3": {1100, 0.0019}, "io2": {2100, 0.00295}}
+	if len(c.Series) != len(want) {
+		t.Fatalf("series %+v, want gp3 and io2", c.Series)
+	}
+	for i, s := range c.Series {
+		w, ok := want[s.Name]
+		if !ok || len(s.Points) != 1 {
+			t.Fatalf("series %q: %+v, want one point of gp3 or io2", s.Name, s.Points)
+		}
+		p, st := s.Points[0], sum.Cells[i].Metrics["usd_per_million_transactions"].Stats
+		if math.Abs(p.X-w[0]) > 1e-9 || math.Abs(p.Y-w[1]) > 1e-12 {
+			t.Errorf("%s at (%v, %v), want (%v, %v)", s.Name, p.X, p.Y, w[0], w[1])
+		}
+		if !p.HasCI() || *p.Low != st.CILow || *p.High != st.CIHigh || !(*p.Low < p.Y && p.Y < *p.High) {
+			t.Errorf("%s error bar %v..%v, want the cell's interval %v..%v", s.Name, p.Low, p.High, st.CILow, st.CIHigh)
+		}
+	}
+	if !strings.Contains(c.Note, "Left out, without a cost: pd-ssd.") || c.X.Unit != "transactions/s" || c.Y.Unit != "USD" {
+		t.Errorf("note %q, axes %+v %+v", c.Note, c.X, c.Y)
 	}
 	if _, err := c.SVG(chart.DefaultSize); err != nil {
 		t.Error(err)
