@@ -88,7 +88,7 @@ func (b *Workload) Prepare(p workload.Phase) (workload.Request, error) {
 		b.mix = m
 		return b.users.Request("oltp run", &workload.NeedsLoad{File: LoadInfoFile, Command: "oltp load --mix " + b.runMix, Read: b.readLoad}), nil
 	}
-	return workload.Request{}, fmt.Errorf("oltp has no phase %q", p)
+	return workload.Request{}, &workload.NoPhaseError{Workload: "oltp", Phase: p}
 }
 
 // readLoad reads the load in out and refuses another mix's data (on an external

@@ -91,7 +91,7 @@ func (b *Workload) Prepare(p workload.Phase) (workload.Request, error) {
 	case workload.Check:
 		return workload.Request{Results: []string{CheckFile}, MustExist: true, Load: b.needsLoad()}, nil
 	}
-	return workload.Request{}, fmt.Errorf("tpcc has no phase %q", p)
+	return workload.Request{}, &workload.NoPhaseError{Workload: "tpcc", Phase: p}
 }
 
 // needsLoad is the load in OUT that run and check work on.
