@@ -22,7 +22,7 @@ func newDeviceListCommand() *cobra.Command {
 		asJSON bool
 	)
 	set := params.NewSet("device list")
-	set.List(&paths, "profiles", "profile file or directory of *.yaml files (repeatable; default: the user directory if it exists)")
+	set.List(&paths, "profiles", device.ProfilesHelp)
 	set.Bool(&asJSON, "json", false, "print JSON instead of a table")
 	cmd := &cobra.Command{
 		Use:   "list",

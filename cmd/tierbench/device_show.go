@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"tierbench/internal/device"
 	"tierbench/internal/params"
 )
 
@@ -12,7 +13,7 @@ func newDeviceShowCommand() *cobra.Command {
 		asJSON bool
 	)
 	set := params.NewSet("device show")
-	set.List(&paths, "profiles", "profile file or directory of *.yaml files (repeatable; default: the user directory if it exists)")
+	set.List(&paths, "profiles", device.ProfilesHelp)
 	set.Bool(&asJSON, "json", false, "print JSON instead of text")
 	cmd := &cobra.Command{
 		Use:   "show SPEC",

@@ -5,6 +5,7 @@ package bundle
 
 import (
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -39,4 +40,17 @@ func (s Set) Source(name string) ([]byte, error) { return fs.ReadFile(s.FS, s.Pa
 func IsPath(nameOrPath string) bool {
 	return strings.ContainsRune(nameOrPath, filepath.Separator) || strings.ContainsRune(nameOrPath, '/') ||
 		strings.HasSuffix(nameOrPath, ".yaml") || strings.HasSuffix(nameOrPath, ".yml")
+}
+
+// Read reads what a user named: the bundled entry of that name when it is not a path
+// (IsPath) and the set has one, else the file of that name; fromSet says which. The
+// error is the file system's (fs.ErrNotExist for neither).
+func (s Set) Read(nameOrPath string) (data []byte, fromSet bool, err error) {
+	if !IsPath(nameOrPath) {
+		if data, err := s.Source(nameOrPath); err == nil {
+			return data, true, nil
+		}
+	}
+	data, err = os.ReadFile(nameOrPath)
+	return data, false, err
 }

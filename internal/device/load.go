@@ -73,6 +73,10 @@ func DefaultUserDir() string {
 	return filepath.Join(dir, "tierbench", "devices")
 }
 
+// ProfilesHelp is the help of --profiles where a command reads users' profiles with
+// ProfilePaths (device list, device show, device validate, calibrate, replay).
+const ProfilesHelp = "profile file or directory of *.yaml files (repeatable; default: the user directory if it exists)"
+
 // ProfilePaths are the users' profile files to load: paths as given (--profiles),
 // each of which must exist, or else DefaultUserDir when it exists.
 func ProfilePaths(paths []string) ([]string, error) {

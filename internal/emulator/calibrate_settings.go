@@ -42,7 +42,7 @@ func NewCalibrateSettings() *CalibrateSettings {
 	c := &CalibrateSettings{set: params.NewSet("device calibrate")}
 	s := c.set
 	s.String(&c.profile, "profile", "", params.String, "device profile or spec to calibrate, such as hdd-7200 or 'pagecache(sata-ssd,size=1GiB)'").Require()
-	s.List(&c.paths, "profiles", "profile file or directory of *.yaml files (repeatable; default: the user directory if it exists)")
+	s.List(&c.paths, "profiles", device.ProfilesHelp)
 	s.String(&c.dir, "dir", "", params.String, "directory for the backing files (default: a temporary directory on /dev/shm)")
 	s.Duration(&c.budget, "budget", 1200*time.Millisecond, "longest run of each probe")
 	s.Bool(&c.asJSON, "json", false, "print JSON instead of a table")

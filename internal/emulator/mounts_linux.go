@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"tierbench/internal/host"
 )
 
 // fsType is the file system type of every emulator mount in /proc/self/mountinfo
@@ -57,48 +58,14 @@ func mountSource(pid int, name string) string { return fmt.Sprintf("tierbench-%d
 
 // emulatorMounts lists the emulator's mounts.
 func emulatorMounts() ([]mountEntry, error) {
-	f, err := os.Open("/proc/self/mountinfo")
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
+	ms, err := host.ReadMountinfo("/proc/self/mountinfo")
 	var out []mountEntry
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		sep := -1
-		for i, fl := range fields {
-			if fl == "-" {
-				sep = i
-				break
-			}
+	for _, m := range ms {
+		if m.FS == fsType {
+			out = append(out, mountEntry{point: m.Point, source: m.Source})
 		}
-		if sep < 5 || sep+2 >= len(fields) || fields[sep+1] != fsType {
-			continue
-		}
-		out = append(out, mountEntry{point: unescapeMountinfo(fields[4]), source: unescapeMountinfo(fields[sep+2])})
 	}
-	return out, sc.Err()
-}
-
-// unescapeMountinfo undoes the octal escapes (\040 for a space) of mountinfo.
-func unescapeMountinfo(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+4 <= len(s) {
-			if v, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
-				b.WriteByte(byte(v))
-				i += 3
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
+	return out, err
 }
 
 // isMounted says whether path is an emulator mount point now.

@@ -113,17 +113,17 @@ func TestPreloadCountsAndTrace(t *testing.T) {
 	}
 }
 
-// TestPreloadHDDTiming is TestHDDTiming on the preload path: 50 random 8 KiB reads at
-// queue depth 1 take the model's time.
-func TestPreloadHDDTiming(t *testing.T) {
-	dir := t.TempDir()
-	d := Device{Name: "d0", Spec: "hdd-7200", BackingDir: filepath.Join(dir, "b")}
+// preloadHDD starts an emulated 7,200 rpm disk on the preload path with a sparse file
+// of span bytes on it, opened read-only as fd, and attaches a client to its ring; all
+// of it goes when the test ends.
+func preloadHDD(t *testing.T, span int64) (*Emulator, *preload.Client, int) {
+	t.Helper()
+	d := Device{Name: "d0", Spec: "hdd-7200", BackingDir: filepath.Join(t.TempDir(), "b")}
 	e, err := Start(context.Background(), []Device{d}, preloadOptions(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer e.Stop()
-	const span = 8 << 30
+	t.Cleanup(func() { e.Stop() })
 	path := filepath.Join(d.BackingDir, "big")
 	if err := os.WriteFile(path, nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -135,12 +135,24 @@ func TestPreloadHDDTiming(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer syscall.Close(fd)
 	c, err := preload.Attach(e.RingPath())
 	if err != nil {
+		syscall.Close(fd)
 		t.Fatal(err)
 	}
-	defer c.Detach()
+	// Cleanups run last-added first: the client and the file go before the emulator.
+	t.Cleanup(func() {
+		c.Detach()
+		syscall.Close(fd)
+	})
+	return e, c, fd
+}
+
+// TestPreloadHDDTiming is TestHDDTiming on the preload path: 50 random 8 KiB reads at
+// queue depth 1 take the model's time.
+func TestPreloadHDDTiming(t *testing.T) {
+	const span = 8 << 30
+	e, c, fd := preloadHDD(t, span)
 	buf := make([]byte, 8192)
 	rng := rand.New(rand.NewPCG(3, 4))
 	start := time.Now()
@@ -176,31 +188,8 @@ func TestPreloadHDDTiming(t *testing.T) {
 // never more than the readers. (Read from the ring's count alone it was 0 at nearly
 // every sample, and the verdict's users waited for the disk 0% of their time.)
 func TestPreloadQueueDepth(t *testing.T) {
-	dir := t.TempDir()
-	d := Device{Name: "d0", Spec: "hdd-7200", BackingDir: filepath.Join(dir, "b")}
-	e, err := Start(context.Background(), []Device{d}, preloadOptions(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Stop()
 	const span, readers, each = 8 << 30, 4, 25
-	path := filepath.Join(d.BackingDir, "big")
-	if err := os.WriteFile(path, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Truncate(path, span); err != nil {
-		t.Fatal(err)
-	}
-	fd, err := syscall.Open(path, syscall.O_RDONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer syscall.Close(fd)
-	c, err := preload.Attach(e.RingPath())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Detach()
+	e, c, fd := preloadHDD(t, span)
 	errs := make(chan error, readers)
 	for i := range readers {
 		go func() {

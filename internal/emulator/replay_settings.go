@@ -29,7 +29,7 @@ func NewReplaySettings() *ReplaySettings {
 	s := r.set
 	s.String(&r.trace, "trace", "", params.String, "trace file recorded by the emulator (--record-trace)").Require()
 	s.String(&r.profile, "profile", "", params.String, "device profile or spec to replay through").Require()
-	s.List(&r.paths, "profiles", "profile file or directory of *.yaml files (repeatable; default: the user directory if it exists)")
+	s.List(&r.paths, "profiles", device.ProfilesHelp)
 	s.Bool(&r.asJSON, "json", false, "print JSON")
 	s.Bool(&r.partial, "partial", false, "replay a trace that ends early up to where it ends, and say so, instead of refusing it")
 	return r

@@ -27,30 +27,34 @@ type Disk struct {
 	SizeBytes  int64  `json:"size_bytes,omitempty"`
 }
 
-// mount is a line of /proc/self/mountinfo.
-type mount struct {
-	dev, point, fs, source string
+// Mount is a line of a mountinfo file (proc(5)): the device number MAJ:MIN, the mount
+// point, the file system type and what is mounted, with mountinfo's octal escapes undone.
+type Mount struct {
+	Dev, Point, FS, Source string
 }
 
-// mounts reads a mountinfo file (proc(5)): "ID PARENT MAJ:MIN ROOT POINT OPTIONS
-// [TAGS...] - FSTYPE SOURCE SUPEROPTIONS".
-func mounts(path string) []mount {
+// ReadMountinfo reads a mountinfo file (proc(5)): "ID PARENT MAJ:MIN ROOT POINT OPTIONS
+// [TAGS...] - FSTYPE SOURCE SUPEROPTIONS". Lines of another shape are skipped. The host
+// record and the emulator (which finds its own FUSE mounts here) share it, so both
+// read the file the same way.
+func ReadMountinfo(path string) ([]Mount, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil
+		return nil, err
 	}
 	defer f.Close()
-	var out []mount
+	var out []Mount
 	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
 		fs := strings.Fields(sc.Text())
 		sep := slices.Index(fs, "-")
 		if len(fs) < 5 || sep < 0 || len(fs) < sep+3 {
 			continue
 		}
-		out = append(out, mount{dev: fs[2], point: unescape(fs[4]), fs: fs[sep+1], source: unescape(fs[sep+2])})
+		out = append(out, Mount{Dev: fs[2], Point: unescape(fs[4]), FS: fs[sep+1], Source: unescape(fs[sep+2])})
 	}
-	return out
+	return out, sc.Err()
 }
 
 // unescape undoes mountinfo's octal escapes of space, tab, newline and backslash.
@@ -76,7 +80,7 @@ func unescape(s string) string {
 // or an ancestor of it (later mounts hide earlier ones at the same point), with the
 // disk under it.
 func (p probe) disks(dirs []string) []Disk {
-	ms := mounts(p.path("proc/self/mountinfo"))
+	ms, _ := ReadMountinfo(p.path("proc/self/mountinfo"))
 	var out []Disk
 	for _, dir := range dirs {
 		if dir == "" {
@@ -85,7 +89,7 @@ func (p probe) disks(dirs []string) []Disk {
 		real := resolve(dir)
 		best := -1
 		for i, m := range ms {
-			if within(real, m.point) && (best < 0 || len(m.point) >= len(ms[best].point)) {
+			if within(real, m.Point) && (best < 0 || len(m.Point) >= len(ms[best].Point)) {
 				best = i
 			}
 		}
@@ -93,14 +97,14 @@ func (p probe) disks(dirs []string) []Disk {
 			continue
 		}
 		m := ms[best]
-		if j := slices.IndexFunc(out, func(d Disk) bool { return d.Mount == m.point }); j >= 0 {
+		if j := slices.IndexFunc(out, func(d Disk) bool { return d.Mount == m.Point }); j >= 0 {
 			if !slices.Contains(out[j].Dirs, dir) {
 				out[j].Dirs = append(out[j].Dirs, dir)
 			}
 			continue
 		}
-		d := Disk{Dirs: []string{dir}, Mount: m.point, FS: m.fs, Source: m.source}
-		p.blockDevice(&d, m.dev)
+		d := Disk{Dirs: []string{dir}, Mount: m.Point, FS: m.FS, Source: m.Source}
+		p.blockDevice(&d, m.Dev)
 		out = append(out, d)
 	}
 	return out

@@ -10,6 +10,9 @@
 // from the version control information Go embeds in a binary built from a git
 // checkout (runtime/debug.ReadBuildInfo).
 //
+// ReadMountinfo reads /proc/self/mountinfo (proc(5)) for the disks and for the
+// emulator, which finds its own FUSE mounts there.
+//
 // The environment variable TIERBENCH_HOSTNAME replaces the hostname recorded. It is
 // a test hook, for tests and demonstrations of several hosts on one machine, and the
 // record says where its name came from (HostnameFrom); runs on a real cluster leave

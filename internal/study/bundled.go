@@ -32,16 +32,13 @@ func BundledSource(name string) ([]byte, error) {
 // with a path separator or a .yaml/.yml suffix is a path; otherwise a bundled name
 // wins over a file of that name in the working directory.
 func Open(nameOrPath string) (*File, error) {
-	if !bundle.IsPath(nameOrPath) {
-		if data, err := BundledSource(nameOrPath); err == nil {
-			return Parse(bundled.Path(nameOrPath), data)
-		}
-	}
-	data, err := os.ReadFile(nameOrPath)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("%s: no such study file, and no bundled study of that name: the bundled studies are %s", nameOrPath, strings.Join(Bundled(), ", "))
-		}
+	data, fromSet, err := bundled.Read(nameOrPath)
+	switch {
+	case fromSet:
+		return Parse(bundled.Path(nameOrPath), data)
+	case errors.Is(err, os.ErrNotExist):
+		return nil, fmt.Errorf("%s: no such study file, and no bundled study of that name: the bundled studies are %s", nameOrPath, strings.Join(Bundled(), ", "))
+	case err != nil:
 		return nil, fmt.Errorf("study file: %w", err)
 	}
 	return Parse(nameOrPath, data)

@@ -44,16 +44,8 @@ func (r *Report) Findings() []string {
 				out = append(out, fmt.Sprintf("%s: %s%s is not compared with %s: %s", m.Label, differ, at, baseLevels, why))
 				continue
 			}
-			s := fmt.Sprintf("%s: %s is %.2f%% %s than %s%s", m.Label, differ, math.Abs(cmp.DiffPct), directionWord(m, cmp.DiffPct), baseLevels, at)
-			switch {
-			case math.IsNaN(cmp.P):
-				s += " (untestable: fewer than two repetitions on a side, or no spread)"
-			case cmp.Significant:
-				s += fmt.Sprintf(" (p = %.3g, significant)", cmp.P)
-			default:
-				s += fmt.Sprintf(" (p = %.3g, not significant)", cmp.P)
-			}
-			out = append(out, s)
+			out = append(out, fmt.Sprintf("%s: %s (%s)", m.Label, differenceWords(m, differ, cmp.DiffPct, baseLevels, at),
+				testWords(cmp.P, cmp.Significant, "fewer than two repetitions on a side, or no spread")))
 		}
 	}
 	return out
@@ -80,6 +72,24 @@ func (r *Report) pairWords(c, base report.CellSummary) (differ, at, baseLevels s
 		at = " at " + strings.Join(same, " ")
 	}
 	return strings.Join(d, " "), at, strings.Join(b, " ")
+}
+
+// differenceWords is a finding's claim: "data=hdd-7200 is 12.50% slower than
+// data=sata-ssd at users=1". The findings and the within-hosts lines say it alike.
+func differenceWords(m report.Metric, differ string, diffPct float64, base, at string) string {
+	return fmt.Sprintf("%s is %.2f%% %s than %s%s", differ, math.Abs(diffPct), directionWord(m, diffPct), base, at)
+}
+
+// testWords is what the test of a difference says: "p = 0.012, significant", "p = 0.3,
+// not significant", or "untestable: " and why (untestable) when p is NaN.
+func testWords(p float64, significant bool, untestable string) string {
+	switch {
+	case math.IsNaN(p):
+		return "untestable: " + untestable
+	case significant:
+		return fmt.Sprintf("p = %.3g, significant", p)
+	}
+	return fmt.Sprintf("p = %.3g, not significant", p)
 }
 
 // directionWord says which way a difference of diffPct goes: faster or slower for

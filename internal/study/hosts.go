@@ -179,16 +179,8 @@ func (r *Report) HostFindings() []string {
 				continue
 			}
 			b := w.Test
-			s := fmt.Sprintf("%s within hosts: %s is %.2f%% %s than %s%s (%s", m.Label, differ, math.Abs(b.DiffPct), directionWord(m, b.DiffPct), base, at, plural(b.Shared, "host"))
-			switch {
-			case math.IsNaN(b.P):
-				s += ", untestable: too few runs a host, or no spread)"
-			case b.Significant:
-				s += fmt.Sprintf(", p = %.3g, significant)", b.P)
-			default:
-				s += fmt.Sprintf(", p = %.3g, not significant)", b.P)
-			}
-			out = append(out, s)
+			out = append(out, fmt.Sprintf("%s within hosts: %s (%s, %s)", m.Label, differenceWords(m, differ, b.DiffPct, base, at),
+				plural(b.Shared, "host"), testWords(b.P, b.Significant, "too few runs a host, or no spread")))
 		}
 	}
 	if hs.Unlinked {

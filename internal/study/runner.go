@@ -67,6 +67,28 @@ type Tally struct {
 	Interrupted bool
 }
 
+// count adds a run made now: ok, interrupted (the study stops), or failed, and why.
+// A whole study and a task of an array job count their runs alike.
+func (t *Tally) count(ref RunRef, rec *RunRecord) {
+	switch rec.Status {
+	case result.StatusOK:
+		t.OK++
+	case result.StatusInterrupted:
+		t.Interrupted = true
+	default:
+		t.Failed++
+		if rec.Transient {
+			t.Transient++
+		}
+		t.Failures = append(t.Failures, failureLine(ref, rec.Error))
+	}
+}
+
+// failureLine is a failed run in Tally.Failures: "CELL rep N: ERROR".
+func failureLine(ref RunRef, err string) string {
+	return fmt.Sprintf("%s rep %d: %s", ref.Cell.ID, ref.Rep, err)
+}
+
 // status is what a study directory holds for a plan: the runs recorded and those
 // still to run.
 type status struct {
@@ -128,7 +150,7 @@ func (r *Runner) inspect() (*status, error) {
 			continue
 		case !r.RetryFailed:
 			st.KeptFailed++
-			st.Failures = append(st.Failures, fmt.Sprintf("%s rep %d: %s", ref.Cell.ID, ref.Rep, rec.Error))
+			st.Failures = append(st.Failures, failureLine(ref, rec.Error))
 			continue
 		}
 		st.todo = append(st.todo, ref)
@@ -232,18 +254,7 @@ func (r *Runner) Run(ctx context.Context) (*Tally, error) {
 		est.add(rec)
 		left := est.remaining(st.todo[i+1:])
 		r.say(fmt.Sprintf("[%d/%d] %s rep %d: %s%s", i+1, len(st.todo), ref.Cell.ID, ref.Rep, runLine(rec), etaText(left)))
-		switch rec.Status {
-		case result.StatusOK:
-			st.OK++
-		case result.StatusInterrupted:
-			st.Interrupted = true
-		default:
-			st.Failed++
-			if rec.Transient {
-				st.Transient++
-			}
-			st.Failures = append(st.Failures, fmt.Sprintf("%s rep %d: %s", ref.Cell.ID, ref.Rep, rec.Error))
-		}
+		st.count(ref, rec)
 		if st.Interrupted {
 			break
 		}

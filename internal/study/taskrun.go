@@ -93,7 +93,7 @@ func (r *Runner) runTasks(ctx context.Context, dryRun bool) (*Tally, error) {
 			continue
 		case prev != nil && prev.Fingerprint == t.Cell.Fingerprint && prev.Status == result.StatusFailed && !prev.Transient && !r.RetryFailed:
 			tally.KeptFailed++
-			tally.Failures = append(tally.Failures, fmt.Sprintf("%s rep %d: %s", t.Cell.ID, t.Rep, prev.Error))
+			tally.Failures = append(tally.Failures, failureLine(t.RunRef, prev.Error))
 			r.say(fmt.Sprintf("[task %d] %s rep %d: failed before (%s), kept as recorded (--retry-failed runs it again)", t.Index, t.Cell.ID, t.Rep, prev.Error))
 			continue
 		}
@@ -102,18 +102,7 @@ func (r *Runner) runTasks(ctx context.Context, dryRun bool) (*Tally, error) {
 			return tally, err
 		}
 		r.say(fmt.Sprintf("[task %d] %s rep %d: %s", t.Index, t.Cell.ID, t.Rep, runLine(rec)))
-		switch rec.Status {
-		case result.StatusOK:
-			tally.OK++
-		case result.StatusInterrupted:
-			tally.Interrupted = true
-		default:
-			tally.Failed++
-			if rec.Transient {
-				tally.Transient++
-			}
-			tally.Failures = append(tally.Failures, fmt.Sprintf("%s rep %d: %s", t.Cell.ID, t.Rep, rec.Error))
-		}
+		tally.count(t.RunRef, rec)
 		if tally.Interrupted {
 			break
 		}

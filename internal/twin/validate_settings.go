@@ -50,7 +50,7 @@ func NewValidateSettings() *ValidateSettings {
 	v := &ValidateSettings{set: params.NewSet("device validate"), sizes: DefaultSizes}
 	s := v.set
 	s.String(&v.profile, "profile", "", params.String, "profile to validate: a name, a spec or a profile file (default: the twin fitted for DIR's device, twin-DEVICE)")
-	s.List(&v.paths, "profiles", "profile file or directory of *.yaml files (repeatable; default: the user directory if it exists)")
+	s.List(&v.paths, "profiles", device.ProfilesHelp)
 	s.String(&v.out, "out", "", params.String, "directory for the runs and validate.json (default: validate-PROFILE in the current directory)")
 	s.String(&v.work, "work", "", params.String, "directory for the emulated devices' files (default: a new directory on /dev/shm, so the host's disk stays out of the emulated runs)")
 	s.Int(&v.rounds, "rounds", 3, "rounds of every case on each side")

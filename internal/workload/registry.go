@@ -54,7 +54,24 @@ func Do(ctx context.Context, w Workload, p Phase, env Env) (*Report, error) {
 			return c.Check(ctx, env)
 		}
 	}
-	return nil, fmt.Errorf("%s has no phase %q", w.Meta().Name, p)
+	return nil, &NoPhaseError{Workload: w.Meta().Name, Phase: p}
+}
+
+// NoPhaseError is a workload asked for a phase it does not have.
+type NoPhaseError struct {
+	Workload string
+	Phase    Phase
+}
+
+func (e *NoPhaseError) Error() string { return fmt.Sprintf("%s has no phase %q", e.Workload, e.Phase) }
+
+// RunOnly is Params for a workload whose only phase is run (tpch, postmark): set for
+// the run, nil for another phase.
+func RunOnly(p Phase, set *params.Set) *params.Set {
+	if p != Run {
+		return nil
+	}
+	return set
 }
 
 // Headliner is implemented by results that have headline numbers, for summaries and

@@ -21,8 +21,7 @@ type Workload struct {
 
 	loadMix, runMix string
 	scale           float64
-	loaders         int
-	loadSeed        int64
+	loading         vuser.LoadParams
 
 	users vuser.RunParams
 	think time.Duration
@@ -36,8 +35,7 @@ func New() *Workload {
 	mixHelp := "bundled mix name (" + strings.Join(Bundled(), ", ") + ") or path of a mix file"
 	b.load.String(&b.loadMix, "mix", "", params.String, mixHelp).Require()
 	b.load.Float(&b.scale, "scale", 0, "multiply the mix's table rows by this factor (0: the mix's own scale)")
-	b.load.Int(&b.loaders, "loaders", 0, "parallel table loads (0: one per core; SQLite always 1)")
-	b.load.AnySeed(&b.loadSeed, "seed", 1, "seed of the generated data: the same seed gives the same data")
+	b.loading.Register(b.load)
 	b.run.String(&b.runMix, "mix", "", params.String, mixHelp).Require()
 	b.users.Register(b.run, "seed of the users' parameters")
 	b.run.Duration(&b.think, "think", 0, "think time after each transaction, e.g. 100ms (closed loop; 0: none)")
@@ -60,8 +58,8 @@ func (b *Workload) Params(p workload.Phase) *params.Set {
 func (b *Workload) Prepare(p workload.Phase) (workload.Request, error) {
 	switch p {
 	case workload.Load:
-		if b.loaders < 0 {
-			return workload.Request{}, fmt.Errorf("--loaders %d: give 0 (automatic) or more", b.loaders)
+		if err := b.loading.Check(); err != nil {
+			return workload.Request{}, err
 		}
 		m, err := openMix(b.loadMix, b.scale)
 		if err != nil {
@@ -70,7 +68,7 @@ func (b *Workload) Prepare(p workload.Phase) (workload.Request, error) {
 		b.mix = m
 		return workload.Request{Results: []string{LoadInfoFile, vuser.LoadStorageFile}, Replaces: true,
 			Needs: func(f workload.EngineFacts) ([]capacity.Need, error) {
-				n, err := LoadNeed(m, m.Scale, b.loaders, f.Dialect, f.External, f.DataDir)
+				n, err := LoadNeed(m, m.Scale, b.loading.Loaders, f.Dialect, f.External, f.DataDir)
 				return []capacity.Need{n}, err
 			}}, nil
 	case workload.Run:
@@ -80,8 +78,8 @@ func (b *Workload) Prepare(p workload.Phase) (workload.Request, error) {
 		if b.think < 0 {
 			return workload.Request{}, fmt.Errorf("--think %s cannot be negative", b.think)
 		}
-		if b.users.OpenLoop() && b.think > 0 {
-			return workload.Request{}, fmt.Errorf("--rate and --think are exclusive: an open loop sets its own schedule")
+		if err := b.users.ThinkCheck(b.think > 0); err != nil {
+			return workload.Request{}, err
 		}
 		m, err := openMix(b.runMix, 0)
 		if err != nil {
@@ -90,7 +88,7 @@ func (b *Workload) Prepare(p workload.Phase) (workload.Request, error) {
 		b.mix = m
 		return b.users.Request("oltp run", &workload.NeedsLoad{File: LoadInfoFile, Command: "oltp load --mix " + b.runMix, Read: b.readLoad}), nil
 	}
-	return workload.Request{}, fmt.Errorf("oltp has no phase %q", p)
+	return workload.Request{}, &workload.NoPhaseError{Workload: "oltp", Phase: p}
 }
 
 // readLoad reads the load in out and refuses another mix's data (on an external
@@ -127,7 +125,7 @@ func openMix(name string, scale float64) (*Mix, error) {
 // Load creates the mix's tables and populates them.
 func (b *Workload) Load(ctx context.Context, env workload.Env) (*workload.Report, error) {
 	m := b.mix
-	info, err := Load(ctx, env.Engine(), m, LoadConfig{Scale: m.Scale, Seed: b.loadSeed, Loaders: b.loaders, Progress: env.Progress()})
+	info, err := Load(ctx, env.Engine(), m, LoadConfig{Scale: m.Scale, Seed: b.loading.Seed, Loaders: b.loading.Loaders, Progress: env.Progress()})
 	if err != nil {
 		return nil, err
 	}

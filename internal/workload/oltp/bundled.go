@@ -57,17 +57,13 @@ func Open(nameOrPath string) (*Mix, error) {
 	if nameOrPath == "" {
 		return nil, fmt.Errorf("no mix given: name a bundled mix (%s) or a mix file", strings.Join(Bundled(), ", "))
 	}
-	isPath := bundle.IsPath(nameOrPath)
-	if !isPath {
-		if data, err := BundledSource(nameOrPath); err == nil {
-			return Parse("bundled:"+nameOrPath, data)
-		}
-	}
-	data, err := os.ReadFile(nameOrPath)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) && !isPath {
-			return nil, fmt.Errorf("no mix %q: name a bundled mix (%s) or a mix file", nameOrPath, strings.Join(Bundled(), ", "))
-		}
+	data, fromSet, err := bundled.Read(nameOrPath)
+	switch {
+	case fromSet:
+		return Parse("bundled:"+nameOrPath, data)
+	case errors.Is(err, os.ErrNotExist) && !bundle.IsPath(nameOrPath):
+		return nil, fmt.Errorf("no mix %q: name a bundled mix (%s) or a mix file", nameOrPath, strings.Join(Bundled(), ", "))
+	case err != nil:
 		return nil, fmt.Errorf("mix file: %w", err)
 	}
 	return Parse(nameOrPath, data)

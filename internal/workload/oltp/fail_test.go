@@ -12,12 +12,14 @@ import (
 	"testing"
 	"time"
 
+	"tierbench/internal/engine"
 	"tierbench/internal/metrics"
 	"tierbench/internal/workload/vuser"
 )
 
-// tinyWith is the tiny mix with transactions replaced.
-func tinyWith(t *testing.T, txns string) *Mix {
+// loadedTiny is the tiny mix with its transactions replaced by txns, loaded (seed 1)
+// into a new SQLite database.
+func loadedTiny(t *testing.T, txns string) (engine.Engine, *Mix) {
 	t.Helper()
 	src, err := os.ReadFile("testdata/tiny.yaml")
 	if err != nil {
@@ -29,8 +31,16 @@ func tinyWith(t *testing.T, txns string) *Mix {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return m
+	e := openSQLite(t)
+	if _, err := Load(context.Background(), e, m, LoadConfig{Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	return e, m
 }
+
+// insertExisting inserts a row whose key kv already holds: with {dist: key, table: kv}
+// for :id it fails every time.
+const insertExisting = "INSERT INTO kv (id, grp, pos, v, price, day, tag, ref) VALUES (:id, 1, 1, 'x', 1, '2024-01-01', 'x', 1)"
 
 func TestRunNeedsLoad(t *testing.T) {
 	e := openSQLite(t)
@@ -41,17 +51,13 @@ func TestRunNeedsLoad(t *testing.T) {
 }
 
 func TestStatementTheEngineRefuses(t *testing.T) {
-	e := openSQLite(t)
-	m := tinyWith(t, `transactions:
+	e, m := loadedTiny(t, `transactions:
   - name: broken
     weight: 1
     statements:
       - name: no_column
         sql: SELECT nope FROM kv
 `)
-	if _, err := Load(context.Background(), e, m, LoadConfig{Seed: 1}); err != nil {
-		t.Fatal(err)
-	}
 	_, err := Run(context.Background(), e, m, RunConfig{Plan: vuser.Plan{Users: []int{1}, Duration: time.Second, OutDir: t.TempDir()}})
 	if err == nil || !strings.Contains(err.Error(), "transaction broken, statement no_column: the engine refuses it") || !strings.Contains(err.Error(), "no such column: nope") {
 		t.Fatalf("error = %v", err)
@@ -59,19 +65,15 @@ func TestStatementTheEngineRefuses(t *testing.T) {
 }
 
 func TestEveryTransactionFails(t *testing.T) {
-	e := openSQLite(t)
-	m := tinyWith(t, `transactions:
+	e, m := loadedTiny(t, `transactions:
   - name: dup
     weight: 1
     params:
       id: {dist: key, table: kv}
     statements:
       - name: insert_existing
-        sql: INSERT INTO kv (id, grp, pos, v, price, day, tag, ref) VALUES (:id, 1, 1, 'x', 1, '2024-01-01', 'x', 1)
+        sql: `+insertExisting+`
 `)
-	if _, err := Load(context.Background(), e, m, LoadConfig{Seed: 1}); err != nil {
-		t.Fatal(err)
-	}
 	out := t.TempDir()
 	start := time.Now()
 	res, err := Run(context.Background(), e, m, RunConfig{Plan: vuser.Plan{Users: []int{2}, Duration: time.Minute, Interval: time.Second, OutDir: out, Checkpoint: saveIn(out)}})
@@ -96,8 +98,7 @@ func TestEveryTransactionFails(t *testing.T) {
 }
 
 func TestOneTransactionFails(t *testing.T) {
-	e := openSQLite(t)
-	m := tinyWith(t, `transactions:
+	e, m := loadedTiny(t, `transactions:
   - name: good
     weight: 1
     params:
@@ -113,7 +114,7 @@ func TestOneTransactionFails(t *testing.T) {
       - name: read
         sql: SELECT v FROM kv WHERE id = :id
       - name: insert_existing
-        sql: INSERT INTO kv (id, grp, pos, v, price, day, tag, ref) VALUES (:id, 1, 1, 'x', 1, '2024-01-01', 'x', 1)
+        sql: `+insertExisting+`
   - name: lookup
     weight: 1
     params:
@@ -124,9 +125,6 @@ func TestOneTransactionFails(t *testing.T) {
         into: [v]
         on_empty: rollback
 `)
-	if _, err := Load(context.Background(), e, m, LoadConfig{Seed: 1}); err != nil {
-		t.Fatal(err)
-	}
 	// Even if every failure were allowed, a type that fails every time leaves a TPS
 	// that describes another mix: the window runs to its end, keeps what it measured,
 	// and is not ok.
@@ -174,8 +172,7 @@ func TestOneTransactionFails(t *testing.T) {
 // error counts come from the same window (after a killed MariaDB, a type used to list
 // a first error while its error count was 0).
 func TestFirstErrorsAgreeWithCounts(t *testing.T) {
-	e := openSQLite(t)
-	m := tinyWith(t, `transactions:
+	e, m := loadedTiny(t, `transactions:
   - name: get
     weight: 1
     params:
@@ -189,11 +186,8 @@ func TestFirstErrorsAgreeWithCounts(t *testing.T) {
       id: {dist: sequence, start: 951}
     statements:
       - name: insert
-        sql: INSERT INTO kv (id, grp, pos, v, price, day, tag, ref) VALUES (:id, 1, 1, 'x', 1, '2024-01-01', 'x', 1)
+        sql: `+insertExisting+`
 `)
-	if _, err := Load(context.Background(), e, m, LoadConfig{Seed: 1}); err != nil {
-		t.Fatal(err)
-	}
 	out := t.TempDir()
 	res, err := Run(context.Background(), e, m, RunConfig{Plan: vuser.Plan{Users: []int{1}, Ramp: 2 * time.Second,
 		Duration: time.Second, Interval: time.Second, OutDir: out}})

@@ -2,7 +2,6 @@ package oltp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -26,14 +25,10 @@ type RunConfig struct {
 }
 
 // Definitions say what the metrics count; they are written into every result.
-var Definitions = map[string]string{
-	"tps":          "transactions completed per second of the measured window: commits, plus rollbacks the mix asks for (on_empty: rollback); failed transactions and retried attempts are not counted",
-	"qps":          "statements sent per second, BEGIN and COMMIT included (a one-statement transaction runs alone, in autocommit)",
-	"io":           vuser.IODefinition,
-	"client_cpu":   vuser.ClientCPUDefinition,
-	"status":       vuser.StatusDefinition,
-	"schedule_lag": vuser.ScheduleLagDefinition,
-}
+var Definitions = vuser.Definitions(map[string]string{
+	"tps": "transactions completed per second of the measured window: commits, plus rollbacks the mix asks for (on_empty: rollback); failed transactions and retried attempts are not counted",
+	"qps": "statements sent per second, BEGIN and COMMIT included (a one-statement transaction runs alone, in autocommit)",
+})
 
 // Result is result.json of `oltp run`: what every run reports (vuser.RunResult; the
 // headline level is the one with the highest TPS), the mix, and each level's report.
@@ -91,24 +86,18 @@ func Run(ctx context.Context, e engine.Engine, m *Mix, cfg RunConfig) (*Result, 
 	for _, t := range m.Transactions {
 		res.Weights[t.Name] = t.Weight
 	}
-	runErr := cfg.Sweep(func(users int) error {
+	return res, cfg.RunLevels(&res.RunResult, res, jl, func(users int) (result.Status, error) {
 		sum, err := vuser.Run(ctx, wl, cfg.Level(users, jl))
-		if sum != nil {
-			res.Levels = append(res.Levels, vuser.NewLevelReport(sum, wl.Ops()))
+		if sum == nil {
+			return "", err
 		}
-		if err != nil {
-			var status result.Status
-			if sum != nil {
-				status = sum.Status
-			}
-			res.LevelFailed(status, err)
-		}
+		res.Levels = append(res.Levels, vuser.NewLevelReport(sum, wl.Ops()))
+		return sum.Status, err
+	}, func() {
 		if b := vuser.Best(res.Levels); b >= 0 {
 			res.Headline(res.Levels[b], res.Levels)
 		}
-		return err
-	}, func() error { res.NoteIntervals(jl); return cfg.Save(res) })
-	return res, errors.Join(runErr, res.NoteIntervals(jl))
+	})
 }
 
 // WriteSummary prints a run's result for people: first, for a run that is not ok,

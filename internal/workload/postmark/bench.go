@@ -48,18 +48,13 @@ func New() *Workload {
 }
 
 // Params are the run phase's parameters (nil for another phase).
-func (b *Workload) Params(p workload.Phase) *params.Set {
-	if p != workload.Run {
-		return nil
-	}
-	return b.set
-}
+func (b *Workload) Params(p workload.Phase) *params.Set { return workload.RunOnly(p, b.set) }
 
 // Prepare reads the sizes, applies the preset under the parameters given and checks
 // them; the run's result is result.json.
 func (b *Workload) Prepare(p workload.Phase) (workload.Request, error) {
 	if p != workload.Run {
-		return workload.Request{}, fmt.Errorf("postmark has no phase %q", p)
+		return workload.Request{}, &workload.NoPhaseError{Workload: "postmark", Phase: p}
 	}
 	for _, sz := range []struct {
 		flag, text string

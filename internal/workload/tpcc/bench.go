@@ -26,8 +26,8 @@ const exitCheckFailed = 3
 type Workload struct {
 	load, run, check *params.Set
 
-	warehouses, loaders int
-	loadSeed            int64
+	warehouses int
+	loading    vuser.LoadParams
 
 	users   vuser.RunParams
 	think   bool
@@ -41,8 +41,7 @@ type Workload struct {
 func New() *Workload {
 	b := &Workload{load: params.NewSet("tpcc load"), run: params.NewSet("tpcc run"), check: params.NewSet("tpcc check")}
 	b.load.Int(&b.warehouses, "warehouses", 1, "number of warehouses W (each about 110 MB on disk)")
-	b.load.Int(&b.loaders, "loaders", 0, "parallel table loads (0: one per core; SQLite always 1)")
-	b.load.AnySeed(&b.loadSeed, "seed", 1, "seed of the generated data: the same seed gives the same data")
+	b.loading.Register(b.load)
 	b.users.Register(b.run, "seed of the users' inputs")
 	b.run.Bool(&b.think, "think", false, "keying and think times of clause 5.2.5.7 (18 s + 12 s for a New-Order; needs about 10 users per warehouse)")
 	b.run.Enum(&b.mixText, "mix", "default", []string{"default", "spec23"}, "transaction deck: default (45/43/4/4/4 of 100) or spec23 (10/10/1/1/1 of 23, clause 5.2.4.2)")
@@ -69,19 +68,19 @@ func (b *Workload) Prepare(p workload.Phase) (workload.Request, error) {
 		if b.warehouses < 1 || b.warehouses > MaxWarehouses {
 			return workload.Request{}, fmt.Errorf("--warehouses %d: give 1 to %d (W_ID is a 32-bit INT)", b.warehouses, MaxWarehouses)
 		}
-		if b.loaders < 0 {
-			return workload.Request{}, fmt.Errorf("--loaders %d: give 0 (automatic) or more", b.loaders)
+		if err := b.loading.Check(); err != nil {
+			return workload.Request{}, err
 		}
 		return workload.Request{Results: []string{LoadInfoFile, vuser.LoadStorageFile}, Replaces: true,
 			Needs: func(f workload.EngineFacts) ([]capacity.Need, error) {
-				return []capacity.Need{LoadNeed(b.warehouses, b.loaders, f.Dialect, f.External, f.DataDir)}, nil
+				return []capacity.Need{LoadNeed(b.warehouses, b.loading.Loaders, f.Dialect, f.External, f.DataDir)}, nil
 			}}, nil
 	case workload.Run:
 		if err := b.users.Check(); err != nil {
 			return workload.Request{}, err
 		}
-		if b.users.OpenLoop() && b.think {
-			return workload.Request{}, fmt.Errorf("--rate and --think are exclusive: an open loop sets its own schedule")
+		if err := b.users.ThinkCheck(b.think); err != nil {
+			return workload.Request{}, err
 		}
 		mix, err := ParseMix(b.mixText)
 		if err != nil {
@@ -92,7 +91,7 @@ func (b *Workload) Prepare(p workload.Phase) (workload.Request, error) {
 	case workload.Check:
 		return workload.Request{Results: []string{CheckFile}, MustExist: true, Load: b.needsLoad()}, nil
 	}
-	return workload.Request{}, fmt.Errorf("tpcc has no phase %q", p)
+	return workload.Request{}, &workload.NoPhaseError{Workload: "tpcc", Phase: p}
 }
 
 // needsLoad is the load in OUT that run and check work on.
@@ -110,7 +109,7 @@ func (b *Workload) needsLoad() *workload.NeedsLoad {
 
 // Load creates the tables and loads the warehouses.
 func (b *Workload) Load(ctx context.Context, env workload.Env) (*workload.Report, error) {
-	info, err := Load(ctx, env.Engine(), LoadConfig{Warehouses: b.warehouses, Seed: b.loadSeed, Loaders: b.loaders, Progress: env.Progress()})
+	info, err := Load(ctx, env.Engine(), LoadConfig{Warehouses: b.warehouses, Seed: b.loading.Seed, Loaders: b.loading.Loaders, Progress: env.Progress()})
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,6 @@ package tpcc
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,17 +26,13 @@ type RunConfig struct {
 }
 
 // Definitions say what the metrics count; they are written into every result.
-var Definitions = map[string]string{
-	"nopm":         "New-Order transactions committed per minute of the measured window, counted by tierbench's users (HammerDB's NOPM; the 1% rolled back on purpose are not counted)",
-	"nopm_server":  "the change of SUM(D_NEXT_O_ID) over the measured window per minute: HammerDB's own way of computing NOPM, on the server",
-	"tpm":          "transactions of all five types completed per minute of the measured window, counted by tierbench's users: commits plus the New-Orders rolled back on purpose (HammerDB reads TPM from the engine's commit + rollback counters, which count the same events on the server); failed transactions and retried attempts are not counted",
-	"tps":          "tpm / 60",
-	"io":           vuser.IODefinition,
-	"client_cpu":   vuser.ClientCPUDefinition,
-	"status":       vuser.StatusDefinition,
-	"schedule_lag": vuser.ScheduleLagDefinition,
-	"qps":          "statements per second, BEGIN and COMMIT included",
-}
+var Definitions = vuser.Definitions(map[string]string{
+	"nopm":        "New-Order transactions committed per minute of the measured window, counted by tierbench's users (HammerDB's NOPM; the 1% rolled back on purpose are not counted)",
+	"nopm_server": "the change of SUM(D_NEXT_O_ID) over the measured window per minute: HammerDB's own way of computing NOPM, on the server",
+	"tpm":         "transactions of all five types completed per minute of the measured window, counted by tierbench's users: commits plus the New-Orders rolled back on purpose (HammerDB reads TPM from the engine's commit + rollback counters, which count the same events on the server); failed transactions and retried attempts are not counted",
+	"tps":         "tpm / 60",
+	"qps":         "statements per second, BEGIN and COMMIT included",
+})
 
 // LevelResult is one concurrency level's measurements: what every workload reports
 // (its fields appear at the top level in JSON), TPS as TPM / 60, and TPC-C's own.
@@ -109,22 +104,14 @@ func Run(ctx context.Context, e engine.Engine, cfg RunConfig) (*Result, error) {
 		Spec:      "TPC-C revision 5.11 (not audited; see package tpcc)", Warehouses: cfg.Warehouses,
 		ThinkTimes: cfg.Think, Mix: cfg.Mix,
 	}
-	runErr := cfg.Sweep(func(users int) error {
+	return res, cfg.RunLevels(&res.RunResult, res, jl, func(users int) (result.Status, error) {
 		lvl, err := runLevel(ctx, e, wl, cfg, users, jl)
-		if lvl != nil {
-			res.Levels = append(res.Levels, *lvl)
+		if lvl == nil {
+			return "", err
 		}
-		if err != nil {
-			var status result.Status
-			if lvl != nil {
-				status = lvl.Status
-			}
-			res.LevelFailed(status, err)
-		}
-		res.summarise()
-		return err
-	}, func() error { res.NoteIntervals(jl); return cfg.Save(res) })
-	return res, errors.Join(runErr, res.NoteIntervals(jl))
+		res.Levels = append(res.Levels, *lvl)
+		return lvl.Status, err
+	}, res.summarise)
 }
 
 // summarise makes the level with the highest NOPM the headline.

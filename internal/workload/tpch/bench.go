@@ -52,19 +52,14 @@ func New() *Workload {
 }
 
 // Params are the run phase's parameters (nil for another phase).
-func (b *Workload) Params(p workload.Phase) *params.Set {
-	if p != workload.Run {
-		return nil
-	}
-	return b.set
-}
+func (b *Workload) Params(p workload.Phase) *params.Set { return workload.RunOnly(p, b.set) }
 
 // Prepare checks the parameters and says what the run asks: result.json, the kept
 // database with --skip-load, and a session for each query stream and the refresh
 // stream (a managed server's connection limit is sized to them).
 func (b *Workload) Prepare(p workload.Phase) (workload.Request, error) {
 	if p != workload.Run {
-		return workload.Request{}, fmt.Errorf("tpch has no phase %q", p)
+		return workload.Request{}, &workload.NoPhaseError{Workload: "tpch", Phase: p}
 	}
 	sf, err := ParseSF(b.sfText)
 	if err != nil {

@@ -22,8 +22,10 @@
 // A level whose transaction type failed every time, or whose failed transactions pass
 // the allowed share, is failed too (TooManyErrorsError), whatever its throughput.
 //
-// Beside the loop the package holds what the transactional workloads' results share:
-// RunResult and LevelReport (status, levels, the sweep table, first errors), the
+// Beside the loop the package holds what the transactional workloads share: their
+// parameters (RunParams for a run, LoadParams for a load), the sweep of levels
+// (Plan.RunLevels), RunResult and LevelReport (status, levels, the sweep table, first
+// errors) with the definitions every result carries (Definitions), the
 // client's own CPU (ClientCPU), the open loop's schedule lag, the memory estimates of
 // users and loaders (RunNeed, LoadersNeed) and parallel bulk loading (LoadParallel).
 package vuser

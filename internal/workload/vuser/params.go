@@ -37,6 +37,36 @@ func (p *RunParams) Register(s *params.Set, seedHelp string) {
 	s.AnySeed(&p.seed, "seed", 1, seedHelp)
 }
 
+// ThinkCheck refuses think times with an open loop; think says the run phase's
+// --think asks for them (each workload has its own kind of think time).
+func (p *RunParams) ThinkCheck(think bool) error {
+	if p.OpenLoop() && think {
+		return fmt.Errorf("--rate and --think are exclusive: an open loop sets its own schedule")
+	}
+	return nil
+}
+
+// LoadParams are the parameters every load of a vuser workload has (tpcc load, oltp
+// load): how many tables load at once, and the seed of the generated data.
+type LoadParams struct {
+	Loaders int
+	Seed    int64
+}
+
+// Register adds --loaders and --seed to s.
+func (p *LoadParams) Register(s *params.Set) {
+	s.Int(&p.Loaders, "loaders", 0, "parallel table loads (0: one per core; SQLite always 1)")
+	s.AnySeed(&p.Seed, "seed", 1, "seed of the generated data: the same seed gives the same data")
+}
+
+// Check validates --loaders.
+func (p *LoadParams) Check() error {
+	if p.Loaders < 0 {
+		return fmt.Errorf("--loaders %d: give 0 (automatic) or more", p.Loaders)
+	}
+	return nil
+}
+
 // MinInterval is the shortest --interval.
 const MinInterval = 100 * time.Millisecond
 

@@ -3,11 +3,26 @@ package vuser
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
 
 	"tierbench/internal/metrics"
 	"tierbench/internal/result"
 )
+
+// Definitions are a vuser workload's definitions of its metrics: its own (own) with
+// those every run of users reports (io, client_cpu, status, schedule_lag), which
+// each result carries.
+func Definitions(own map[string]string) map[string]string {
+	out := map[string]string{
+		"io":           IODefinition,
+		"client_cpu":   ClientCPUDefinition,
+		"status":       StatusDefinition,
+		"schedule_lag": ScheduleLagDefinition,
+	}
+	maps.Copy(out, own)
+	return out
+}
 
 // IODefinition says what the I/O rates (LevelReport.IO, the interval records' io)
 // count, for the definitions every result carries.

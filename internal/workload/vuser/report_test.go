@@ -66,6 +66,40 @@ func TestSweep(t *testing.T) {
 	}
 }
 
+// TestRunLevels: a level that fails marks the result with the status it returns
+// (failed when it returns none), the headline is picked after every level, the whole
+// result is checkpointed after each, and the level's error is returned.
+func TestRunLevels(t *testing.T) {
+	boom := errors.New("server gone")
+	for _, tc := range []struct {
+		name       string
+		status     result.Status
+		wantStatus result.Status
+	}{{"a status", result.StatusInterrupted, result.StatusInterrupted}, {"none", "", result.StatusFailed}} {
+		t.Run(tc.name, func(t *testing.T) {
+			type whole struct{ RunResult }
+			var w whole
+			var saved []any
+			headlines := 0
+			p := Plan{Users: []int{1, 2, 4}, Checkpoint: func(r any) error { saved = append(saved, r); return nil }}
+			var ran []int
+			err := p.RunLevels(&w.RunResult, &w, metrics.NewJSONLines(&bytes.Buffer{}), func(users int) (result.Status, error) {
+				ran = append(ran, users)
+				if users == 2 {
+					return tc.status, boom
+				}
+				return result.StatusOK, nil
+			}, func() { headlines++ })
+			if !errors.Is(err, boom) || !reflect.DeepEqual(ran, []int{1, 2}) || headlines != 2 || len(saved) != 2 || saved[1] != any(&w) {
+				t.Fatalf("error %v, ran %v, %d headlines, %d saves; want %v after levels 1 and 2, each headlined and saved", err, ran, headlines, len(saved), boom)
+			}
+			if w.Status != tc.wantStatus || w.Error != "server gone" {
+				t.Errorf("status %q error %q, want %q and the level's error", w.Status, w.Error, tc.wantStatus)
+			}
+		})
+	}
+}
+
 func TestRunResult(t *testing.T) {
 	r := NewRunResult("x", engine.Info{Name: "sqlite"}, Plan{Ramp: 2 * time.Second, Duration: time.Minute, Seed: 7}, map[string]string{"tps": "d"})
 	if r.Status != "ok" || r.Loop != "closed" || r.RampS != 2 || r.DurationS != 60 || r.Seed != 7 || r.IntervalsFile != IntervalsFile || r.Started.IsZero() {

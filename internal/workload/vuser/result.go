@@ -98,6 +98,24 @@ func (p Plan) Sweep(level func(users int) error, save func() error) error {
 	return nil
 }
 
+// RunLevels runs the plan's levels (Sweep) for res, the RunResult embedded in whole
+// (what Save hands to Checkpoint), with the interval records going to jl: level runs
+// and records one level and returns its status ("" when it has none); a level that
+// fails marks res failed with it; headline then picks the headline level. It returns
+// the first error of a level or of a save, joined with what went wrong writing jl
+// (NoteIntervals). Every run of users records its levels this way.
+func (p Plan) RunLevels(res *RunResult, whole any, jl *metrics.JSONLines, level func(users int) (result.Status, error), headline func()) error {
+	runErr := p.Sweep(func(users int) error {
+		status, err := level(users)
+		if err != nil {
+			res.LevelFailed(status, err)
+		}
+		headline()
+		return err
+	}, func() error { res.NoteIntervals(jl); return p.Save(whole) })
+	return errors.Join(runErr, res.NoteIntervals(jl))
+}
+
 // RunResult is what the result.json of every run of virtual users holds (`oltp run`,
 // `tpcc run`); each workload's result embeds it, so its fields appear at the top
 // level, and adds its own.
