@@ -380,7 +380,9 @@ func TestUsersShareBoundedHandles(t *testing.T) {
 	f := &fakeWorkload{delay: 5 * time.Millisecond}
 	users := maxHandles*3 + 5
 	var handles int
-	sum, err := Run(context.Background(), f, Config{Users: users, Duration: 300 * time.Millisecond, Interval: 100 * time.Millisecond,
+	// 1.5 s: the users must get their handles and finish a transaction inside the
+	// window; on a loaded 2-core host starting them took longer than 300 ms.
+	sum, err := Run(context.Background(), f, Config{Users: users, Duration: 1500 * time.Millisecond, Interval: 500 * time.Millisecond,
 		StopGrace: time.Second, onStart: func(r *run) { handles = len(r.handles) }})
 	if err != nil {
 		t.Fatal(err)
