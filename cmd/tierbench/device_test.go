@@ -138,3 +138,25 @@ func TestCalibrateInterrupted(t *testing.T) {
 		t.Errorf("%d probes ran but no table:\n%s", n, out.String())
 	}
 }
+
+// TestCalibrateDefaultsToTheRunsPath: device calibrate measures, unless told
+// otherwise, the path every run takes by default (a user calibrating nvme through
+// FUSE saw +936% and took the emulator for broken).
+func TestCalibrateDefaultsToTheRunsPath(t *testing.T) {
+	root := newRootCommand()
+	find := func(args ...string) string {
+		cmd, _, err := root.Find(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := cmd.Flags().Lookup("emulator")
+		if f == nil {
+			t.Fatalf("%v has no --emulator", args)
+		}
+		return f.DefValue
+	}
+	run, cal := find("oltp", "run"), find("device", "calibrate")
+	if cal != run {
+		t.Errorf("device calibrate --emulator defaults to %q, runs to %q", cal, run)
+	}
+}

@@ -1,7 +1,11 @@
 package main
 
 import (
+	"io/fs"
+	"maps"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -88,6 +92,75 @@ func TestFilesBadInput(t *testing.T) {
 	}
 }
 
+// TestFilesRefusedLeavesOutAsItWas: a run refused before it starts, for its size or
+// for a pool that runs dry, changes nothing in OUT: the earlier run's files stay where
+// they were, byte for byte, and it writes none of its own (it used to set them aside
+// into OUT/earlier and leave its metrics files), and says nothing but why.
+func TestFilesRefusedLeavesOutAsItWas(t *testing.T) {
+	dir, out := t.TempDir(), filepath.Join(t.TempDir(), "out")
+	if _, err := runCLI(t, "files", "run", "--dir", dir, "--files", "20", "--transactions", "60", "--out", out); err != nil {
+		t.Fatal(err)
+	}
+	before := dirContents(t, out)
+	if _, ok := before["result.json"]; !ok || len(before) < 3 {
+		t.Fatalf("the first run left %v", before)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--files", "40000000", "--size-max", "1GiB"}, "needs about 19 PiB of disk"},
+		{[]string{"--files", "40", "--transactions", "1000", "--create-bias", "2"}, "the pool of 40 files is empty after transaction"},
+	} {
+		_, stderr, err := runCLIStderr(t, append([]string{"files", "run", "--dir", dir, "--out", out}, tc.args...)...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Fatalf("%v: error %v, want one saying %q", tc.args, err, tc.want)
+		}
+		if stderr != "" {
+			t.Errorf("%v: printed %q", tc.args, stderr)
+		}
+		if after := dirContents(t, out); !maps.Equal(after, before) {
+			t.Errorf("%v changed OUT: %v, was %v", tc.args, slices.Sorted(maps.Keys(after)), slices.Sorted(maps.Keys(before)))
+		}
+	}
+	if got := entriesOf(t, dir); len(got) != 0 {
+		t.Errorf("left in --dir: %v", got)
+	}
+}
+
+// dirContents is every file under dir, by path relative to it, with its contents.
+func dirContents(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		rel, _ := filepath.Rel(dir, path)
+		files[rel] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// entriesOf lists a directory's names.
+func entriesOf(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
 // TestFilesRunOnTier: files run takes the placement flags: on an emulated device its
 // result has the storage section, with the device's counters, and an energy section;
 // nothing is left mounted.
@@ -161,12 +234,13 @@ func mustBuild(t *testing.T, dir string) *report.Document {
 	return rep.Doc
 }
 
-// headlineValue is the value of metric in a run report's headline table.
+// headlineValue is the value of metric (its key in result.json) in a run report's
+// headline table.
 func headlineValue(t *testing.T, doc *report.Document, metric string) float64 {
 	t.Helper()
 	for _, tb := range doc.Tables() {
 		for _, row := range tb.Rows {
-			if tb.Name == "headline" && row[0].Text == metric && row[1].Value != nil {
+			if tb.Name == "headline" && row[3].Text == metric && row[1].Value != nil {
 				return *row[1].Value
 			}
 		}

@@ -24,6 +24,9 @@ page needs nothing but itself (figures/ beside it holds each chart as PNG and SV
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
+			if err := rundir.HoldsStudy("", dir); err != nil {
+				return err
+			}
 			if err := runreport.IsRunDir(dir); err != nil {
 				return err
 			}
@@ -34,9 +37,12 @@ page needs nothing but itself (figures/ beside it holds each chart as PNG and SV
 				return err
 			}
 			defer lock.Release()
-			path, err := runreport.Write(dir, runreport.Options{})
+			path, notes, err := runreport.Write(dir, runreport.Options{})
 			if err != nil {
 				return err
+			}
+			for _, n := range notes {
+				fmt.Fprintln(cmd.ErrOrStderr(), "note:", n)
 			}
 			fmt.Fprintln(cmd.OutOrStdout(), "report:", path)
 			return nil

@@ -104,15 +104,15 @@ func TestReportOfARun(t *testing.T) {
 		t.Fatalf("table %s has no number in row %s, column %s", table, row, column)
 		return 0
 	}
-	if got := value("headline", "tps", "value"); got != raw.TPS {
+	if got := value("headline", "TPS", "value"); got != raw.TPS {
 		t.Errorf("headline tps %v, result.json %v", got, raw.TPS)
 	}
-	if got := value("headline", "qps", "value"); got != raw.QPS {
+	if got := value("headline", "QPS", "value"); got != raw.QPS {
 		t.Errorf("headline qps %v, result.json %v", got, raw.QPS)
 	}
 	c := raw.Monitoring.Run.Counters
-	if want := 100 * c["host.cpu.all.busy_s"].Delta / c["host.cpu.all.total_s"].Delta; value("windows", "run", "CPU busy (%)") != want {
-		t.Errorf("the run's CPU busy %v, result.json's counters say %v", value("windows", "run", "CPU busy (%)"), want)
+	if want := 100 * c["host.cpu.all.busy_s"].Delta / c["host.cpu.all.total_s"].Delta; value("windows", "CPU busy (%)", "run") != want {
+		t.Errorf("the run's CPU busy %v, result.json's counters say %v", value("windows", "CPU busy (%)", "run"), want)
 	}
 	if len(raw.Verdict.Levels) != 2 || len(tables["verdicts"].Rows) != 2 {
 		t.Fatalf("verdicts: result.json has %d, the report %d", len(raw.Verdict.Levels), len(tables["verdicts"].Rows))
@@ -141,17 +141,31 @@ func TestReportOfARun(t *testing.T) {
 	metrics := filepath.Join(out, "metrics.jsonl")
 	data := mustRead(t, metrics)
 	n := bytes.Count(data, []byte("\n"))
+	// A last line cut short (kill -9 while the monitor wrote): the report is made of
+	// the complete lines, and says so on the terminal and in the page.
 	if err := os.WriteFile(metrics, append(data, `{"time": "2026`...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, err := runCLIStderr(t, "report", out)
+	if err != nil || !strings.Contains(stderr, fmt.Sprintf("note: %s ends in a torn line %d (14 bytes", metrics, n+1)) ||
+		!bytes.Contains(mustRead(t, page), []byte(fmt.Sprintf("its %d complete lines are used", n))) {
+		t.Errorf("report with line %d of metrics.jsonl cut short: %v, stderr %q", n+1, err, stderr)
+	}
+	// A line cut short before the end is damage, not a kill: an error naming it.
+	if err := os.WriteFile(metrics, append(append(data[:len(data):len(data)], `{"time": "2026`+"\n"...), data...), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := runCLI(t, "report", out); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%s, line %d", metrics, n+1)) {
 		t.Errorf("report with line %d of metrics.jsonl cut short: %v", n+1, err)
 	}
+	if err := os.WriteFile(metrics, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
 
 	// A new run in the directory, even one that samples nothing, sets the earlier
 	// page and series aside with the result they belong to.
 	before := mustRead(t, page)
-	_, stderr, err := runCLIStderr(t, "oltp", "run", "--mix", "point-select", "--ramp", "0s", "--duration", "1s",
+	_, stderr, err = runCLIStderr(t, "oltp", "run", "--mix", "point-select", "--ramp", "0s", "--duration", "1s",
 		"--interval", "1s", "--sample", "off", "--out", out)
 	if err != nil {
 		t.Fatalf("a second run: %v\n%s", err, stderr)
@@ -204,5 +218,19 @@ func TestReportBadInput(t *testing.T) {
 	lock.Release()
 	if _, err := runCLI(t, "report", dir); err != nil {
 		t.Errorf("report of a minimal result once the run is gone: %v", err)
+	}
+
+	// A study's directory gets a study's report, never a run's over it.
+	study := t.TempDir()
+	for _, f := range []string{"result.json", rundir.StudyFile} {
+		if err := os.WriteFile(filepath.Join(study, f), []byte(`{"benchmark": "oltp-mix", "status": "ok"}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := runCLI(t, "report", study); err == nil || !strings.Contains(err.Error(), "holds a study (study.json): its report is `tierbench study report "+study+"`") {
+		t.Errorf("report of a study's directory: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(study, rundir.ReportFile)); err == nil {
+		t.Error("a run's report was written into a study's directory")
 	}
 }

@@ -5,15 +5,19 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"tierbench/internal/metrics"
 	"tierbench/internal/report"
+	"tierbench/internal/report/quantity"
 	"tierbench/internal/report/reporttest"
 	"tierbench/internal/report/stats"
 	"tierbench/internal/rundir"
@@ -154,7 +158,7 @@ func TestStudyEndToEnd(t *testing.T) {
 		t.Fatalf("summary.json: %v %+v", err, sum)
 	}
 	for _, c := range sum.Cells {
-		want := stats.Summarise(tps[c.ID])
+		want := stats.Summarise(tps[c.ID], quantity.NonNegative)
 		got := c.Metrics["tps"].Stats
 		if got.N != 2 || !near(got.Mean, want.Mean) || !near(got.SD, want.SD) {
 			t.Errorf("summary.json cell %s: tps %+v, want %+v from its result.json files", c.ID, got, want)
@@ -209,8 +213,8 @@ func TestStudyEndToEnd(t *testing.T) {
 	for _, row := range tbl.Rows {
 		id := "mix=" + row[0].Text + ",users=" + row[1].Text
 		mean := row[3]
-		if mean.Value == nil || !near(*mean.Value, stats.Summarise(tps[id]).Mean) {
-			t.Errorf("page: cell %s shows mean %q, want %v", id, mean.Text, stats.Summarise(tps[id]).Mean)
+		if mean.Value == nil || !near(*mean.Value, stats.Summarise(tps[id], quantity.NonNegative).Mean) {
+			t.Errorf("page: cell %s shows mean %q, want %v", id, mean.Text, stats.Summarise(tps[id], quantity.NonNegative).Mean)
 		}
 	}
 }
@@ -229,4 +233,83 @@ func readCSV(t *testing.T, path string) [][]string {
 		t.Fatal(err)
 	}
 	return rows
+}
+
+// descendant finds a process below this one whose command line contains arg (the
+// emulator's server, started by a study's child), or 0.
+func descendant(arg string) int {
+	parent := map[int]int{}
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, p := range stats {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces, so read after its ')'.
+		fields := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
+		if len(fields) > 1 {
+			parent[pid], _ = strconv.Atoi(fields[1])
+		}
+	}
+	for pid := range parent {
+		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		if !strings.Contains(strings.ReplaceAll(string(cmdline), "\x00", " "), arg) {
+			continue
+		}
+		for p := parent[pid]; p > 1; p = parent[p] {
+			if p == os.Getpid() {
+				return pid
+			}
+		}
+	}
+	return 0
+}
+
+// TestStudyCauseOfADeadEmulator: when the emulator's server dies during a cell's run
+// (kill -9), the cause the study records for the run is the emulator's death, first,
+// not the transactions that failed because of it.
+func TestStudyCauseOfADeadEmulator(t *testing.T) {
+	needFUSE(t)
+	asTierbenchChild(t)
+	dir := t.TempDir()
+	file, out := filepath.Join(dir, "dead.yaml"), filepath.Join(dir, "out")
+	src := "name: dead\nworkload: oltp\nparams: {mix: bbs, scale: 0.001, ramp: 0s, duration: 8s, emulator: fuse, data: sata-ssd}\nfactors:\n  users: [2]\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	killed := make(chan int, 1)
+	go func() {
+		defer close(killed)
+		log := filepath.Join(study.RunDir(out, "users=2", 1), study.StdoutFile)
+		deadline := time.Now().Add(3 * time.Minute)
+		for time.Now().Before(deadline) {
+			if b, _ := os.ReadFile(log); bytes.Contains(b, []byte("$ tierbench oltp run")) {
+				if pid := descendant("device serve"); pid > 0 {
+					time.Sleep(time.Second) // transactions in flight on its mount
+					if syscall.Kill(pid, syscall.SIGKILL) == nil {
+						killed <- pid
+					}
+					return
+				}
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+	_, err := runStudyCLI(context.Background(), "study", "run", file, "--out", out)
+	pid, ok := <-killed
+	if !ok {
+		t.Fatalf("the run's emulator was never found to kill (%v)", err)
+	}
+	if err == nil {
+		t.Error("a study whose emulator died succeeded")
+	}
+	r, rerr := metrics.ReadJSONFile[study.RunRecord](filepath.Join(study.RunDir(out, "users=2", 1), study.RunFile))
+	if rerr != nil || r == nil {
+		t.Fatalf("cell.json: %v", rerr)
+	}
+	want := fmt.Sprintf("run: the emulator's server (pid %d) died during the run (killed by SIGKILL): its devices failed every request from then on", pid)
+	if r.Status != "failed" || !strings.HasPrefix(r.Error, want) {
+		t.Errorf("recorded %s %q, want it to begin %q", r.Status, r.Error, want)
+	}
 }

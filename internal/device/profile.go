@@ -293,6 +293,11 @@ func (p *Profile) finish() error {
 				p.where(fig.Line), key, p.Class, strings.Join(c.fieldNames(), ", "))
 		}
 	}
+	// A device draws at least its idle power while it serves requests: an active_w
+	// below idle_w (the two swapped) would make its busy time save energy.
+	if err := p.order("idle_w", "active_w"); err != nil {
+		return err
+	}
 	if c.check != nil {
 		if err := c.check(p); err != nil {
 			return err

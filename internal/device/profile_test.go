@@ -105,6 +105,12 @@ active_w: 8
 		{"bad yaml", good + "  broken: [\n", "devices/my.yaml: yaml:"},
 		{"taken name", strings.Replace(good, "name: my-disk", "name: hdd-7200", 1),
 			`profile "hdd-7200" is already defined (builtin profile hdd-7200)`},
+		{"watts beyond any device", strings.Replace(good, "active_w: 8", "active_w: 1e308", 1),
+			"devices/my.yaml:14: field active_w must be at most 1e+06 (a megawatt), got 1e+308"},
+		{"infinite watts", strings.Replace(good, "idle_w: 5", "idle_w: .inf", 1),
+			`devices/my.yaml:13: field idle_w: ".inf" is not a number`},
+		{"watts swapped", strings.Replace(strings.Replace(good, "idle_w: 5", "idle_w: 8", 1), "active_w: 8", "active_w: 5", 1),
+			"devices/my.yaml:13: field idle_w (8) must not exceed active_w (5)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -243,6 +249,9 @@ func TestSpecFieldBounds(t *testing.T) {
 		{"hdd-7200(rpm=1e9)", "field rpm must be <= 100000"},
 		{"ssd-cache(hdd-7200,size=1GiB,admit_reads=1e300)", "field admit_reads must be <= 1e+06"},
 		{"hdd-7200(active_w=1e9W)", "field active_w must be at most 1e+06 (a megawatt)"},
+		{"hdd-7200(idle_w=1e308)", "field idle_w must be at most 1e+06 (a megawatt)"},
+		{"hdd-7200(idle_w=-1)", "field idle_w must be >= 0"},
+		{"hdd-7200(idle_w=9,active_w=5)", "field idle_w (9) must not exceed active_w (5)"},
 	} {
 		_, err := r.Build(tt.in)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {

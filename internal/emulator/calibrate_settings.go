@@ -46,7 +46,8 @@ func NewCalibrateSettings() *CalibrateSettings {
 	s.String(&c.dir, "dir", "", params.String, "directory for the backing files (default: a temporary directory on /dev/shm)")
 	s.Duration(&c.budget, "budget", 1200*time.Millisecond, "longest run of each probe")
 	s.Bool(&c.asJSON, "json", false, "print JSON instead of a table")
-	params.Parsed(s, &c.path, "emulator", PathFUSE, params.Enum, ParsePath, "path of the probes to the device: fuse, preload, or auto (preload)").
+	// auto, as for runs: a calibration measures the path a run takes by default.
+	params.Parsed(s, &c.path, "emulator", PathAuto, params.Enum, ParsePath, "path of the probes to the device: preload (the ring of the LD_PRELOAD shim and SQLite's VFS), fuse (a FUSE mount), or auto (preload: the path runs take by default)").
 		Choices = []string{PathFUSE, PathPreload, PathAuto}
 	return c
 }

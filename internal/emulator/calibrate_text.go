@@ -25,12 +25,12 @@ func (c *Calibration) WriteText(out io.Writer) error {
 	fmt.Fprintf(out, "device %s: model random 8 KiB read %s\n", c.Profile, device.LatencyText(c.ModelRead8KUs))
 	preload := c.Path == PathPreload
 	if preload {
-		fmt.Fprintf(out, "path: preload (the shared-memory ring of the LD_PRELOAD shim and the SQLite VFS, called from this process)\n")
+		fmt.Fprintf(out, "path: preload (the shared-memory ring of the LD_PRELOAD shim and the SQLite VFS, called from this process; runs take it by default, --emulator fuse calibrates the FUSE mount)\n")
 		fmt.Fprintf(out, "floor on this host: %.1f us per request (4 KiB read, queue depth 1, no model); at most %.0f requests/s at queue depth 32 from one thread (the probes' way, as fio's iodepth), %.0f from 32 threads each waiting for its own (a database's way)\n",
 			c.FloorUs, c.CeilingIOPS, c.ThreadCeilingIOPS)
 		fmt.Fprintf(out, "no compensation: each request is stamped when it is made, so the path's own time is inside the model's\n")
 	} else {
-		fmt.Fprintf(out, "path: fuse (a FUSE mount)\n")
+		fmt.Fprintf(out, "path: fuse (a FUSE mount; runs take the preload path by default where it can enter the engine)\n")
 		fmt.Fprintf(out, "mount floor on this host: %.1f us per request (4 KiB read, queue depth 1, no model); at most %.0f requests/s at queue depth 32\n",
 			c.FloorUs, c.CeilingIOPS)
 		fmt.Fprintf(out, "compensation: %.1f us (+%.0f us per MiB read, %.0f us per MiB written) taken off each completion for the mount's own overhead\n",

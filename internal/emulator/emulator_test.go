@@ -5,14 +5,19 @@ package emulator
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 	"unsafe"
+
+	"tierbench/internal/exitstatus"
 )
 
 func startOne(t *testing.T, spec string, opts Options) (*Emulator, Device) {
@@ -117,6 +122,30 @@ func TestStopUnmounts(t *testing.T) {
 	}
 	if len(final) != 1 || final[0].Writes != 1 {
 		t.Fatalf("final stats %+v", final)
+	}
+}
+
+// TestStopSaysTheServerDied: a server killed during the run is the cause of what
+// failed after it, and Stop says so, naming its signal, and still unmounts.
+func TestStopSaysTheServerDied(t *testing.T) {
+	needFUSE(t)
+	e, d := startOne(t, NullSpec, testOptions(t))
+	if err := syscall.Kill(e.PID(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-e.exited
+	_, err := e.Stop()
+	var died *exitstatus.DiedError
+	if !errors.As(err, &died) || died.PID != e.PID() ||
+		!strings.HasPrefix(err.Error(), fmt.Sprintf("the emulator's server (pid %d) died during the run (killed by SIGKILL): its devices failed every request from then on", e.PID())) {
+		t.Errorf("Stop after the server was killed: %v", err)
+	}
+	if inMountinfo(t, d.MountPoint) {
+		t.Errorf("%s still mounted after Stop", d.MountPoint)
+	}
+	e2, _ := startOne(t, NullSpec, testOptions(t))
+	if _, err := e2.Stop(); err != nil {
+		t.Errorf("Stop of a server alive to the end: %v", err)
 	}
 }
 

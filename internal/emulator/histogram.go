@@ -58,6 +58,32 @@ func (h *Histogram) Record(d time.Duration) {
 	h.sum += v
 }
 
+// Replace takes one recorded value old out and records new in its place (a value
+// corrected after it was recorded). Without a recorded old it records new. The minimum
+// is then the least recorded value to within a bucket (1/16).
+func (h *Histogram) Replace(old, new time.Duration) {
+	o := int64(max(old, 0))
+	i := histIndex(o)
+	if h.counts[i] == 0 {
+		h.Record(new)
+		return
+	}
+	h.counts[i]--
+	h.n--
+	h.sum -= o
+	if h.n == 0 {
+		*h = Histogram{}
+	} else if o == h.minV && h.counts[i] == 0 {
+		for j, c := range h.counts {
+			if c != 0 {
+				h.minV = histLower(j)
+				break
+			}
+		}
+	}
+	h.Record(new)
+}
+
 // Merge adds o's counts to h.
 func (h *Histogram) Merge(o *Histogram) {
 	if o.n == 0 {

@@ -7,10 +7,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
 
+	"tierbench/internal/device"
 	"tierbench/internal/emulator/preload"
 )
 
@@ -166,6 +168,86 @@ func TestPreloadHDDTiming(t *testing.T) {
 	}
 }
 
+// TestPreloadQueueDepth: four readers keep a request each in an emulated 7,200 rpm
+// disk over the preload ring, so at any moment up to four are in the device, each for
+// milliseconds: the queue depth a sample reads counts them, though each client has
+// left the ring's own in-flight count before it sleeps to its deadline; once every
+// reader has returned it is 0, and the most it was is what the samples saw or more,
+// never more than the readers. (Read from the ring's count alone it was 0 at nearly
+// every sample, and the verdict's users waited for the disk 0% of their time.)
+func TestPreloadQueueDepth(t *testing.T) {
+	dir := t.TempDir()
+	d := Device{Name: "d0", Spec: "hdd-7200", BackingDir: filepath.Join(dir, "b")}
+	e, err := Start(context.Background(), []Device{d}, preloadOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Stop()
+	const span, readers, each = 8 << 30, 4, 25
+	path := filepath.Join(d.BackingDir, "big")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(path, span); err != nil {
+		t.Fatal(err)
+	}
+	fd, err := syscall.Open(path, syscall.O_RDONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(fd)
+	c, err := preload.Attach(e.RingPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Detach()
+	errs := make(chan error, readers)
+	for i := range readers {
+		go func() {
+			buf := make([]byte, 8192)
+			rng := rand.New(rand.NewPCG(uint64(i), 9))
+			for range each {
+				if _, err := c.Pread(0, fd, buf, rng.Int64N(span/8192)*8192, preload.IOFlags{Direct: true}); err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	var depths []int64
+	for running := readers; running > 0; {
+		select {
+		case err := <-errs:
+			if err != nil {
+				t.Fatal(err)
+			}
+			running--
+		case <-time.After(5 * time.Millisecond):
+			if running < readers {
+				continue // a reader has finished: the others alone are no measure
+			}
+			st, err := e.Stats()
+			if err != nil {
+				t.Fatal(err)
+			}
+			depths = append(depths, st[0].QueueDepth)
+		}
+	}
+	slices.Sort(depths)
+	if len(depths) < 5 || depths[len(depths)/2] < 2 || depths[len(depths)-1] > readers {
+		t.Errorf("queue depth sampled while %d readers each had a request in the disk: %v; want a median of at least 2 and none over %d", readers, depths, readers)
+	}
+	st, err := e.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st[0].QueueDepth != 0 || st[0].Reads != readers*each || st[0].MaxQueue < depths[len(depths)-1] || st[0].MaxQueue > readers {
+		t.Errorf("after the readers returned: queue depth %d, the most %d, %d reads; want 0, %d to %d, and %d",
+			st[0].QueueDepth, st[0].MaxQueue, st[0].Reads, depths[len(depths)-1], readers, readers*each)
+	}
+}
+
 // TestPreloadServesFastDevices: on the preload path the fastest built-in profiles are
 // served wherever the ring's round trip is faster than they are (a mount refuses them
 // on most virtual machines); the decision follows the floor measured.
@@ -265,5 +347,34 @@ func TestPreloadCalibration(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLateAfterAll: a completion reported on time (10 us, late 0) whose caller's wait
+// then ended 40 us late is corrected in place: still one write, its latency 50 us,
+// its lateness 40 us, 40 us more in flight.
+func TestLateAfterAll(t *testing.T) {
+	reg, err := device.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := reg.Build("nvme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newTimedDevice("data", "nvme", m)
+	d.viaRing = true
+	d.complete(device.OpWrite, 8192, 10*time.Microsecond, 0)
+	d.complete(device.OpWrite, 8192, 10*time.Microsecond, 0)
+	d.lateAfterAll(device.OpWrite, 50*time.Microsecond, 40*time.Microsecond)
+	s := d.stats()
+	if s.Writes != 2 || s.WriteLatency.Count() != 2 || s.WriteLatency.Max() != 50*time.Microsecond || s.WriteLatency.Mean() != 30*time.Microsecond {
+		t.Errorf("writes %d, latency %d values, max %v, mean %v", s.Writes, s.WriteLatency.Count(), s.WriteLatency.Max(), s.WriteLatency.Mean())
+	}
+	if s.TimingError.Count() != 2 || s.TimingError.Max() != 40*time.Microsecond || s.TimingError.Mean() != 20*time.Microsecond {
+		t.Errorf("timing error %d values, max %v, mean %v", s.TimingError.Count(), s.TimingError.Max(), s.TimingError.Mean())
+	}
+	if d.qdArea != 60*time.Microsecond {
+		t.Errorf("time in flight %v, want 60us", d.qdArea)
 	}
 }

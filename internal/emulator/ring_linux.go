@@ -152,10 +152,31 @@ func (s *ringServer) poll() int {
 		}
 		n++
 		if int(c.Dev) < len(s.devs) && !c.Uncounted {
-			s.devs[c.Dev].complete(device.Op(c.Op), c.Size, c.Latency, c.Late)
+			if c.Correction {
+				s.devs[c.Dev].lateAfterAll(device.Op(c.Op), c.Latency, c.Late)
+			} else {
+				s.devs[c.Dev].complete(device.Op(c.Op), c.Size, c.Latency, c.Late)
+			}
 		}
 	}
 	return n
+}
+
+// lateAfterAll corrects a completion of op that was reported on time, with latency
+// lat-late, and whose caller returned late after all: lat after it arrived, late after
+// its deadline. Its latency and lateness replace the on-time ones; it is not counted
+// again.
+func (d *timedDevice) lateAfterAll(op device.Op, lat, late time.Duration) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.bypass {
+		return
+	}
+	if int(op) < len(d.lat) {
+		d.lat[op].Replace(lat-late, lat)
+	}
+	d.qdArea += late
+	d.late.Replace(0, late)
 }
 
 // close stops the consumer after it has counted what is queued.
@@ -179,8 +200,13 @@ func (d *timedDevice) admit(arrive int64, r device.Request, fileSize, qd int64) 
 	}
 	at := max(time.Duration(arrive-d.startMono), d.last)
 	done := d.submitLocked(at, r, fileSize)
-	d.maxQD = max(d.maxQD, qd)
-	return d.startMono + int64(done)
+	deadline := d.startMono + int64(done)
+	// qd is the ring's count at submission, which leaves out the requests sleeping to
+	// their deadlines: those still ahead at r's arrival are in the device with it.
+	ahead := d.dueAfterLocked(arrive)
+	d.due = append(d.due, deadline)
+	d.maxQD = max(d.maxQD, qd, ahead+1)
+	return deadline
 }
 
 // complete counts a request that returned to its caller lat after it arrived and

@@ -147,7 +147,10 @@ func (m *mounted) stats() DeviceStats {
 	if m.ring != nil {
 		s.Path = PathPreload
 		s.MountPoint = m.cfg.BackingDir
-		s.QueueDepth = int64(m.ring.ring.Inflight(m.ringIdx))
+		// The device's count is of the requests admitted whose deadlines are ahead;
+		// the ring's, of those queued and not yet back in their clients: one not yet
+		// admitted is only in the ring's.
+		s.QueueDepth = max(s.QueueDepth, int64(m.ring.ring.Inflight(m.ringIdx)))
 		h := m.ring.ring.Health()
 		s.Ring = &h
 	}

@@ -19,6 +19,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"tierbench/internal/exitstatus"
 )
 
 // Emulator is a running server process with its mounts.
@@ -35,6 +37,8 @@ type Emulator struct {
 	mu      sync.Mutex
 	final   []DeviceStats
 	err     error // from the server's stdout or exit
+	waitErr error // how the server process ended
+	endedAt time.Time
 	once    sync.Once
 	stopErr error
 	stopped []DeviceStats
@@ -216,8 +220,11 @@ func (e *Emulator) readServer(stdout io.Reader, ready chan<- serverMessage) {
 	}
 	werr := e.cmd.Wait()
 	if first {
-		ready <- serverMessage{Error: fmt.Sprintf("emulator: the server exited before mounting: %v", werr)}
+		ready <- serverMessage{Error: fmt.Sprintf("emulator: the server exited before mounting (%s)", exitstatus.Text(werr))}
 	}
+	e.mu.Lock()
+	e.waitErr, e.endedAt = werr, time.Now()
+	e.mu.Unlock()
 	close(e.exited)
 }
 
@@ -296,6 +303,15 @@ func (e *Emulator) control(cmd string, arg, reply any) error {
 // Stop may be called more than once.
 func (e *Emulator) Stop() ([]DeviceStats, error) {
 	e.once.Do(func() {
+		var died error
+		select {
+		case <-e.exited: // before it was asked to stop
+			e.mu.Lock()
+			died = &exitstatus.DiedError{Who: "the emulator's server", PID: e.cmd.Process.Pid, How: exitstatus.Text(e.waitErr),
+				Then: "its devices failed every request from then on", At: e.endedAt}
+			e.mu.Unlock()
+		default:
+		}
 		e.stdin.Close()
 		select {
 		case <-e.exited:
@@ -317,7 +333,7 @@ func (e *Emulator) Stop() ([]DeviceStats, error) {
 		}
 		e.mu.Lock()
 		e.stopped = e.final
-		e.stopErr = errors.Join(errs...)
+		e.stopErr = errors.Join(append([]error{died}, errs...)...)
 		e.mu.Unlock()
 	})
 	e.mu.Lock()

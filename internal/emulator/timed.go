@@ -39,6 +39,11 @@ type timedDevice struct {
 	bypass   bool // floor measurement: no model, no counting
 	trace    *TraceWriter
 	inflight int64
+	// due holds the deadlines (CLOCK_MONOTONIC ns) of the requests the preload ring
+	// admitted, until they pass: a ring client counts itself out of the ring's
+	// in-flight count before it sleeps to its deadline (preload/client.h, tb_complete),
+	// so only the deadlines say which requests are still in the device.
+	due      []int64
 	maxQD    int64
 	qdArea   time.Duration // integral of queue depth over virtual time (QD x ns)
 	qdAt     time.Duration // when qdArea was last advanced
@@ -239,6 +244,20 @@ type MemberStats struct {
 	Stats device.Stats `json:"stats"`
 }
 
+// dueAfterLocked drops the ring's deadlines at or before now and returns how many are
+// left: the admitted requests still in the device. d.mu is held.
+func (d *timedDevice) dueAfterLocked(now int64) int64 {
+	left := d.due[:0]
+	for _, at := range d.due {
+		if at > now {
+			left = append(left, at)
+		}
+	}
+	clear(d.due[len(left):])
+	d.due = left
+	return int64(len(left))
+}
+
 func (d *timedDevice) stats() DeviceStats {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -248,7 +267,7 @@ func (d *timedDevice) stats() DeviceStats {
 		Name: d.name, Spec: d.spec, Elapsed: now,
 		Reads: d.counts.reads, Writes: d.counts.writes, Flushes: d.counts.flushes,
 		ReadBytes: d.counts.readBytes, WriteBytes: d.counts.writeBytes,
-		QueueDepth: d.inflight, MaxQueue: d.maxQD,
+		QueueDepth: d.inflight + d.dueAfterLocked(monoNow()), MaxQueue: d.maxQD,
 		ReadLatency: d.lat[device.OpRead], WriteLatency: d.lat[device.OpWrite],
 		FlushLatency:       d.lat[device.OpFlush],
 		Model:              d.model.Stats(),

@@ -107,3 +107,24 @@ func TestRemoteErrorKeepsData(t *testing.T) {
 		}
 	}
 }
+
+// TestHistogramReplace: a value taken out and another put in its place: the count
+// stays, the sum and quantiles follow; a value never recorded is just added.
+func TestHistogramReplace(t *testing.T) {
+	var h Histogram
+	for _, v := range []time.Duration{0, 0, 100, 1000} {
+		h.Record(v)
+	}
+	h.Replace(0, 50*time.Microsecond)
+	if h.Count() != 4 || h.Mean() != (0+100+1000+50000)/4 || h.Max() != 50*time.Microsecond {
+		t.Errorf("after replacing 0: count %d mean %v max %v", h.Count(), h.Mean(), h.Max())
+	}
+	h.Replace(0, 2000) // the last 0: the minimum moves to the least bucket left (100)
+	if h.Count() != 4 || h.minV != 100 {
+		t.Errorf("after replacing the last 0: count %d, least %v", h.Count(), h.minV)
+	}
+	h.Replace(7, 3000) // never recorded
+	if h.Count() != 5 {
+		t.Errorf("count %d, want 5", h.Count())
+	}
+}

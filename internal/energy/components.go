@@ -72,6 +72,9 @@ func (r *Recorder) components(devices []Device) (comps []*component, unavailable
 		if r.raplErrors > 0 {
 			c.info.Notes = append(c.info.Notes, fmt.Sprintf("%d RAPL reads failed (the next read spans the gap), the first: %s", r.raplErrors, r.raplFirst))
 		}
+		if r.raplBad > 0 {
+			c.info.Notes = append(c.info.Notes, fmt.Sprintf("%d intervals between RAPL reads were left uncovered: their counters' increase was no power a CPU draws (a misread), the first: %s", r.raplBad, r.raplBadFirst))
+		}
 		if r.raplSlow > 0 {
 			c.info.Notes = append(c.info.Notes, fmt.Sprintf("%d intervals between RAPL reads were longer than %s: a counter that wrapped twice in one is undercounted", r.raplSlow, MaxSampleInterval))
 		}
@@ -101,7 +104,7 @@ func (r *Recorder) components(devices []Device) (comps []*component, unavailable
 		comps = append(comps, &component{inHost: true, watts: Exact(r.cfg.BaseWatts), info: Component{Name: "base",
 			Method: MethodConstant, Source: fmt.Sprintf("--base-watts %g: motherboard, fans, NIC, power-supply loss", r.cfg.BaseWatts)}})
 	} else {
-		notCounted = append(notCounted, Unavailable{"base power (motherboard, fans, NIC, power-supply loss)", "give --base-watts"})
+		notCounted = append(notCounted, Unavailable{"base power (motherboard, fans, NIC, power-supply loss)", baseWhy})
 	}
 	for i := range devices {
 		d := &devices[i]
@@ -136,16 +139,23 @@ func (r *Recorder) meterComponent(m *meter) (*component, *Unavailable, error) {
 	name := m.cfg.name()
 	var rs []Reading
 	var src, note string
+	var spacing float64
 	if m.cmd != nil {
-		rs, note = m.cmd.result()
+		var longest time.Duration
+		rs, longest, note = m.cmd.result()
 		src = fmt.Sprintf("command %q polled each sample", m.cfg.Command)
 		if len(rs) == 0 {
 			return nil, &Unavailable{name, "no reading: " + note}, nil
 		}
+		spacing = longest.Seconds()
 	} else {
 		var err error
-		if rs, err = ReadMeterFile(m.cfg.File); err != nil {
+		var torn *TornMeterLine
+		if rs, torn, err = ReadMeterFile(m.cfg.File); err != nil {
 			return nil, &Unavailable{name, err.Error()}, err
+		}
+		if torn != nil {
+			note = torn.String()
 		}
 		src = m.cfg.File
 		if m.cfg.Offset != 0 {
@@ -155,8 +165,12 @@ func (r *Recorder) meterComponent(m *meter) (*component, *Unavailable, error) {
 			}
 		}
 	}
-	s, spacing := readingsSeries(rs)
-	src += fmt.Sprintf(": %d readings, every %.3g s (median), %s to %s", len(rs), spacing,
+	s, used := readingsSeries(rs, spacing)
+	how := "(median)"
+	if spacing > 0 {
+		how = "(the longest between two successful polls in a row)"
+	}
+	src += fmt.Sprintf(": %d readings, every %.3g s %s, %s to %s", len(rs), used, how,
 		rs[0].Time.Format(time.RFC3339Nano), rs[len(rs)-1].Time.Format(time.RFC3339Nano))
 	c := &component{meterScope: m.cfg.Scope, info: Component{Name: name, Method: MethodMeter, Measured: true, Source: src, Scope: m.cfg.Scope}}
 	c.series = [3]*Series{s, s, s}

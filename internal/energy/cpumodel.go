@@ -1,6 +1,7 @@
 package energy
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -26,21 +27,34 @@ func ParseCPUWatts(text string) (CPUWatts, error) {
 	}
 	var w CPUWatts
 	var err error
-	if w.IdleW, err = strconv.ParseFloat(strings.TrimSpace(idle), 64); err != nil || !finite(w.IdleW) {
+	if w.IdleW, err = strconv.ParseFloat(strings.TrimSpace(idle), 64); err != nil {
 		return CPUWatts{}, bad("idle is not a number")
 	}
-	if w.MaxW, err = strconv.ParseFloat(strings.TrimSpace(full), 64); err != nil || !finite(w.MaxW) {
+	if w.MaxW, err = strconv.ParseFloat(strings.TrimSpace(full), 64); err != nil {
 		return CPUWatts{}, bad("max is not a number")
 	}
-	switch {
-	case w.IdleW < 0:
-		return CPUWatts{}, bad("idle is below 0")
-	case w.MaxW <= 0:
-		return CPUWatts{}, bad("max is not above 0")
-	case w.IdleW > w.MaxW:
-		return CPUWatts{}, bad("idle is above max")
+	if err := w.check(); err != nil {
+		return CPUWatts{}, bad(err.Error())
 	}
 	return w, nil
+}
+
+// check says what is wrong with w, if anything: idle 0 or more, max above 0 and at
+// least idle, both at most MaxWatts.
+func (w CPUWatts) check() error {
+	if err := checkWatts(w.IdleW); err != nil {
+		return fmt.Errorf("idle: %v", err)
+	}
+	if err := checkWatts(w.MaxW); err != nil {
+		return fmt.Errorf("max: %v", err)
+	}
+	switch {
+	case w.MaxW <= 0:
+		return errors.New("max is not above 0")
+	case w.IdleW > w.MaxW:
+		return errors.New("idle is above max")
+	}
+	return nil
 }
 
 // Shape is how CPU power rises with utilisation u between idle and full.

@@ -9,10 +9,18 @@ func TestParseCPUWatts(t *testing.T) {
 	if w, err := ParseCPUWatts("12.5, 125"); err != nil || w != (CPUWatts{12.5, 125}) {
 		t.Errorf("12.5, 125: %v %v", w, err)
 	}
-	for _, bad := range []string{"", "125", "a,125", "12,b", "-1,10", "10,0", "20,10", "NaN,10", "1,Inf"} {
-		_, err := ParseCPUWatts(bad)
-		if err == nil || !strings.HasPrefix(err.Error(), "--cpu-watts ") || !strings.Contains(err.Error(), "IDLE,MAX") {
-			t.Errorf("ParseCPUWatts(%q): %v", bad, err)
+	for _, c := range []struct{ text, why string }{
+		{"", "no comma"}, {"125", "no comma"}, {"a,125", "idle is not a number"}, {"12,b", "max is not a number"},
+		{"-1,10", "idle: -1 W is below 0"}, {"10,0", "max is not above 0"}, {"20,10", "idle is above max"},
+		{"NaN,10", "idle: NaN is not a number of watts"}, {"1,Inf", "max: +Inf is not a number of watts"},
+		// A figure near the largest float64 makes the joules infinite.
+		{"1,1e308", "max: 1e+308 W is more than 100 kW"},
+		{"12500,125000", "max: 125000 W is more than 100 kW"},
+	} {
+		_, err := ParseCPUWatts(c.text)
+		if err == nil || !strings.HasPrefix(err.Error(), "--cpu-watts ") || !strings.Contains(err.Error(), "IDLE,MAX") ||
+			!strings.Contains(err.Error(), c.why) {
+			t.Errorf("ParseCPUWatts(%q): %v, want %q", c.text, err, c.why)
 		}
 	}
 }
@@ -137,5 +145,27 @@ func TestResolveDRAM(t *testing.T) {
 	}
 	if _, un := ResolveDRAM(t.TempDir(), DRAMConfig{}); un == nil {
 		t.Error("no meminfo: no Unavailable")
+	}
+}
+
+// TestCPUProfilesInRange: every row of the CPU table gives watts a socket can draw
+// and threads it has; a family row names rows that exist.
+func TestCPUProfilesInRange(t *testing.T) {
+	rows := map[string]bool{}
+	for _, p := range CPUProfiles {
+		rows[p.Match] = true
+	}
+	for _, p := range CPUProfiles {
+		if len(p.Family) > 0 {
+			for _, m := range p.Family {
+				if !rows[m] {
+					t.Errorf("%s: family member %q is not a row", p.Match, m)
+				}
+			}
+			continue
+		}
+		if err := checkWatts(p.TDPW); err != nil || p.TDPW <= 0 || p.Threads < 1 {
+			t.Errorf("%s: TDP %g W (%v), %d threads", p.Match, p.TDPW, err, p.Threads)
+		}
 	}
 }

@@ -21,18 +21,29 @@
 //   - base: motherboard, fans, NIC and power-supply loss, a constant the user gives.
 //   - storage:TIER: each emulated device's modelled energy from the storage section
 //     (result.Storage.EnergyDevices), taken as given, not recomputed.
-//   - meters: readings from a lab meter's file or a polled command (ipmitool dcmi
-//     power reading), integrated with the trapezoid rule over each window. A meter of
-//     the whole host (ScopeHost) that covers a window replaces cpu, dram and base in
-//     its total; equipment outside the host (ScopeExtra) adds to it. A meter whose
-//     readings do not cover a window says how much they cover, keeps its joules for
-//     that part, and stays out of the total.
+//   - meters: readings from a lab meter's file (a regular file of time and watts lines,
+//     ReadMeterFile, of which a last line without its newline is left out as torn) or
+//     a polled command (ipmitool dcmi power reading, or numbers alone,
+//     one a line, which are added: one per power supply; ParsePowerReading). A command
+//     runs in a process group of its own, killed when it ends, so that nothing it
+//     started outlives the poll. Every reading is 0 to MaxWatts. Readings are integrated
+//     with the trapezoid rule over each window; readings more than GapSpacings of the
+//     meter's spacing apart are not joined (a file's spacing is the median between its
+//     readings, a command's the longest between two successful polls in a row: polls
+//     follow the samples, which crowd at window marks). A meter of the whole host
+//     (ScopeHost) that covers a window replaces cpu, dram and base in its total;
+//     equipment outside the host (ScopeExtra) adds to it. A meter whose readings do not
+//     cover a window says how much they cover, keeps its joules for that part, and stays
+//     out of the total.
 //
 // Per window and component: joules with their band, Wh, average and peak watts (the
 // highest average over one sampling interval), CO2 at the grid intensity, joules per
-// query and per transaction; Watts/KQphH@Size for TPC-H (WattsPerKQphH) and the
-// break-even rule of docs/energy.md (BreakEven) as helpers. The run window's watts over
-// time are a Chart.
+// query and per transaction; Watts/KQphH@Size for TPC-H (WattsPerKQphH) and
+// the break-even rule of docs/energy.md (BreakEven) as helpers. The run window's watts over
+// time are a Chart. Each window's Missing names the parts of the whole system its
+// total leaves out (no CPU model, no --base-watts, a device or an outside meter
+// without figures, or one covering part of the window), so that a total of DRAM and
+// storage is never read as the whole system's.
 //
 // # What the run lifecycle calls
 //
@@ -70,7 +81,8 @@
 //	// the end, named by file and line; the meter is left out, all else is kept)
 //	energy.WriteSummary(w, sec, "run")
 //
-// Finish adds a "run" window from the first sample to the last unless given one.
+// Finish waits for the meter commands' last polls (each within its timeout), and adds
+// a "run" window from the first sample to the last unless given one.
 //
 // Without RAPL and without a meter, every figure is modelled, and says so; a CPU that
 // is not in the table and has no --cpu-watts leaves cpu out with the reason.

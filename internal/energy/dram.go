@@ -18,6 +18,25 @@ type DRAMConfig struct {
 	WattsPerGB   float64
 }
 
+// maxDIMMs bounds DRAMConfig.DIMMs: the largest servers hold a few hundred modules.
+const maxDIMMs = 4096
+
+// check checks the figures given: a count of modules and watts, 0 to MaxWatts.
+func (c DRAMConfig) check() error {
+	if c.DIMMs < 0 || c.DIMMs > maxDIMMs {
+		return fmt.Errorf("DRAM modules %d: give 0 (model by capacity) to %d", c.DIMMs, maxDIMMs)
+	}
+	for _, f := range []struct {
+		what string
+		w    float64
+	}{{"DRAM watts per module", c.WattsPerDIMM}, {"DRAM watts per GB", c.WattsPerGB}} {
+		if err := checkWatts(f.w); err != nil {
+			return fmt.Errorf("%s %v: %v", f.what, f.w, err)
+		}
+	}
+	return nil
+}
+
 // Default DRAM figures, low, nominal and high. Per module: CodeCarbon's 5 W nominal,
 // its earlier 3 W (per 8 GB module) low, and 8 W high for large or busy registered
 // modules (tierbench's judgement). Per GB: Cloud Carbon Footprint's 0.392 W/GB

@@ -3,6 +3,8 @@ package energy
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 )
 
 // DefaultGridIntensity is the CO2 intensity of electricity used when none is given,
@@ -11,6 +13,20 @@ const DefaultGridIntensity = 475.0
 
 // GridIntensitySource names where DefaultGridIntensity comes from.
 const GridIntensitySource = "world average, CodeCarbon's fallback (Our World in Data / Ember)"
+
+// MaxGridIntensity bounds --grid-intensity: no fuel emits more than lignite, about
+// 1.2 kg of CO2 per kWh over its life, so a larger figure is in other units (grams
+// per MWh?).
+const MaxGridIntensity = 2000.0
+
+// CheckGridIntensity checks a grid's CO2 intensity in grams per kWh: 0 to
+// MaxGridIntensity.
+func CheckGridIntensity(gPerKWh float64) error {
+	if !finite(gPerKWh) || gPerKWh < 0 || gPerKWh > MaxGridIntensity {
+		return fmt.Errorf("--grid-intensity %v: give grams of CO2 per kWh, 0 to %g (e.g. 475 world, 369.5 USA, 56 France)", gPerKWh, MaxGridIntensity)
+	}
+	return nil
+}
 
 // GridSource says where a grid intensity came from: DefaultGridIntensity's source for
 // the default, the flag that set it otherwise.
@@ -84,3 +100,35 @@ type Unavailable struct {
 
 // finite reports whether v is a usable number.
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// MaxWatts bounds every power tierbench is given: a meter's reading, --cpu-watts,
+// --base-watts. 100 kW is more than a full rack of servers draws, so a larger figure
+// is a reading in another unit (milliwatts) or a misread; near the largest float64
+// it would also make the joules infinite, which result.json cannot hold.
+const MaxWatts = 100e3
+
+// checkWatts says what is wrong with w as a power, if anything: it must be a finite
+// number from 0 to MaxWatts.
+func checkWatts(w float64) error {
+	switch {
+	case !finite(w):
+		return fmt.Errorf("%v is not a number of watts", w)
+	case w < 0:
+		return fmt.Errorf("%g W is below 0", w)
+	case w > MaxWatts:
+		return fmt.Errorf("%.6g W is more than %g kW, more than a rack of servers draws", w, MaxWatts/1e3)
+	}
+	return nil
+}
+
+// parseWatts reads a number of watts, 0 to MaxWatts.
+func parseWatts(text string) (float64, error) {
+	w, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
+	if err != nil {
+		return 0, fmt.Errorf("watts %q: give a number of watts, 0 to %g", text, MaxWatts)
+	}
+	if err := checkWatts(w); err != nil {
+		return 0, fmt.Errorf("watts %q: %v: give a number of watts, 0 to %g", text, err, MaxWatts)
+	}
+	return w, nil
+}

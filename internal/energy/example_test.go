@@ -46,6 +46,7 @@ func Example() {
 	//   total         modelled              169.1 [120.4-217.8]  16.9   18.4
 	//   storage:data: apportioned: the device's mount-to-unmount average, 8.4 W, over the window
 	//   total 0.04696 Wh, 0.02231 g CO2, 7.685 J per query
+	//   the total is not the whole system's: it leaves out base (see below)
 	//   cpu model (amd epyc): P = 0.406 + (4.06 - 0.406) x u W; 2 vCPUs x 2.03 W TDP per hardware thread (a virtual machine's share of the sockets)
 	//   not available on this host: RAPL (CPU package and DRAM energy counters): no /sys/class/powercap: the kernel offers no power capping here (a virtual machine, whose hypervisor hides the counters, or a kernel without the intel_rapl_msr driver loaded)
 	//   not counted: base power (motherboard, fans, NIC, power-supply loss): give --base-watts

@@ -117,6 +117,14 @@ func readZones(zs []*raplZone) (joules float64, ok bool, err error) {
 		if err != nil {
 			return 0, false, fmt.Errorf("%s: %w", z.name, err)
 		}
+		// A counter beyond its range, or one that went back without a range to wrap
+		// at, is a misread: its delta would be any number at all.
+		switch {
+		case z.maxUJ > 0 && v > z.maxUJ:
+			return 0, false, fmt.Errorf("%s: energy_uj %d is above max_energy_range_uj %d", z.name, v, z.maxUJ)
+		case z.maxUJ == 0 && z.hasLast && v < z.last:
+			return 0, false, fmt.Errorf("%s: energy_uj went back from %d to %d, and the zone gives no max_energy_range_uj to wrap at", z.name, z.last, v)
+		}
 		cur[i] = v
 	}
 	ok = true

@@ -24,11 +24,13 @@ type Config struct {
 	CPUShape Shape
 	DRAM     DRAMConfig
 	// BaseWatts is the rest of the host: motherboard, fans, NIC, power-supply loss
-	// (--base-watts); 0 counts none, and says so.
+	// (--base-watts), 0 to MaxWatts; 0 counts none, and says so.
 	BaseWatts float64
 	Meters    []MeterConfig
-	// GridIntensity is in grams of CO2 per kWh (DefaultGridIntensity when 0);
-	// GridIntensitySource says where it came from (GridSource when "").
+	// GridIntensity is in grams of CO2 per kWh, 0 to MaxGridIntensity
+	// (DefaultGridIntensity when 0 and GridIntensitySource is ""); GridIntensitySource
+	// says where it came from (GridSource when ""): a source makes 0 a grid of its
+	// own, not the default.
 	GridIntensity       float64
 	GridIntensitySource string
 }
@@ -39,21 +41,29 @@ type Config struct {
 type Recorder struct {
 	cfg Config
 
-	mu          sync.Mutex // guards what follows
-	samples     []time.Time
-	rapl        *rapl
-	cpuLast     time.Time // RAPL package zones' last complete reading
-	dramLast    time.Time
-	cpuModel    *CPUModel
-	dramModel   *DRAMModel
-	cpu, dram   [3]*Series // nominal, low, high (one series for RAPL: measured)
-	unavailable []Unavailable
-	meters      []*meter
-	noUtil      int // intervals without a utilisation
-	raplErrors  int
-	raplFirst   string
-	raplSlow    int // intervals longer than MaxSampleInterval between RAPL reads
-	finished    bool
+	mu        sync.Mutex // guards what follows
+	samples   []time.Time
+	rapl      *rapl
+	cpuLast   time.Time // RAPL package zones' last complete reading
+	dramLast  time.Time
+	cpuModel  *CPUModel
+	dramModel *DRAMModel
+	// cpuWhy and dramWhy say why the CPU or the memory has neither RAPL nor a model.
+	cpuWhy, dramWhy string
+	cpu, dram       [3]*Series // nominal, low, high (one series for RAPL: measured)
+	unavailable     []Unavailable
+	meters          []*meter
+	noUtil          int // intervals without a utilisation
+	raplErrors      int
+	raplFirst       string
+	raplSlow        int // intervals longer than MaxSampleInterval between RAPL reads
+	// raplBad counts intervals whose counters gave more than MaxWatts.
+	raplBad      int
+	raplBadFirst string
+	finished     bool
+	// partsUnavailable are the components Finish could not have (devices without a
+	// time, unreadable meters), for each window's Missing.
+	partsUnavailable []Unavailable
 }
 
 // meter is one external meter being followed.
@@ -67,17 +77,14 @@ type meter struct {
 // a bad one fails before the run. What this host cannot measure is noted, not an
 // error.
 func New(cfg Config) (*Recorder, error) {
-	if cfg.GridIntensity == 0 {
-		cfg.GridIntensity = DefaultGridIntensity
+	if err := cfg.Check(); err != nil {
+		return nil, err
 	}
-	if cfg.GridIntensity < 0 || !finite(cfg.GridIntensity) {
-		return nil, fmt.Errorf("--grid-intensity %g: give grams of CO2 per kWh, 0 or more", cfg.GridIntensity)
+	if cfg.GridIntensity == 0 && cfg.GridIntensitySource == "" {
+		cfg.GridIntensity = DefaultGridIntensity
 	}
 	if cfg.GridIntensitySource == "" {
 		cfg.GridIntensitySource = GridSource(cfg.GridIntensity)
-	}
-	if cfg.BaseWatts < 0 || !finite(cfg.BaseWatts) {
-		return nil, fmt.Errorf("--base-watts %g: give the watts of the host beyond CPU and memory, 0 or more", cfg.BaseWatts)
 	}
 	if cfg.SysRoot == "" {
 		cfg.SysRoot = "/sys"
@@ -97,12 +104,14 @@ func New(cfg Config) (*Recorder, error) {
 		var un *Unavailable
 		if r.cpuModel, un = ResolveCPU(cfg.ProcRoot, cfg.CPUWatts, cfg.CPUShape); un != nil {
 			r.unavailable = append(r.unavailable, *un)
+			r.cpuWhy = un.Why
 		}
 	}
 	if r.rapl == nil || len(r.rapl.drams) == 0 {
 		var un *Unavailable
 		if r.dramModel, un = ResolveDRAM(cfg.ProcRoot, cfg.DRAM); un != nil {
 			r.unavailable = append(r.unavailable, *un)
+			r.dramWhy = un.Why
 		}
 	}
 	for i := range 3 {
@@ -118,6 +127,27 @@ func New(cfg Config) (*Recorder, error) {
 		r.meters = append(r.meters, m)
 	}
 	return r, nil
+}
+
+// Check checks the figures cfg gives, as New does before it looks at the host: for
+// callers that check settings long before the run (every cell of a study).
+func (cfg Config) Check() error {
+	if err := CheckGridIntensity(cfg.GridIntensity); err != nil {
+		return err
+	}
+	if err := checkWatts(cfg.BaseWatts); err != nil {
+		return fmt.Errorf("--base-watts %v: %v: give the watts of the host beyond CPU and memory, 0 to %g", cfg.BaseWatts, err, MaxWatts)
+	}
+	if w := cfg.CPUWatts; w != nil {
+		if err := w.check(); err != nil {
+			return fmt.Errorf("--cpu-watts %v,%v: %v", w.IdleW, w.MaxW, err)
+		}
+	}
+	if err := cfg.DRAM.check(); err != nil {
+		return err
+	}
+	_, err := ParseShape(string(cfg.CPUShape))
+	return err
 }
 
 func newMeter(mc MeterConfig, names map[string]bool) (*meter, error) {
@@ -146,9 +176,10 @@ func newMeter(mc MeterConfig, names map[string]bool) (*meter, error) {
 		return m, nil
 	}
 	// A file that exists already is checked now and read again at Finish (a meter may
-	// append to it during the run); one that does not is looked for at Finish.
+	// append to it during the run); one that does not is looked for at Finish (a run's
+	// settings refuse a --power-meter that is not there: CheckMeterFile).
 	if _, err := os.Stat(mc.File); err == nil {
-		if _, err := ReadMeterFile(mc.File); err != nil {
+		if _, _, err := ReadMeterFile(mc.File); err != nil {
 			return nil, err
 		}
 	}
@@ -228,7 +259,18 @@ func (r *Recorder) readRAPL(zones []*raplZone, last *time.Time, s *Series, now t
 		if now.Sub(*last) > MaxSampleInterval {
 			r.raplSlow++
 		}
-		s.addStep(*last, now, j/now.Sub(*last).Seconds())
+		w := j / now.Sub(*last).Seconds()
+		if err := checkWatts(w); err != nil {
+			// Two wraps in one interval cannot do this; a misread counter can. The
+			// interval is left uncovered, and the next read starts from here.
+			r.raplBad++
+			if r.raplBadFirst == "" {
+				r.raplBadFirst = fmt.Sprintf("%s over %s: %v", zoneNames(zones), now.Sub(*last), err)
+			}
+			*last = now
+			return false
+		}
+		s.addStep(*last, now, w)
 	}
 	*last = now
 	return ok
@@ -279,15 +321,21 @@ type Device struct {
 	Source     string
 }
 
-// Finish stops the meters, reads meter files, and returns the section. An unreadable
-// meter file is returned as the error with the section, in which that meter is
-// unavailable and everything else kept.
+// Finish lets the meter commands' last polls finish (each within its timeout), reads
+// meter files, and returns the section. An unreadable meter file is returned as the
+// error with the section, in which that meter is unavailable and everything else
+// kept.
 func (r *Recorder) Finish(in Inputs) (*Section, error) {
-	r.Close()
+	for _, m := range r.meters {
+		if m.cmd != nil {
+			m.cmd.drain()
+		}
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.finished = true
 	comps, unavailable, notCounted, errs := r.components(in.Devices)
+	r.partsUnavailable = unavailable
 	sec := &Section{
 		GridIntensity:       r.cfg.GridIntensity,
 		GridIntensitySource: r.cfg.GridIntensitySource,

@@ -95,3 +95,48 @@ func TestRecorderRAPLReadError(t *testing.T) {
 		t.Errorf("notes %v", c.Notes)
 	}
 }
+
+// TestRecorderRAPLMisread: numbers from the counters are checked like any other. A
+// counter above its range is a failed read, and the next read spans the gap, as after
+// any failed read. A counter a microjoule back would be a whole range of 262 kJ in a
+// second if read as a wrap, 262 kW: that interval is left uncovered and said,
+// instead of counting kilojoules the CPU never drew.
+func TestRecorderRAPLMisread(t *testing.T) {
+	for _, c := range []struct {
+		name              string
+		pkg0, next        uint64
+		joules, coveredS  float64
+		cpuNote, firstErr string
+	}{
+		// 2 J of package 0 and 1 J of package 1 from 0 s to 2 s.
+		{"above the range", 262143328851, 3_000_000, 3, 2, "",
+			"1 RAPL reads failed (the next read spans the gap), the first: package-0: energy_uj 262143328851 is above max_energy_range_uj 262143328850"},
+		// 2 J of package 0 and 1 J of package 1 in the second second alone.
+		{"a microjoule back", 999_999, 2_999_999, 3, 1, "covers 1.0 s of the window's 2.0 s",
+			"1 intervals between RAPL reads were left uncovered: their counters' increase was no power a CPU draws (a misread), the first: package-0, package-1 over 1s: 262143 W is more than 100 kW"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sys := fakeSys(t)
+			rec, err := New(Config{SysRoot: sys, ProcRoot: "testdata/proc-xeon"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			setUJ(t, sys, "intel-rapl:0", 1_000_000)
+			setUJ(t, sys, "intel-rapl:1", 0)
+			rec.Sample(at(0), math.NaN())
+			setUJ(t, sys, "intel-rapl:0", c.pkg0)
+			rec.Sample(at(1), 0.5)
+			setUJ(t, sys, "intel-rapl:0", c.next)
+			setUJ(t, sys, "intel-rapl:1", 1_000_000)
+			rec.Sample(at(2), 0.5)
+			sec, _ := rec.Finish(Inputs{})
+			cpu := figure(t, sec, "run", "cpu")
+			if !near(cpu.Joules, c.joules) || !near(cpu.CoveredS, c.coveredS) || !strings.Contains(cpu.Note, c.cpuNote) {
+				t.Errorf("cpu %+v, want %g J over %g s", cpu, c.joules, c.coveredS)
+			}
+			if n := sec.Components[0].Notes; len(n) != 1 || !strings.Contains(n[0], c.firstErr) {
+				t.Errorf("notes %v, want %q", n, c.firstErr)
+			}
+		})
+	}
+}

@@ -155,6 +155,40 @@ func TestRecorderHostMeter(t *testing.T) {
 	}
 }
 
+// TestRecorderMeterTornLine: a meter file read while its logger writes ends in part
+// of a reading: 123.4 W at 3.5 s cut to "12". Read as 12 W it would bring the run's
+// last half second down to a trapezoid from 200 W to 106 W (576.5 J). Only the complete
+// lines count: 200 W every second from -0.5 s to 2.5 s, held half a second past the
+// last, cover the run at 200 W: 600 J, and the meter says its last line was left out.
+func TestRecorderMeterTornLine(t *testing.T) {
+	file := writeMeter(t, []float64{-0.5, 0.5, 1.5, 2.5}, []float64{200, 200, 200, 200})
+	f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(f, "%s,12", at(3.5).Format(time.RFC3339Nano))
+	f.Close()
+	rec := modelRecorder(t, MeterConfig{Name: "wall", File: file})
+	sec, err := rec.Finish(Inputs{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wall := figure(t, sec, "run", "wall")
+	if !near(wall.Joules, 600) || !near(wall.CoveredS, 3) || !wall.InTotal {
+		t.Errorf("wall %+v, want 600 J over the whole run", wall)
+	}
+	var notes []string
+	for _, c := range sec.Components {
+		if c.Name == "wall" {
+			notes = c.Notes
+		}
+	}
+	want := fmt.Sprintf("%s: its last line 6 (%q) has no end", file, at(3.5).Format(time.RFC3339Nano)+",12")
+	if len(notes) != 1 || !strings.HasPrefix(notes[0], want) || !strings.Contains(notes[0], "the 5 complete lines before it are used") {
+		t.Errorf("notes %q, want one beginning %q", notes, want)
+	}
+}
+
 // TestRecorderMeterPartial: readings from 1 s to 2 s into a 3 s run, every 0.5 s,
 // of 100, 200, 300 W. Held 0.5 s each side they cover 0.5 s to 2.5 s: 2 s of 3.
 // Joules: 100 x 0.5 + 75 + 125 + 300 x 0.5 = 400 J, kept and said, not in the total.
@@ -231,7 +265,7 @@ func TestRecorderMeterCommand(t *testing.T) {
 	if !m.Measured || m.Method != MethodMeter || !strings.Contains(m.Source, cmd) || m.CoveredS <= 0 || !near(m.AvgW, 150) {
 		t.Errorf("meter %+v", m)
 	}
-	if rs, _ := rec.meters[0].cmd.result(); len(rs) != 5 {
+	if rs, _, _ := rec.meters[0].cmd.result(); len(rs) != 5 {
 		t.Errorf("%d readings, want the check's and one per sample", len(rs))
 	}
 
@@ -248,7 +282,15 @@ func TestNewBadConfig(t *testing.T) {
 		want string
 	}{
 		{Config{GridIntensity: -1}, "--grid-intensity -1"},
+		{Config{GridIntensity: math.NaN()}, "--grid-intensity NaN"},
+		{Config{GridIntensity: 475000}, "--grid-intensity 475000: give grams of CO2 per kWh, 0 to 2000"},
 		{Config{BaseWatts: -5}, "--base-watts -5"},
+		{Config{BaseWatts: math.Inf(1)}, "--base-watts +Inf: +Inf is not a number of watts"},
+		{Config{BaseWatts: 1e308}, "--base-watts 1e+308: 1e+308 W is more than 100 kW"},
+		{Config{CPUWatts: &CPUWatts{10, 1e308}}, "--cpu-watts 10,1e+308: max: 1e+308 W is more than 100 kW"},
+		{Config{CPUWatts: &CPUWatts{20, 10}}, "--cpu-watts 20,10: idle is above max"},
+		{Config{DRAM: DRAMConfig{DIMMs: -1}}, "DRAM modules -1"},
+		{Config{DRAM: DRAMConfig{WattsPerGB: math.NaN()}}, "DRAM watts per GB NaN"},
 		{Config{CPUShape: "cubic"}, `CPU power shape "cubic"`},
 		{Config{Meters: []MeterConfig{{}}}, "one of the two"},
 		{Config{Meters: []MeterConfig{{File: "a", Command: "b"}}}, "one of the two"},
@@ -258,6 +300,31 @@ func TestNewBadConfig(t *testing.T) {
 		c.cfg.SysRoot = noSys(t)
 		if _, err := New(c.cfg); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("New(%+v): %v, want %q", c.cfg, err, c.want)
+		}
+	}
+}
+
+// TestGridIntensityZero: a grid the user says emits nothing is 0 g/kWh, not the
+// default; 0 without a source is the default.
+func TestGridIntensityZero(t *testing.T) {
+	for _, c := range []struct {
+		cfg  Config
+		want float64
+	}{
+		{Config{GridIntensity: 0, GridIntensitySource: GridSource(0)}, 0},
+		{Config{}, DefaultGridIntensity},
+	} {
+		c.cfg.SysRoot, c.cfg.ProcRoot, c.cfg.BaseWatts = noSys(t), "testdata/proc-epyc-vm", 100
+		rec, err := New(c.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec.Sample(at(0), math.NaN())
+		rec.Sample(at(36), 0.5)
+		sec, _ := rec.Finish(Inputs{})
+		// base: 100 W x 36 s = 1 Wh; CO2 = 1/1000 kWh x the grid.
+		if base := figure(t, sec, "run", "base"); sec.GridIntensity != c.want || !near(base.CO2g, c.want/1000) {
+			t.Errorf("%+v: grid %g, base %g g CO2; want %g g/kWh", c.cfg, sec.GridIntensity, base.CO2g, c.want)
 		}
 	}
 }
@@ -344,4 +411,89 @@ func figure(t *testing.T, s *Section, label, name string) Figures {
 	}
 	t.Fatalf("window %q has no component %q: %+v", label, name, w.Components)
 	return Figures{}
+}
+
+// TestMissing: a window's total says which parts of the whole system it leaves out.
+// On a host whose CPU is not in the table, without --cpu-watts or --base-watts, the
+// total is DRAM plus storage: cpu and base are missing, with why. A host meter that
+// covers the window stands for cpu, dram and base; an emulated device without a time
+// and a meter of equipment outside the host that covers part of the window are
+// missing too; with everything given, nothing is.
+func TestMissing(t *testing.T) {
+	unknown, err := New(Config{SysRoot: noSys(t), ProcRoot: "testdata/proc-unknown"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	unknown.Sample(at(0), math.NaN())
+	unknown.Sample(at(3), 0.5)
+	sec, _ := unknown.Finish(Inputs{Devices: []Device{hdd, {Name: "wal", Spec: "nvme"}}})
+	run := sec.Window("run")
+	want := []Unavailable{
+		{"cpu", `"Imaginary CPU 9000" is not in tierbench's CPU table: give --cpu-watts IDLE,MAX (about 0.1 and 1 times the CPUs' TDP from the vendor's specification)`},
+		{"base", "give --base-watts"},
+		{"storage:wal", "the storage section gives no time for the device"},
+	}
+	if fmt.Sprint(run.Missing) != fmt.Sprint(want) {
+		t.Errorf("missing %q\nwant %q", run.Missing, want)
+	}
+	if got := MissingText(sec, run, "see below"); got != "cpu (see below), base (see below), storage:wal (see below)" {
+		t.Errorf("text %q", got)
+	}
+
+	// The model covers 1 s to 3 s of the run (the first interval has no utilisation),
+	// a wall meter all of it, and an array meter 1 s to 2 s.
+	wall := writeMeter(t, []float64{-0.5, 0.5, 1.5, 2.5, 3.5}, []float64{200, 200, 200, 200, 200})
+	array := writeMeter(t, []float64{1, 1.5, 2}, []float64{100, 100, 100})
+	for _, c := range []struct {
+		name   string
+		meters []MeterConfig
+		want   string
+	}{
+		{"model and base", nil, "[{cpu covers 2.0 s of the window's 3.0 s (67%)}]"},
+		{"a wall meter", []MeterConfig{{Name: "wall", File: wall}}, "[]"},
+		{"an array meter", []MeterConfig{{Name: "wall", File: wall}, {Name: "array", File: array, Scope: ScopeExtra}},
+			"[{array covers 2.0 s of the window's 3.0 s (67%): its joules are for that part only, and not in the total}]"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rec, err := New(Config{SysRoot: noSys(t), ProcRoot: "testdata/proc-epyc-vm", CPUWatts: &CPUWatts{10, 110},
+				BaseWatts: 20, Meters: c.meters})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec.Sample(at(0), math.NaN())
+			rec.Sample(at(1), math.NaN())
+			rec.Sample(at(2), 0.5)
+			rec.Sample(at(3), 1)
+			sec, _ := rec.Finish(Inputs{Devices: []Device{hdd}})
+			if got := fmt.Sprint(sec.Window("run").Missing); got != c.want {
+				t.Errorf("missing %s, want %s", got, c.want)
+			}
+		})
+	}
+}
+
+// TestPeakAtMarks: the samples at window marks come a few milliseconds after a tick,
+// and the utilisation of so short an interval is a jiffy or none: 100% here. Such an
+// interval joins its neighbour for the peak, which is then an average over about a
+// second, not 110 W over 2 ms. With --cpu-watts 10,110: 110 W over 0-0.002 s, 60 W
+// over each second to 2.002 s, 110 W over 2.002-2.01 s. Intervals: 0-1.002 s (60.22 J)
+// and 1.002-2.01 s (60 + 0.88 J): peak 60.88 / 1.008 W; the joules are all counted,
+// 121.1 J.
+func TestPeakAtMarks(t *testing.T) {
+	rec, err := New(Config{SysRoot: noSys(t), ProcRoot: "testdata/proc-epyc-vm", CPUWatts: &CPUWatts{10, 110}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Sample(at(0), math.NaN())
+	for _, s := range []struct{ at, u float64 }{{0.002, 1}, {1.002, 0.5}, {2.002, 0.5}, {2.005, 1}, {2.01, 1}} {
+		rec.Sample(at(s.at), s.u)
+	}
+	sec, _ := rec.Finish(Inputs{})
+	cpu := figure(t, sec, "run", "cpu")
+	if !near(cpu.PeakW, 60.88/1.008) || !near(cpu.Joules, 121.1) {
+		t.Errorf("cpu peak %g W, %g J; want %g W, 121.1 J", cpu.PeakW, cpu.Joules, 60.88/1.008)
+	}
+	if ch := sec.Chart; len(ch.EndS) != 2 || !near(ch.EndS[0], 1.002) || !near(ch.Series[0].Watts[1], 60.88/1.008) {
+		t.Errorf("chart %v %v: want the same two intervals", ch.EndS, ch.Series[0].Watts)
+	}
 }

@@ -12,7 +12,8 @@ const ModelText = "E = E_cpu + E_dram + E_base + sum of E_device + E_extra meter
 	"flat between samples for RAPL (counter deltas) and the CPU model (P_idle + (P_max - P_idle) x u at each " +
 	"interval's utilisation u), trapezoids between meter readings, constants for DRAM and base, and each " +
 	"device's mount-to-unmount average for storage unless the window's own energy is given. Peak W is the highest " +
-	"average over one sampling interval. Modelled figures carry low and high ends from their inputs' bands, " +
+	"average over one sampling interval (one shorter than half the typical interval, at a window mark, joins its " +
+	"neighbour). Modelled figures carry low and high ends from their inputs' bands, " +
 	"summed as correlated. CO2 = kWh x grid intensity"
 
 // Section is the energy section of a result: what each component drew in each
@@ -91,6 +92,10 @@ type WindowResult struct {
 	Transactions int64     `json:"transactions,omitempty"`
 	Components   []Figures `json:"components"`
 	Total        Figures   `json:"total"`
+	// Missing are the parts of the whole system the total leaves out, or covers in
+	// part, and why: cpu, dram and base (unless a host meter in the total stands for
+	// them) and the emulated devices. Empty when the total is the whole system's.
+	Missing []Unavailable `json:"missing,omitempty"`
 	// QphH and WattsPerKQphH: the total's average watts per thousand QphH@Size
 	// (docs/energy.md; TPC-Energy's metric, which asks for measured power at the wall).
 	QphH          float64 `json:"qphh,omitempty"`

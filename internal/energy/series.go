@@ -47,7 +47,8 @@ type Reading struct {
 	Watts float64
 }
 
-// Gap and hold of a series of readings, in units of their median spacing: readings
+// Gap and hold of a series of readings, in units of their spacing (a file's median
+// spacing, a command's longest between two successful polls in a row): readings
 // further apart than GapSpacings are not joined (the time between is not covered),
 // and the first and last reading of each run are held for HoldSpacings beyond it, so
 // that a meter reading every second covers a window that starts or ends between its
@@ -57,27 +58,19 @@ const (
 	HoldSpacings = 1
 )
 
-// readingsSeries joins readings (in time order) into a series, and returns their
-// median spacing in seconds (0 with fewer than two readings: a lone reading covers
-// nothing).
-func readingsSeries(rs []Reading) (*Series, float64) {
+// readingsSeries joins readings (in time order) into a series, spacing seconds apart
+// (0: their median spacing), and returns the spacing used (0 with fewer than two
+// readings: a lone reading covers nothing).
+func readingsSeries(rs []Reading, spacing float64) (*Series, float64) {
 	if len(rs) == 0 {
 		return newSeries(time.Time{}), 0
 	}
 	s := newSeries(rs[0].Time)
-	var gaps []float64
-	for i := 1; i < len(rs); i++ {
-		if d := s.sec(rs[i].Time) - s.sec(rs[i-1].Time); d > 0 {
-			gaps = append(gaps, d)
-		}
+	if spacing <= 0 {
+		spacing = medianSpacing(s, rs)
 	}
-	if len(gaps) == 0 {
+	if spacing <= 0 {
 		return s, 0
-	}
-	slices.Sort(gaps)
-	spacing := gaps[len(gaps)/2]
-	if len(gaps)%2 == 0 {
-		spacing = (gaps[len(gaps)/2-1] + gaps[len(gaps)/2]) / 2
 	}
 	gap, hold := GapSpacings*spacing, HoldSpacings*spacing
 	start := 0 // first reading of the current run
@@ -98,6 +91,25 @@ func readingsSeries(rs []Reading) (*Series, float64) {
 		start = i
 	}
 	return s, spacing
+}
+
+// medianSpacing is the median time between readings in a row that are not at the
+// same time; 0 without two such readings.
+func medianSpacing(s *Series, rs []Reading) float64 {
+	var gaps []float64
+	for i := 1; i < len(rs); i++ {
+		if d := s.sec(rs[i].Time) - s.sec(rs[i-1].Time); d > 0 {
+			gaps = append(gaps, d)
+		}
+	}
+	if len(gaps) == 0 {
+		return 0
+	}
+	slices.Sort(gaps)
+	if len(gaps)%2 == 0 {
+		return (gaps[len(gaps)/2-1] + gaps[len(gaps)/2]) / 2
+	}
+	return gaps[len(gaps)/2]
 }
 
 // Integrate returns the joules over [from, to] and how many seconds of it the series

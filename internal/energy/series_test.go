@@ -36,7 +36,7 @@ func TestIntegrateSteps(t *testing.T) {
 // spacing.
 func TestIntegrateReadings(t *testing.T) {
 	rs := []Reading{{at(0), 100}, {at(1), 200}, {at(2), 200}, {at(3), 100}}
-	s, spacing := readingsSeries(rs)
+	s, spacing := readingsSeries(rs, 0)
 	if spacing != 1 {
 		t.Fatalf("spacing %g, want 1", spacing)
 	}
@@ -69,7 +69,7 @@ func TestIntegrateRamp(t *testing.T) {
 	for i := range 11 {
 		rs = append(rs, Reading{at(float64(i)), float64(i)})
 	}
-	s, _ := readingsSeries(rs)
+	s, _ := readingsSeries(rs, 0)
 	if j, cov := s.Integrate(at(0), at(10)); !near(j, 50) || !near(cov, 10) {
 		t.Errorf("ramp: %g J over %g s, want 50 J over 10 s", j, cov)
 	}
@@ -82,14 +82,14 @@ func TestReadingsGap(t *testing.T) {
 	for _, x := range []float64{0, 1, 2, 10, 11, 12} {
 		rs = append(rs, Reading{at(x), 100})
 	}
-	s, _ := readingsSeries(rs)
+	s, _ := readingsSeries(rs, 0)
 	// Covered: [0, 3] (2 s of readings and 1 s held; the hold before 0 is outside) and
 	// [9, 12].
 	if j, cov := s.Integrate(at(0), at(12)); !near(j, 600) || !near(cov, 6) {
 		t.Errorf("%g J over %g s, want 600 J over 6 s", j, cov)
 	}
 	// A lone reading has no spacing and covers nothing.
-	lone, spacing := readingsSeries([]Reading{{at(0), 100}})
+	lone, spacing := readingsSeries([]Reading{{at(0), 100}}, 0)
 	if j, cov := lone.Integrate(at(-1), at(1)); j != 0 || cov != 0 || spacing != 0 {
 		t.Errorf("a lone reading: %g J over %g s, spacing %g", j, cov, spacing)
 	}

@@ -3,6 +3,7 @@ package energy
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 )
 
@@ -51,6 +52,9 @@ func WriteSummary(w io.Writer, s *Section, label string) {
 		line += fmt.Sprintf(", %.4g Watts/KQphH@Size", win.WattsPerKQphH)
 	}
 	fmt.Fprintln(w, line)
+	if text := MissingText(s, win, "see below"); text != "" {
+		fmt.Fprintf(w, "  the total is not the whole system's: it leaves out %s\n", text)
+	}
 	for _, c := range s.Components {
 		if c.CPU != nil {
 			fmt.Fprintf(w, "  cpu model (%s): %s; %s\n", c.CPU.Profile, c.CPU.Equation(), c.CPU.Basis)
@@ -80,4 +84,23 @@ func joulesText(f Figures) string {
 		return fmt.Sprintf("%.4g", f.Joules)
 	}
 	return fmt.Sprintf("%.4g [%.4g-%.4g]", f.Joules, f.JoulesLow, f.JoulesHigh)
+}
+
+// MissingText lists what win's total leaves out of the whole system, each with why
+// (said, such as "see below", where the section's Unavailable or NotCounted says it
+// already); "" when nothing is missing.
+func MissingText(s *Section, win *WindowResult, said string) string {
+	given := map[string]bool{}
+	for _, u := range append(append([]Unavailable{}, s.Unavailable...), s.NotCounted...) {
+		given[u.Why] = true
+	}
+	var parts []string
+	for _, m := range win.Missing {
+		why := m.Why
+		if given[why] {
+			why = said
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s)", m.What, why))
+	}
+	return strings.Join(parts, ", ")
 }

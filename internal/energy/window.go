@@ -3,20 +3,55 @@ package energy
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 )
 
 // grid is the window's edges with the samples between them: the intervals peaks are
-// taken over.
+// taken over and the chart draws. An interval shorter than half the typical one joins
+// its neighbour: the samples at window marks come a few milliseconds after a tick,
+// and the utilisation of so short an interval is a jiffy or none (100% or 0%), so
+// its average would be a peak of nothing.
 func (r *Recorder) grid(from, to time.Time) []time.Time {
 	g := []time.Time{from}
 	i := sort.Search(len(r.samples), func(i int) bool { return r.samples[i].After(from) })
 	for ; i < len(r.samples) && r.samples[i].Before(to); i++ {
 		g = append(g, r.samples[i])
 	}
-	return append(g, to)
+	g = append(g, to)
+	short := typicalInterval(g) / 2
+	merged := []time.Time{from}
+	for _, t := range g[1 : len(g)-1] {
+		if t.Sub(merged[len(merged)-1]) >= short {
+			merged = append(merged, t)
+		}
+	}
+	if n := len(merged); n > 1 && to.Sub(merged[n-1]) < short {
+		merged = merged[:n-1]
+	}
+	return append(merged, to)
+}
+
+// typicalInterval is the length of the interval between edges in which the middle
+// instant of the whole falls when the intervals are sorted by length: a median
+// weighted by time, which the few milliseconds between a tick and a mark do not move.
+func typicalInterval(edges []time.Time) time.Duration {
+	ls := make([]time.Duration, 0, len(edges)-1)
+	var total time.Duration
+	for k := 1; k < len(edges); k++ {
+		ls = append(ls, edges[k].Sub(edges[k-1]))
+		total += ls[len(ls)-1]
+	}
+	slices.Sort(ls)
+	var sum time.Duration
+	for _, l := range ls {
+		if sum += l; 2*sum >= total {
+			return l
+		}
+	}
+	return 0
 }
 
 // figures is one component's integration over a window, interval by interval.
@@ -123,10 +158,57 @@ func (r *Recorder) window(comps []*component, w Window) WindowResult {
 	}
 	r.counts(&total, w)
 	res.Total = total
+	res.Missing = r.missing(res.Components, host != nil, T)
 	if w.QphH > 0 {
 		res.WattsPerKQphH, _ = WattsPerKQphH(total.AvgW, w.QphH)
 	}
 	return res
+}
+
+// baseWhy is why base power is not counted.
+const baseWhy = "give --base-watts"
+
+// hostParts are what a host meter in the total stands for.
+var hostParts = []string{"cpu", "dram", "base"}
+
+// missing lists the parts of the whole system (cpu, dram and base, or a host meter in
+// their place; the emulated devices; the equipment outside the host that meters were
+// given for) that a window's total leaves out or covers in part, with why.
+func (r *Recorder) missing(figs []Figures, hostMeter bool, T float64) []Unavailable {
+	var out []Unavailable
+	if !hostMeter {
+		for _, part := range hostParts {
+			i := slices.IndexFunc(figs, func(f Figures) bool { return f.Name == part && f.InTotal })
+			switch {
+			case i >= 0 && figs[i].CoveredS < T*(1-1e-9):
+				out = append(out, Unavailable{part, coverage(figs[i].CoveredS, T)})
+			case i >= 0:
+			case part == "cpu":
+				out = append(out, Unavailable{part, r.cpuWhy})
+			case part == "dram":
+				out = append(out, Unavailable{part, r.dramWhy})
+			default:
+				out = append(out, Unavailable{part, baseWhy})
+			}
+		}
+	}
+	extra := map[string]bool{}
+	for _, m := range r.meters {
+		if m.cfg.Scope == ScopeExtra {
+			extra[m.cfg.name()] = true
+		}
+	}
+	for _, f := range figs {
+		if extra[f.Name] && !f.InTotal {
+			out = append(out, Unavailable{f.Name, f.Note})
+		}
+	}
+	for _, u := range r.partsUnavailable {
+		if strings.HasPrefix(u.What, "storage:") || extra[u.What] {
+			out = append(out, u)
+		}
+	}
+	return out
 }
 
 // finishFigures fills in what follows from the joules: Wh, average and peak watts,

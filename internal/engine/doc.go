@@ -5,7 +5,9 @@
 // query generator's rendering rules, column types, what it can do at once, how it
 // reports a conflict worth retrying, its measured footprint on a host), available by
 // name without opening the engine (DialectOf), and, on the driver, its IOSettings
-// (what keeps its I/O honest on emulated storage and per flush method; IOSetter).
+// (what keeps its I/O honest on emulated storage and per flush method; IOSetter) and
+// what settings it takes (SettingsChecker: a setting it would ignore or refuse fails
+// before anything starts; once open, Info.Applied says how each was read back).
 //
 // Optional interfaces, found by type assertion: a managed engine implements Server
 // (the server's pid for OS samplers, its data directory); PostgreSQL and MariaDB

@@ -3,10 +3,13 @@ package engine
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
 	"strings"
+
+	"tierbench/internal/exitstatus"
 )
 
 // Mode says who runs the database server.
@@ -137,7 +140,7 @@ func (cfg Config) MaxConnections(def int) int {
 		return 0
 	}
 	for k := range cfg.Settings {
-		if strings.ReplaceAll(strings.ToLower(strings.TrimSpace(k)), "-", "_") == "max_connections" {
+		if SettingKey(k) == "max_connections" {
 			return 0
 		}
 	}
@@ -186,7 +189,8 @@ func ClosePools(db, sessions *sql.DB) error {
 
 // CloseServer closes a server engine: its pools (ClosePools), then, for a managed
 // instance, stop (nil for an external server). The last error is returned, naming
-// the engine.
+// the engine; a server that had died (*exitstatus.DiedError) names itself and comes
+// first, since it is what the run's failures came from.
 func CloseServer(name string, db, sessions *sql.DB, stop func() error) error {
 	err := ClosePools(db, sessions)
 	if stop != nil {
@@ -194,10 +198,15 @@ func CloseServer(name string, db, sessions *sql.DB, stop func() error) error {
 			err = stopErr
 		}
 	}
-	if err != nil {
-		return fmt.Errorf("%s: close: %w", name, err)
+	died, rest := exitstatus.Split(err)
+	if rest != nil {
+		rest = fmt.Errorf("%s: close: %w", name, rest)
 	}
-	return nil
+	errs := make([]error, 0, len(died)+1)
+	for _, d := range died {
+		errs = append(errs, d)
+	}
+	return errors.Join(append(errs, rest)...)
 }
 
 // DatabaseName is cfg.Database or its default, "tierbench".
@@ -214,6 +223,9 @@ type Info struct {
 	Version  string            `json:"version"`
 	Mode     Mode              `json:"mode"`
 	Settings map[string]string `json:"settings"`
+	// Applied are the run's own settings (Config.Settings) as the engine holds them,
+	// read back once it opened, and whether each was verified.
+	Applied []AppliedSetting `json:"applied_settings,omitempty"`
 }
 
 // Rows is a fully read query result. Cells are text: numbers as the server prints them,

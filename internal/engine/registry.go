@@ -11,7 +11,9 @@ import (
 // Driver is an engine as it registers: its name, its dialect (static, so that
 // callers have the engine's facts without opening it) and how to open it. Optional
 // interfaces, found by type assertion: IOSetter (the settings that keep the engine's
-// I/O honest on emulated storage and per flush method).
+// I/O honest on emulated storage and per flush method), SettingsChecker (which
+// settings the engine takes, checked before anything starts) and Versioner (the
+// version a run would get, without starting it).
 type Driver interface {
 	Name() string
 	Dialect() *Dialect

@@ -68,3 +68,27 @@ func TestColumnType(t *testing.T) {
 		}
 	}
 }
+
+// versionedDriver is a test driver that says which version it would run.
+type versionedDriver struct {
+	testDriver
+	version string
+}
+
+func (v versionedDriver) InstalledVersion() (string, error) { return v.version, nil }
+
+// TestInstalledVersion: a driver that implements Versioner says its version; one
+// that does not says nothing, which is no error.
+func TestInstalledVersion(t *testing.T) {
+	Register(versionedDriver{testDriver{name: "test-versioned"}, "7.1.2"})
+	Register(testDriver{name: "test-unversioned"})
+	if v, err := InstalledVersion("test-versioned"); v != "7.1.2" || err != nil {
+		t.Errorf("InstalledVersion(test-versioned) = %q, %v; want 7.1.2", v, err)
+	}
+	if v, err := InstalledVersion("test-unversioned"); v != "" || err != nil {
+		t.Errorf("InstalledVersion(test-unversioned) = %q, %v; want nothing", v, err)
+	}
+	if _, err := InstalledVersion("oracle"); err == nil || !strings.Contains(err.Error(), `unknown engine "oracle"`) {
+		t.Errorf("InstalledVersion(oracle): %v", err)
+	}
+}

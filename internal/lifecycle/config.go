@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"tierbench/internal/engine"
 	"tierbench/internal/monitor"
 	"tierbench/internal/placement"
+	"tierbench/internal/rundir"
 	"tierbench/internal/workload"
 )
 
@@ -72,16 +72,20 @@ type IO struct {
 
 // Config validates the settings for a phase that asks req, together, and returns the
 // run's configuration; the values themselves were parsed when they were set. It runs
-// nothing: it reads only the device profiles and the tiers' directories, so that a
-// study can check every cell before the first starts. A phase is configured once,
+// nothing: it reads only the device profiles, the tiers' directories and whether
+// --out is a study's (whose directory a run must not write into), so that a study can
+// check every cell before the first starts. A phase is configured once,
 // when it is checked (Validate, Execute), and runs with that configuration.
 func (s *Settings) Config(req workload.Request) (*Config, error) {
 	if s.out == "" {
 		return nil, fmt.Errorf("--out is required: %s", s.opts.OutWhat)
 	}
+	if err := rundir.HoldsStudy("--out", s.out); err != nil {
+		return nil, err
+	}
 	cfg := &Config{Out: s.out, Request: req, IgnoreLimits: s.ignoreLimits, GridIntensity: s.gridIntensity}
-	if math.IsNaN(s.gridIntensity) || math.IsInf(s.gridIntensity, 0) || s.gridIntensity < 0 {
-		return nil, fmt.Errorf("--grid-intensity %v: give grams of CO2 per kWh, 0 or more (e.g. 475 world, 369.5 USA, 56 France)", s.gridIntensity)
+	if err := energy.CheckGridIntensity(s.gridIntensity); err != nil {
+		return nil, err
 	}
 	if s.opts.Engine {
 		ecfg, err := s.engineConfig(req)
@@ -214,14 +218,17 @@ func (s *Settings) checkPlan(cfg *Config, plan *placement.Plan) error {
 func (s *Settings) energyConfig() (energy.Config, error) {
 	ec := energy.Config{GridIntensity: s.gridIntensity, GridIntensitySource: energy.GridSource(s.gridIntensity), BaseWatts: s.baseWatts,
 		CPUWatts: s.cpuWatts}
-	if math.IsNaN(s.baseWatts) || math.IsInf(s.baseWatts, 0) || s.baseWatts < 0 {
-		return ec, fmt.Errorf("--base-watts %v: give the watts of the host beyond CPU and memory, 0 or more", s.baseWatts)
+	if err := ec.Check(); err != nil {
+		return ec, err
 	}
 	file, cmd := energy.MeterConfig{Name: "meter", File: s.powerMeter}, energy.MeterConfig{Name: "meter", Command: s.powerMeterCmd}
 	if s.powerMeter != "" && s.powerMeterCmd != "" {
 		file.Name, cmd.Name = "power-meter", "power-meter-cmd"
 	}
 	if s.powerMeter != "" {
+		if err := energy.CheckMeterFile(s.powerMeter); err != nil {
+			return ec, err
+		}
 		ec.Meters = append(ec.Meters, file)
 	}
 	if s.powerMeterCmd != "" {

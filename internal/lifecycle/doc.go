@@ -32,8 +32,12 @@
 // a study file set them alike. Each value is parsed when it is set (a --buffer of
 // 256MB is 268435456 bytes from then on) and travels typed: Settings.Config checks the
 // values together into a Config without running anything, which is how a study
-// checks every cell before the first starts, and the engine's configuration is
-// written in one place (engine.go) from that Config and the placed tiers.
+// checks every cell before the first starts (a Validator reads what its cells share,
+// the device profiles and what each phase asks of the run, once), and the engine's
+// configuration is written in one place (engine.go) from that Config and the placed
+// tiers. A run whose emulator's server or managed database server dies under it
+// (exitstatus.DiedError, from the emulator's Stop and the engine's Close) names that
+// death first in its cause, the earlier of two first.
 //
 // Monitoring (--sample, default every second; sampling.go): the sampler of package
 // monitor follows the host, tierbench's and the server's process trees, the disks

@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -37,8 +38,20 @@ func (s *Settings) engineConfig(req workload.Request) (*engine.Config, error) {
 			cfg.Settings[strings.TrimSpace(name)] = strings.TrimSpace(value)
 		}
 	}
-	if _, err := engine.DriverOf(cfg.Name); err != nil {
+	drv, err := engine.DriverOf(cfg.Name)
+	if err != nil {
 		return nil, fmt.Errorf("--engine %q: unknown engine: valid engines are %s", s.engine, strings.Join(engine.Names(), ", "))
+	}
+	// A setting the engine would refuse or ignore fails here, where study validation
+	// sees it, not when the cell opens its engine (docs/engines.md, "Settings: --set").
+	if c, ok := drv.(engine.SettingsChecker); ok && len(cfg.Settings) > 0 {
+		if err := c.CheckSettings(cfg.Settings); err != nil {
+			var se *engine.SettingError
+			if errors.As(err, &se) {
+				return nil, fmt.Errorf("--set %s=%s on %s: %s", se.Name, se.Value, se.Engine, se.Why)
+			}
+			return nil, fmt.Errorf("--set: %w", err)
+		}
 	}
 	return cfg, nil
 }

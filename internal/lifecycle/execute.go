@@ -10,6 +10,7 @@ import (
 
 	"tierbench/internal/device"
 	"tierbench/internal/emulator"
+	"tierbench/internal/exitstatus"
 	"tierbench/internal/params"
 	"tierbench/internal/placement"
 	"tierbench/internal/result"
@@ -211,14 +212,20 @@ func phaseList(m workload.Meta) string {
 // what it found for the run: its required parameters, its own checks (Prepare: the
 // request) and the run settings together (Config: the configuration). Each runs
 // once per phase.
-func (j *Job) check() error {
+func (j *Job) check() error { return j.checkWith(nil) }
+
+// checkWith is check with what v read for earlier specs (nil: nothing shared).
+func (j *Job) checkWith(v *Validator) error {
 	for _, ph := range j.phases {
 		if err := ph.own.CheckRequired(); err != nil {
 			return err
 		}
-		req, err := ph.w.Prepare(ph.phase)
+		req, err := v.prepare(j.meta.Name, ph)
 		if err != nil {
 			return err
+		}
+		if v != nil && ph.settings.Registry == nil {
+			ph.settings.Registry = v.registry(ph.settings.profiles)
 		}
 		cfg, err := ph.settings.Config(req)
 		if err != nil {
@@ -240,6 +247,73 @@ func Validate(spec Spec) error {
 		return err
 	}
 	return j.check()
+}
+
+// Validator validates many specs that share their inputs, as a study's cells do, and
+// reads what they share once rather than once per spec: the device profiles of each
+// --profiles, and what a phase asks of the run for each set of its own parameters
+// (Prepare, which reads a mix's file, for one). Every spec is still checked whole, as
+// Validate checks it. The zero Validator is ready to use; it is not safe for
+// concurrent use.
+type Validator struct {
+	registries map[string]*device.Registry
+	requests   map[string]prepared
+}
+
+// prepared is what a phase's Prepare returned.
+type prepared struct {
+	req workload.Request
+	err error
+}
+
+// Validate is Validate(spec), with what v read for earlier specs.
+func (v *Validator) Validate(spec Spec) error {
+	j, err := NewJob(spec)
+	if err != nil {
+		return err
+	}
+	return j.checkWith(v)
+}
+
+// prepare is what phase ph of workload name asks of the run: Prepare's answer for
+// the phase's own parameters, read once per set of their values (nil v: every time).
+func (v *Validator) prepare(name string, ph *jobPhase) (workload.Request, error) {
+	if v == nil {
+		return ph.w.Prepare(ph.phase)
+	}
+	key := name + "\x00" + string(ph.phase) + "\x00" + strings.Join(ph.own.Args(), "\x00")
+	if p, ok := v.requests[key]; ok {
+		return p.req, p.err
+	}
+	req, err := ph.w.Prepare(ph.phase)
+	if v.requests == nil || len(v.requests) >= maxPrepared {
+		// A request holds its phase's workload (a parsed mix): cells whose own
+		// values all differ share nothing, and keeping every one would hold them all.
+		v.requests = map[string]prepared{}
+	}
+	v.requests[key] = prepared{req, err}
+	return req, err
+}
+
+// maxPrepared bounds the requests a Validator keeps.
+const maxPrepared = 64
+
+// registry is the device registry of the profiles given (nil when they do not load:
+// Config then says why, as it would without v).
+func (v *Validator) registry(profiles []string) *device.Registry {
+	key := strings.Join(profiles, "\x00")
+	if reg, ok := v.registries[key]; ok {
+		return reg
+	}
+	var reg *device.Registry
+	if paths, err := device.ProfilePaths(profiles); err == nil {
+		reg, _ = device.Load(paths...)
+	}
+	if v.registries == nil {
+		v.registries = map[string]*device.Registry{}
+	}
+	v.registries[key] = reg
+	return reg
 }
 
 // Execute runs spec's phases in order (Job.Execute) with spec.IO.
@@ -289,9 +363,20 @@ func (j *Job) run(ctx context.Context, ph *jobPhase, out IO) (*PhaseOutcome, err
 			po.Status, po.Why = s.RunStatus()
 		}
 	}
+	var died *exitstatus.DiedError
 	switch {
 	case errors.Is(err, context.Canceled):
 		po.Status, po.Why = result.StatusInterrupted, err.Error()
+	case errors.As(err, &died):
+		// What failed after the emulator's or the database's server died failed
+		// because it did (Finish put the earliest death first).
+		why := died.Error()
+		if po.Why != "" && !strings.HasPrefix(po.Why, why) { // a CauseTaker's result has it first already
+			why += "; then " + po.Why
+		} else if po.Why != "" {
+			why = po.Why
+		}
+		po.Status, po.Why = result.StatusFailed, why
 	case err != nil && po.Status == result.StatusOK:
 		po.Status, po.Why = result.StatusFailed, err.Error()
 	}

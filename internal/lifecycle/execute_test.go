@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -227,6 +228,7 @@ func (tp *template) lookup(name string) *params.Param {
 // the flag (or the workload, phase or parameter that does not exist).
 func TestValidate(t *testing.T) {
 	out := t.TempDir()
+	var shared Validator
 	for _, tc := range []struct {
 		name string
 		spec Spec
@@ -241,6 +243,18 @@ func TestValidate(t *testing.T) {
 		{"a value that does not parse", Spec{Workload: "tpcc", Phases: []workload.Phase{"run"}, Values: map[string][]string{"duration": {"5 minutes"}}}, `invalid argument "5 minutes" for "--duration" flag`},
 		{"a value out of range", Spec{Workload: "tpcc", Phases: []workload.Phase{"load"}, Values: map[string][]string{"out": {out}, "warehouses": {"0"}}}, "--warehouses 0: give 1 to"},
 		{"a setting the engine cannot have", Spec{Workload: "tpcc", Phases: []workload.Phase{"run"}, Values: map[string][]string{"out": {out}, "wal": {"hdd-7200"}}}, "--wal hdd-7200: SQLite keeps its WAL"},
+		// What SQLite would ignore or misread fails validation, not the cell that opens it
+		// (docs/engines.md, "Settings: --set").
+		{"a setting SQLite does not have", Spec{Workload: "tpcc", Phases: []workload.Phase{"run"}, Values: map[string][]string{"out": {out}, "set": {"work_mem=64MB"}}},
+			"--set work_mem=64MB on sqlite: no such setting: SQLite's settings are its PRAGMAs"},
+		{"a PRAGMA SQLite would read as 0", Spec{Workload: "tpcc", Phases: []workload.Phase{"run"}, Values: map[string][]string{"out": {out}, "set": {"cache_size=abc"}}},
+			"--set cache_size=abc on sqlite: give an integer"},
+		{"a PRAGMA SQLite takes", Spec{Workload: "tpcc", Phases: []workload.Phase{"run"}, Values: map[string][]string{"out": {out}, "set": {"synchronous=normal", "cache_size=-4000"}}}, ""},
+		// A meter file that is not there would be found missing only after the run.
+		{"a power meter file that is not there", Spec{Workload: "tpcc", Phases: []workload.Phase{"run"}, Values: map[string][]string{"out": {out}, "power-meter": {filepath.Join(out, "no-meter.csv")}}},
+			"--power-meter " + filepath.Join(out, "no-meter.csv") + ": no such file: give a file of (time, watts) readings that is there before the run starts"},
+		{"a power meter that is a directory", Spec{Workload: "tpcc", Phases: []workload.Phase{"run"}, Values: map[string][]string{"out": {out}, "power-meter": {out}}},
+			"--power-meter " + out + ": not a regular file but a directory"},
 		{"required", Spec{Workload: "oltp", Phases: []workload.Phase{"run"}, Values: map[string][]string{"out": {out}}}, `required flag(s) "mix" not set`},
 		{"no out", Spec{Workload: "tpch", Phases: []workload.Phase{"run"}, Values: map[string][]string{"sf": {"0.01"}}}, "--out is required"},
 		{"one phase's value", Spec{Workload: "tpcc", Phases: []workload.Phase{"load", "run"}, Values: map[string][]string{"out": {out}, "run.seed": {"x"}}}, `invalid argument "x" for "--seed" flag`},
@@ -251,7 +265,56 @@ func TestValidate(t *testing.T) {
 			if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
 				t.Errorf("error %v, want %q", err, tc.want)
 			}
+			// A Validator that has read the other cases' inputs says the same.
+			if verr := shared.Validate(tc.spec); (verr == nil) != (err == nil) || err != nil && verr.Error() != err.Error() {
+				t.Errorf("a Validator says %v, Validate %v", verr, err)
+			}
 		})
+	}
+}
+
+// TestValidatorReadsOnce: a Validator reads the device profiles of a --profiles once
+// for every spec that gives it, yet each spec's own values are still checked.
+func TestValidatorReadsOnce(t *testing.T) {
+	out, profiles := t.TempDir(), t.TempDir()
+	src, err := os.ReadFile("../device/profiles/sata-ssd.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine := filepath.Join(profiles, "mine.yaml")
+	if err := os.WriteFile(mine, []byte(strings.Replace(string(src), "name: sata-ssd", "name: mine", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := func(data string) Spec {
+		return Spec{Workload: "tpcc", Phases: []workload.Phase{"load"}, Values: map[string][]string{"out": {out}, "profiles": {profiles}, "data": {data}}}
+	}
+	var v Validator
+	if err := v.Validate(spec("mine")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(mine); err != nil {
+		t.Fatal(err)
+	}
+	if err := v.Validate(spec("pagecache(mine,size=64MiB)")); err != nil {
+		t.Errorf("the second spec read the profiles again: %v", err)
+	}
+	if err := v.Validate(spec("hdd-9000")); err == nil || !strings.Contains(err.Error(), `--data hdd-9000: not a tier`) {
+		t.Errorf("an unknown profile: %v", err)
+	}
+	if err := Validate(spec("mine")); err == nil {
+		t.Error("Validate, without the Validator, found the removed profile")
+	}
+	// What Prepare answered is kept for specs that repeat a phase's own values, not
+	// for every spec: each answer holds its phase's workload.
+	for w := 1; w <= 3*maxPrepared; w++ {
+		s := spec("sata-ssd")
+		s.Values["warehouses"] = []string{fmt.Sprint(w)}
+		if err := v.Validate(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(v.requests) > maxPrepared {
+		t.Errorf("the Validator keeps %d answers, more than %d", len(v.requests), maxPrepared)
 	}
 }
 

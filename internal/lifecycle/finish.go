@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"tierbench/internal/energy"
+	"tierbench/internal/exitstatus"
 	"tierbench/internal/metrics"
 	"tierbench/internal/monitor"
 	"tierbench/internal/placement"
@@ -46,7 +47,14 @@ func (r *Run) Finish(rep *workload.Report, runErr error) error {
 		r.exp.Close()
 	}
 	storage, stopErr := r.stop() // the engine stops before its devices unmount
-	err := errors.Join(runErr, monErr, stopErr)
+	// A process the run depended on that died (the emulator's server, the database
+	// server) is the cause of what failed after it: it comes first.
+	err := exitstatus.CauseFirst(errors.Join(runErr, monErr, stopErr))
+	if died := (*exitstatus.DiedError)(nil); errors.As(err, &died) && rep != nil {
+		if ct, ok := rep.Result.(workload.CauseTaker); ok {
+			ct.TakeCause(died.Error())
+		}
+	}
 	if rep == nil || rep.Result == nil {
 		r.rec.Close()
 		r.result = errors.Join(err, r.release())

@@ -77,6 +77,9 @@ func TestSettingsRefuseWithoutRunning(t *testing.T) {
 		{"metrics addr without a port", engineOpts, []string{"--metrics-addr", "localhost"}, `--metrics-addr "localhost": give HOST:PORT`},
 		{"cpu watts", engineOpts, []string{"--cpu-watts", "125"}, `--cpu-watts "125": no comma`},
 		{"base watts", engineOpts, []string{"--base-watts", "-5"}, "--base-watts -5"},
+		{"base watts beyond any host", engineOpts, []string{"--base-watts", "1e308"}, "--base-watts 1e+308: 1e+308 W is more than 100 kW"},
+		{"cpu watts beyond any host", engineOpts, []string{"--cpu-watts", "10,1e308"}, `--cpu-watts "10,1e308": max: 1e+308 W is more than 100 kW`},
+		{"grid in grams per MWh", engineOpts, []string{"--grid-intensity", "475000"}, "--grid-intensity 475000: give grams of CO2 per kWh, 0 to 2000"},
 		{"no directory", Options{}, nil, "--data or --dir is required"},
 		{"missing dir", Options{}, []string{"--dir", filepath.Join(dir, "nope")}, "--dir " + filepath.Join(dir, "nope") + ": not an existing directory"},
 	} {
@@ -252,5 +255,19 @@ func TestRunWithoutEngine(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, "earlier")); !os.IsNotExist(err) {
 		t.Errorf("OUT/earlier after a run that wrote nothing: %v", err)
+	}
+
+	// A study's directory is the study's: a run there would set its report aside
+	// and put a result.json beside its runs.
+	if err := os.WriteFile(filepath.Join(out, rundir.StudyFile), []byte(`{}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s = settingsFor(t, Options{Sections: true}, "--out", out, "--dir", dir)
+	if _, err := startFor(t, s, workload.Request{Results: []string{"result.json"}}, IO{}); err == nil ||
+		!strings.HasPrefix(err.Error(), "--out "+out+" holds a study (study.json): its report is `tierbench study report "+out+"`") {
+		t.Errorf("a run into a study's directory: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "earlier")); !os.IsNotExist(err) {
+		t.Errorf("the refused run set files aside: %v", err)
 	}
 }

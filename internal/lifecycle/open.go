@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"tierbench/internal/energy"
@@ -155,9 +156,16 @@ func (r *Run) place(ctx context.Context) error {
 	}
 	_, managed := eng.(engine.Server)
 	r.embedded = !managed && ecfg.DSN == ""
-	if managed {
-		if info, err := eng.Info(ctx); err == nil && info.Settings["server_user_acl"] != "" {
-			r.note(fmt.Sprintf("the server's user may now pass through a directory of yours (an ACL entry: %s); result files record it", info.Settings["server_user_acl"]))
+	if managed || len(ecfg.Settings) > 0 {
+		if info, err := eng.Info(ctx); err == nil {
+			if acl := info.Settings["server_user_acl"]; acl != "" {
+				r.note(fmt.Sprintf("the server's user may now pass through a directory of yours (an ACL entry: %s); result files record it", acl))
+			}
+			// A setting the engine refused or ignored failed the open; one it cannot
+			// report is said here, and recorded (docs/engines.md, "Settings: --set").
+			if u := engine.Unverified(info.Applied); len(u) > 0 {
+				r.note(fmt.Sprintf("%s could not confirm these settings, recorded as unverified: %s", info.Name, strings.Join(u, "; ")))
+			}
 		}
 	}
 	return nil

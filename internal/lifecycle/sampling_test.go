@@ -94,8 +94,8 @@ func TestSampledRun(t *testing.T) {
 	if v == nil || len(v.Levels) != 1 || v.Window != "2 users" || v.Levels[0].Users != 2 || v.Primary == verdict.Unknown {
 		t.Fatalf("verdict %+v: want the level judged", v)
 	}
-	samples, err := monitor.ReadSamples(filepath.Join(out, monitor.JSONLinesFile))
-	if err != nil || len(samples) != mon.Samples {
+	samples, torn, err := monitor.ReadSamples(filepath.Join(out, monitor.JSONLinesFile))
+	if err != nil || torn != nil || len(samples) != mon.Samples {
 		t.Fatalf("metrics.jsonl: %d samples (%v), the summary counts %d", len(samples), err, mon.Samples)
 	}
 	for _, smp := range samples {

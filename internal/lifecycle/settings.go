@@ -123,7 +123,7 @@ func NewSettings(opts Options) *Settings {
 		params.Parsed(p, &s.cpuWatts, "cpu-watts", "", params.String, parseCPUWatts, "the CPUs' idle and full watts as IDLE,MAX (e.g. 12.5,125) for the energy section where the CPU's power is modelled (default: from the CPU's TDP in tierbench's table)")
 		p.Float(&s.baseWatts, "base-watts", 0, "watts of the rest of the host (motherboard, fans, NIC, power-supply loss) for the energy section (0: not counted)")
 		p.String(&s.powerMeter, "power-meter", "", params.String, "a file of (time, watts) readings of a meter on the whole host, for the energy section")
-		p.String(&s.powerMeterCmd, "power-meter-cmd", "", params.String, "a command that prints the host's watts, polled during the run (e.g. 'ipmitool dcmi power reading'), for the energy section")
+		p.String(&s.powerMeterCmd, "power-meter-cmd", "", params.String, "a command that prints the host's watts (several lines: their sum), polled during the run (e.g. 'ipmitool dcmi power reading'), for the energy section")
 		params.Parsed(p, &s.sample, "sample", monitor.DefaultInterval.String(), params.String, monitor.ParseSample, "how often to sample the host, the processes, the disks, emulated devices and the engine into OUT/metrics.jsonl and .csv, for the monitoring and verdict sections (e.g. 1s, 500ms), or off")
 		p.String(&s.metricsAddr, "metrics-addr", "", params.String, "serve the samples, and the throughput and latency of workloads with report intervals, to Prometheus at http://HOST:PORT/metrics while the run goes (e.g. 127.0.0.1:9187)")
 		if opts.Engine {

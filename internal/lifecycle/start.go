@@ -17,7 +17,9 @@ import (
 // anything starts, it checks the load the phase runs on: a phase follows the engine
 // that load used, and only when that is not the engine it was configured for (no
 // --engine given) is it configured again, for that engine. Then it checks what the
-// phase needs of this host, and opens the run (Open) with the monitor mon (nil: none).
+// phase needs of this host (a workload without an engine checks itself:
+// Request.Precheck), and opens the run (Open) with the monitor mon (nil: none). A
+// phase refused up to there has changed nothing in OUT.
 func (s *Settings) start(ctx context.Context, req workload.Request, cfg *Config, out IO, mon Monitor) (*Run, error) {
 	if req.Load != nil {
 		configured := s.EngineName()
@@ -33,6 +35,15 @@ func (s *Settings) start(ctx context.Context, req workload.Request, cfg *Config,
 	}
 	if err := checkCapacity(cfg); err != nil {
 		return nil, err
+	}
+	if req.Precheck != nil {
+		notes := out.Stderr
+		if notes == nil {
+			notes = io.Discard
+		}
+		if err := req.Precheck(ctx, dataDir(cfg), cfg.IgnoreLimits, notes); err != nil {
+			return nil, err
+		}
 	}
 	cfg.Monitor = mon
 	return Open(ctx, cfg, out)
@@ -107,12 +118,13 @@ func checkCapacity(cfg *Config) error {
 	return nil
 }
 
-// dataDir is the directory whose file system the database's data will fill, before
-// the engine opens: "" for an external server (its disk is not this host's to
-// measure), a real directory given as the data's tier, OUT for an emulated tier (its
-// backing files live in OUT/tiers), else --db or OUT/db.
+// dataDir is the directory whose file system the database's data (or, without an
+// engine, the workload's files) will fill, before anything opens: "" for an external
+// server (its disk is not this host's to measure), a real directory given as the
+// data's tier, OUT for an emulated tier (its backing files live in OUT/tiers), else
+// --db or OUT/db, or without an engine --dir.
 func dataDir(cfg *Config) string {
-	if cfg.Engine.DSN != "" {
+	if cfg.Engine != nil && cfg.Engine.DSN != "" {
 		return ""
 	}
 	if t, ok := cfg.Plan.Tier(placement.Data); ok {
@@ -120,6 +132,9 @@ func dataDir(cfg *Config) string {
 			return cfg.Out
 		}
 		return t.Dir
+	}
+	if cfg.Engine == nil {
+		return cfg.Dir
 	}
 	return cfg.Engine.Dir
 }

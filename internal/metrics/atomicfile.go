@@ -12,13 +12,22 @@ import (
 	"syscall"
 )
 
-// WriteJSONFile writes v as indented JSON to path atomically (WriteFile).
+// WriteJSONFile writes v as indented JSON to path atomically (WriteFile). A number
+// JSON cannot hold (NaN, an infinity) is written as null and named in a
+// *NonFiniteError, returned once the file is written: one bad figure must not lose
+// the whole result.
 func WriteJSONFile(path string, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
+	data, replaced, err := marshalFinite(v, true)
 	if err != nil {
 		return fmt.Errorf("write %s: encode the result: %w", path, err)
 	}
-	return WriteFile(path, append(data, '\n'))
+	if err := WriteFile(path, append(data, '\n')); err != nil {
+		return err
+	}
+	if len(replaced) > 0 {
+		return &NonFiniteError{File: path, Fields: replaced}
+	}
+	return nil
 }
 
 // WriteFile writes data to path atomically: a temporary file in the same directory,

@@ -1,7 +1,6 @@
 package metrics
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -131,12 +130,15 @@ func IntervalLine(r IntervalRecord) string {
 // JSONLines writes one JSON value a line. A failed write ends the file: it keeps the
 // whole lines written before (a writer that can truncate, as *os.File, is cut back to
 // the end of the last one, so a full disk leaves no torn line), later writes are
-// skipped, and Err says why.
+// skipped, and Err says why. A number JSON cannot hold (NaN, an infinity) is written
+// as null, as WriteJSONFile writes it, with the rest of its line: NonFinite says which.
 type JSONLines struct {
 	w     io.Writer
 	lines int
 	size  int64
 	err   error
+	// nulls are the numbers written as null: "line 3 latency.p99_ms (NaN)".
+	nulls []string
 }
 
 // NewJSONLines writes to w.
@@ -144,12 +146,22 @@ func NewJSONLines(w io.Writer) *JSONLines {
 	return &JSONLines{w: w}
 }
 
+// name is the file's name for messages: w's own (an *os.File's path), or "JSON lines".
+func (j *JSONLines) name() string {
+	if n, ok := j.w.(interface{ Name() string }); ok {
+		return n.Name()
+	}
+	return "JSON lines"
+}
+
 // Write encodes v on one line; after a failed write it does nothing and returns Err.
+// A line whose numbers JSON cannot hold is written with them as null, and Write
+// returns a *NonFiniteError naming them; the file goes on.
 func (j *JSONLines) Write(v any) error {
 	if j.err != nil {
 		return j.err
 	}
-	b, err := json.Marshal(v)
+	b, replaced, err := marshalFinite(v, false)
 	if err != nil {
 		return err // v's fault, not the file's: the next value may encode
 	}
@@ -166,11 +178,28 @@ func (j *JSONLines) Write(v any) error {
 	}
 	j.size += int64(n)
 	j.lines++
-	return nil
+	if len(replaced) == 0 {
+		return nil
+	}
+	fields := make([]string, len(replaced))
+	for i, r := range replaced {
+		fields[i] = fmt.Sprintf("line %d %s", j.lines, r)
+	}
+	j.nulls = append(j.nulls, fields...)
+	return &NonFiniteError{File: j.name(), Fields: fields}
 }
 
 // Lines is how many lines were written whole.
 func (j *JSONLines) Lines() int { return j.lines }
+
+// NonFinite names every number written as null so far, by line and JSON path; nil
+// when there were none.
+func (j *JSONLines) NonFinite() *NonFiniteError {
+	if len(j.nulls) == 0 {
+		return nil
+	}
+	return &NonFiniteError{File: j.name(), Fields: j.nulls}
+}
 
 // Err is the error that ended the file, nil while every write succeeded.
 func (j *JSONLines) Err() error { return j.err }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -50,6 +51,51 @@ func TestJSONLines(t *testing.T) {
 	if len(lines) != 2 || !strings.Contains(lines[0], `"tps":1`) || !strings.Contains(lines[0], `"ops":{"x":{"count":1`) ||
 		!strings.Contains(lines[0], `"time":"1970-01-01T00:00:01Z"`) {
 		t.Errorf("JSON lines:\n%s", b.String())
+	}
+}
+
+// TestJSONLinesNonFinite: an interval whose latency is NaN and whose TPS is +Inf is
+// written whole, those numbers as null, and Write says which by line and JSON path;
+// the lines around it are as they were. Before, json.Marshal failed and the whole line
+// was lost without a word (the runner does not look at Write's error). Read back, the
+// nulls are NaN, not 0.
+func TestJSONLinesNonFinite(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "intervals.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := NewJSONLines(f)
+	good := IntervalRecord{Phase: "measure", Users: 2, TPS: 100, Latency: Latency{P50: 1.5}, Ops: map[string]OpReport{}}
+	bad := good
+	bad.TPS, bad.Latency.P99 = math.Inf(1), math.NaN()
+	bad.Ops = map[string]OpReport{"x": {Count: 3, PerSecond: math.NaN()}}
+	if err := j.Write(good); err != nil {
+		t.Fatal(err)
+	}
+	err = j.Write(bad)
+	var nf *NonFiniteError
+	if !errors.As(err, &nf) || nf.File != path ||
+		!slices.Equal(nf.Fields, []string{"line 2 tps (+Inf)", "line 2 latency.p99_ms (NaN)", "line 2 ops.x.per_second (NaN)"}) {
+		t.Fatalf("Write of NaN and +Inf: %v", err)
+	}
+	if err := j.Write(good); err != nil || j.Err() != nil || j.Lines() != 3 {
+		t.Fatalf("the file did not go on: %v, %v, %d lines", err, j.Err(), j.Lines())
+	}
+	f.Close()
+	data, _ := os.ReadFile(path)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[1], `"tps":null`) || !strings.Contains(lines[1], `"p99_ms":null`) ||
+		!strings.Contains(lines[1], `"p50_ms":1.5`) || !strings.Contains(lines[1], `"per_second":null`) || lines[0] != lines[2] {
+		t.Errorf("file:\n%s", data)
+	}
+	var read []IntervalRecord
+	if _, err := ReadJSONLines(path, func(_ int, r *IntervalRecord) error { read = append(read, *r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(read) != 3 || !math.IsNaN(read[1].TPS) || !math.IsNaN(read[1].Latency.P99) || read[1].Latency.P50 != 1.5 ||
+		!math.IsNaN(read[1].Ops["x"].PerSecond) || read[1].Ops["x"].Count != 3 || read[0].TPS != 100 || read[0].Latency.P99 != 0 {
+		t.Errorf("read back: %+v", read)
 	}
 }
 

@@ -3,24 +3,25 @@ package monitor
 import (
 	"bufio"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"time"
+
+	"tierbench/internal/metrics"
 )
 
 // WriteCSV writes the samples of the JSON lines file jsonl as CSV to path: one row a
 // sample, the columns time, elapsed_s and mark, then every value and every counter any
 // sample has, by name; a series a sample lacks is an empty cell. It reads jsonl twice
-// rather than holding the samples, and writes path atomically.
-func WriteCSV(jsonl, path string) error {
+// rather than holding the samples, and writes path atomically. A torn last line (a
+// run killed while it wrote) is left out and described by the TornLine returned.
+func WriteCSV(jsonl, path string) (*metrics.TornLine, error) {
 	var names []string
 	seen := map[string]bool{}
-	err := eachSample(jsonl, func(s *Sample) error {
+	torn, err := eachSample(jsonl, func(s *Sample) error {
 		for _, m := range []map[string]float64{s.Values, s.Counters} {
 			for k := range m {
 				if !seen[k] {
@@ -32,22 +33,22 @@ func WriteCSV(jsonl, path string) error {
 		return nil
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	sort.Strings(names)
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("monitor: %w", err)
+		return nil, fmt.Errorf("monitor: %w", err)
 	}
 	defer os.Remove(tmp.Name()) // fails harmlessly after the rename
 	bw := bufio.NewWriter(tmp)
 	w := csv.NewWriter(bw)
 	if err := w.Write(append([]string{"time", "elapsed_s", "mark"}, names...)); err != nil {
 		tmp.Close()
-		return fmt.Errorf("monitor: %s: %w", path, err)
+		return nil, fmt.Errorf("monitor: %s: %w", path, err)
 	}
 	row := make([]string, 3+len(names))
-	err = eachSample(jsonl, func(s *Sample) error {
+	_, err = eachSample(jsonl, func(s *Sample) error {
 		row[0], row[1], row[2] = s.Time.Format(time.RFC3339Nano), strconv.FormatFloat(s.ElapsedS, 'f', -1, 64), s.Mark
 		for i, n := range names {
 			v, ok := s.Values[n]
@@ -81,38 +82,29 @@ func WriteCSV(jsonl, path string) error {
 		err = os.Rename(tmp.Name(), path)
 	}
 	if err != nil {
-		return fmt.Errorf("monitor: %s: %w", path, err)
+		return nil, fmt.Errorf("monitor: %s: %w", path, err)
 	}
-	return nil
+	return torn, nil
 }
 
-// ReadSamples decodes metrics.jsonl (for reports rebuilt offline).
-func ReadSamples(path string) ([]Sample, error) {
+// ReadSamples decodes metrics.jsonl (for reports rebuilt offline). A last line cut
+// short (a run killed while it wrote) is left out and described by the TornLine
+// returned.
+func ReadSamples(path string) ([]Sample, *metrics.TornLine, error) {
 	var out []Sample
-	err := eachSample(path, func(s *Sample) error {
+	torn, err := eachSample(path, func(s *Sample) error {
 		out = append(out, *s)
 		return nil
 	})
-	return out, err
+	return out, torn, err
 }
 
-// eachSample calls f for every sample of a JSON lines file; an error names the line.
-func eachSample(path string, f func(*Sample) error) error {
-	file, err := os.Open(path)
+// eachSample calls f for every sample of a JSON lines file but a torn last line,
+// which it returns; an error names the line.
+func eachSample(path string, f func(*Sample) error) (*metrics.TornLine, error) {
+	torn, err := metrics.ReadJSONLines(path, func(_ int, s *Sample) error { return f(s) })
 	if err != nil {
-		return fmt.Errorf("monitor: %w", err)
+		return nil, fmt.Errorf("monitor: %w", err)
 	}
-	defer file.Close()
-	dec := json.NewDecoder(bufio.NewReader(file))
-	for line := 1; ; line++ {
-		var s Sample
-		if err := dec.Decode(&s); err == io.EOF {
-			return nil
-		} else if err != nil {
-			return fmt.Errorf("monitor: %s, line %d: %w", path, line, err)
-		}
-		if err := f(&s); err != nil {
-			return fmt.Errorf("monitor: %s, line %d: %w", path, line, err)
-		}
-	}
+	return torn, nil
 }

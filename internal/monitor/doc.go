@@ -40,8 +40,9 @@
 // summarised are those of the samples after it, whose time (since the sample before)
 // lies in the window. BeginWindow and EndWindow take a sample at once, which counts as
 // taken at the mark, so a window starts and ends on samples of its own. Each window is
-// summarised (WindowSummary: mean, min, max, p50, p95, p99 of every value; rise and rate
-// of every counter) as its end's sample arrives; the whole run is the window "run".
+// summarised (WindowSummary: mean, min, max, p50, p95, p99 of every value, each sample
+// weighed by the time it stands for, Stats; rise and rate of every counter) as its
+// end's sample arrives; the whole run is the window "run".
 //
 // # How the run lifecycle uses it
 //

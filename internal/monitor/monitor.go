@@ -87,8 +87,8 @@ type Config struct {
 	Timeout time.Duration
 	// OnSample, when set, is called with each sample once its sources are read and
 	// before it is written, from the goroutine that samples: it may add values of its
-	// own (the energy recorder's watts), which Derived documents. It must return
-	// quickly.
+	// own (the energy recorder's watts), which Derived documents; NaN and infinities
+	// are left out. It must return quickly.
 	OnSample func(s *Sample)
 	Derived  []SeriesInfo
 }
@@ -314,6 +314,13 @@ func (m *Monitor) take(mk *mark) {
 	}
 	if m.cfg.OnSample != nil {
 		m.cfg.OnSample(s)
+		// As a source's NaN is left out (Reading.Value), so is one OnSample added: a
+		// value JSON cannot hold would fail this sample's line and stop the file.
+		for k, v := range s.Values {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				delete(s.Values, k)
+			}
+		}
 	}
 	s.Values["monitor.sample_ms"] = round3(float64(time.Since(now).Microseconds()) / 1000)
 
@@ -375,7 +382,12 @@ func (m *Monitor) Stop() (*Summary, error) {
 		m.summary = m.summarize(end)
 		m.stopErr = m.closeFiles()
 		if m.stopErr == nil && m.cfg.Dir != "" {
-			m.stopErr = WriteCSV(filepath.Join(m.cfg.Dir, m.cfg.Prefix+JSONLinesFile), filepath.Join(m.cfg.Dir, m.cfg.Prefix+CSVFile))
+			// The monitor closed the file whole: a torn line in it was written by
+			// something else, and is an error here.
+			torn, err := WriteCSV(filepath.Join(m.cfg.Dir, m.cfg.Prefix+JSONLinesFile), filepath.Join(m.cfg.Dir, m.cfg.Prefix+CSVFile))
+			if m.stopErr = err; err == nil && torn != nil {
+				m.stopErr = fmt.Errorf("monitor: %s", torn)
+			}
 		}
 	})
 	return m.summary, m.stopErr

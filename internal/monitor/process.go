@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"time"
@@ -26,6 +27,7 @@ var processSeries = []SeriesInfo{
 	value("proc.<who>.threads", "threads", "threads of the tree's processes"),
 	value("proc.<who>.cpu_wait_cores", "cores", "time the tree's threads were runnable but waited for a CPU (schedstat's run delay), per second: CPU saturation, 1 = one thread always waiting"),
 	value("proc.<who>.blocked_threads", "threads", "threads of the tree in uninterruptible sleep (state D) at the sample: waiting for a disk or an emulated device"),
+	value("proc.<who>.goroutines_runnable", "goroutines", "tierbench only: its goroutines runnable but waiting for a thread to run on (Go's scheduler) at the sample: the users' wait for a CPU that the kernel's run delay misses, since a thread that waits holds up every goroutine queued behind it"),
 	counter("proc.<who>.cpu_s", "seconds", "CPU time of the tree's processes, and of the children they have reaped"),
 	counter("proc.<who>.user_s", "seconds", "the part of cpu_s in user mode"),
 	counter("proc.<who>.system_s", "seconds", "the part of cpu_s in the kernel"),
@@ -131,6 +133,11 @@ func (p *Processes) Read(_ context.Context, now time.Time, r *Reading) error {
 		}
 		if len(delays) > 0 {
 			p.runDelay[t.Who] = delays
+		}
+		if !t.Tree && t.PID == os.Getpid() {
+			if n, ok := runnableGoroutines(); ok {
+				r.Value(base+".goroutines_runnable", n)
+			}
 		}
 		r.Value(base+".rss_mib", (u.private+u.shared)/(1<<20))
 		r.Value(base+".processes", float64(u.processes))
@@ -275,4 +282,19 @@ func (p *Processes) usage(pids []int, withChildren bool) (treeUsage, error) {
 		u.threads += st.NumThreads
 	}
 	return u, nil
+}
+
+// runnableGoroutinesMetric is Go's count of goroutines ready to run and waiting for a
+// thread (runtime/metrics, Go 1.26).
+const runnableGoroutinesMetric = "/sched/goroutines/runnable:goroutines"
+
+// runnableGoroutines reads this process's runnable goroutines; ok is false on a
+// runtime without the metric.
+func runnableGoroutines() (float64, bool) {
+	sample := []metrics.Sample{{Name: runnableGoroutinesMetric}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 {
+		return 0, false
+	}
+	return float64(sample[0].Value.Uint64()), true
 }

@@ -1,7 +1,6 @@
 package monitor
 
 import (
-	"math"
 	"sort"
 	"strings"
 	"time"
@@ -78,7 +77,13 @@ type WindowSummary struct {
 	Counters map[string]CounterDelta `json:"counters"`
 }
 
-// Stats are a value's statistics over a window; percentiles are nearest-rank.
+// Stats are a value's statistics over a window. Each sample's value stands for the
+// time since the value was read before (its source's previous reading), so Mean and
+// the percentiles weigh it by that time: a sample taken a few milliseconds after
+// another, for a window's mark or at the monitor's stop, counts for those
+// milliseconds, not as much as a whole interval. The percentiles are nearest-rank of
+// that time: P50 is the least value the series was at or below for half of it. Min and
+// Max are of the samples; N counts them.
 type Stats struct {
 	Mean float64 `json:"mean"`
 	Min  float64 `json:"min"`
@@ -153,34 +158,52 @@ type window struct {
 	prev            map[string]float64
 	inc             map[string]float64
 	from, to        map[string]time.Time // when each counter was first and last read
-	values          map[string][]float64
-	samples         int
-	summary         *WindowSummary
+	values          map[string][]timed
+	// read is when each value was last read, in any sample the window was shown:
+	// the start of the time the next reading of it stands for.
+	read    map[string]time.Time
+	samples int
+	summary *WindowSummary
 }
 
-// add takes s into the window if it belongs there.
+// timed is a value and the seconds it stands for.
+type timed struct{ v, s float64 }
+
+// add takes s into the window if it belongs there. Every sample taken while the
+// window is open should be shown, those outside it too: they say when each value was
+// last read.
 func (w *window) add(s *Sample) {
 	if w.summary != nil {
 		return
 	}
+	if w.read == nil {
+		w.read = map[string]time.Time{}
+	}
 	at := s.At()
 	if at.Before(w.start) || (w.ended && at.After(w.end)) {
+		w.noteRead(s)
 		return
 	}
 	if !w.based {
 		w.based, w.firstAt, w.lastAt = true, s.Time, s.Time
-		w.prev, w.inc, w.values = map[string]float64{}, map[string]float64{}, map[string][]float64{}
+		w.prev, w.inc, w.values = map[string]float64{}, map[string]float64{}, map[string][]timed{}
 		w.from, w.to = map[string]time.Time{}, map[string]time.Time{}
 		for k, v := range s.Counters {
 			w.prev[k], w.from[k], w.to[k] = v, s.Time, s.Time
 		}
+		w.noteRead(s)
 		return
 	}
 	w.samples++
-	w.lastAt = s.Time
 	for k, v := range s.Values {
-		w.values[k] = append(w.values[k], v)
+		since, ok := w.read[k]
+		if !ok { // first read now: it stands for the time since the sample before
+			since = w.lastAt
+		}
+		w.values[k] = append(w.values[k], timed{v, max(0, s.Time.Sub(since).Seconds())})
 	}
+	w.lastAt = s.Time
+	w.noteRead(s)
 	for k, v := range s.Counters {
 		p, ok := w.prev[k]
 		switch {
@@ -192,6 +215,12 @@ func (w *window) add(s *Sample) {
 			w.inc[k] += v // the counter restarted from zero
 		}
 		w.prev[k], w.to[k] = v, s.Time
+	}
+}
+
+func (w *window) noteRead(s *Sample) {
+	for k := range s.Values {
+		w.read[k] = s.Time
 	}
 }
 
@@ -219,18 +248,36 @@ func (w *window) finish() *WindowSummary {
 	return ws
 }
 
-// newStats summarises vs (not empty).
-func newStats(vs []float64) Stats {
-	sorted := append([]float64(nil), vs...)
-	sort.Float64s(sorted)
+// newStats summarises vs (not empty), each value weighed by the time it stands for
+// (Stats). Values that stand for no time at all (a clock that stepped back) weigh
+// alike, so that they still have a mean.
+func newStats(vs []timed) Stats {
+	sorted := append([]timed(nil), vs...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].v < sorted[j].v })
+	total := 0.0
+	for _, t := range sorted {
+		total += t.s
+	}
+	weight := func(t timed) float64 { return t.s }
+	if total <= 0 {
+		weight, total = func(timed) float64 { return 1 }, float64(len(sorted))
+	}
 	sum := 0.0
-	for _, v := range sorted {
-		sum += v
+	for _, t := range sorted {
+		sum += weight(t) * t.v
 	}
+	// rank is the least value whose weight with the values below it reaches p% of the
+	// total (nearest-rank when the weights are equal); the tolerance keeps a sum of
+	// equal weights that rounds just below p% from moving to the next value.
 	rank := func(p float64) float64 {
-		i := int(math.Ceil(p/100*float64(len(sorted)))) - 1
-		return sorted[max(0, min(i, len(sorted)-1))]
+		need, cum := p/100*total*(1-1e-12), 0.0
+		for _, t := range sorted {
+			if cum += weight(t); cum >= need {
+				return t.v
+			}
+		}
+		return sorted[len(sorted)-1].v
 	}
-	return Stats{Mean: round3(sum / float64(len(sorted))), Min: sorted[0], Max: sorted[len(sorted)-1],
+	return Stats{Mean: round3(sum / total), Min: sorted[0].v, Max: sorted[len(sorted)-1].v,
 		P50: rank(50), P95: rank(95), P99: rank(99), N: len(sorted)}
 }

@@ -17,10 +17,10 @@ func sample(at time.Time, v float64, counters map[string]float64) *Sample {
 }
 
 // TestWindow: a window's first sample is its base; the values of the samples after it
-// are summarised (nearest-rank percentiles), counters rise by their increments (a
-// restart from zero counted from zero) over the time they were read; samples outside
-// the window are left out, and a sample taken for the window's end mark counts as
-// taken at the mark.
+// are summarised (nearest-rank percentiles of the time each stands for), counters rise
+// by their increments (a restart from zero counted from zero) over the time they were
+// read; samples outside the window are left out, and a sample taken for the window's
+// end mark counts as taken at the mark.
 func TestWindow(t *testing.T) {
 	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
 	w := &window{label: "4 users", users: 4, start: at(1), end: at(4), ended: true}
@@ -37,7 +37,9 @@ func TestWindow(t *testing.T) {
 		w.add(s)
 	}
 	ws := w.finish()
-	want := Stats{Mean: 40, Min: 30, Max: 50, P50: 40, P95: 50, P99: 50, N: 3}
+	// 30 and 40 stand for a second each, 50 for the 0.1 s since the tick at 4.2 s:
+	// (30 + 40 + 5) / 2.1 s; half of the 2.1 s is at or below 40, and so is 95%.
+	want := Stats{Mean: 35.714, Min: 30, Max: 50, P50: 40, P95: 40, P99: 50, N: 3}
 	if got := ws.Series["v"]; got != want {
 		t.Errorf("v: %+v, want %+v", got, want)
 	}
@@ -50,16 +52,68 @@ func TestWindow(t *testing.T) {
 	}
 }
 
+// TestWindowTimeWeighted: a window of three one-second samples ends with the sample
+// of its end mark, 5 ms after the last tick, which read the CPUs 100% busy over those
+// 5 ms. Counted as a sample like the others it would make the mean 47.5% and the 95th
+// percentile 100%; it stands for 5 ms of the window's 3.005 s:
+//
+//	busy: (20 + 30 + 40 + 100 x 0.005) / 3.005 = 30.116; p50 30 (2 s of 3.005 at or
+//	      below it), p95 and p99 40 (3 s); min 20, max 100
+//	q:    read at 1 s (1), not at 2 s (its source failed), at 3 s (4, for the 2 s since
+//	      it was read), at 3.005 s (0): (1 + 8 + 0) / 3.005 = 2.995; p50 4 (sample
+//	      by sample it would be 1)
+func TestWindowTimeWeighted(t *testing.T) {
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	end := at(3.005)
+	w := &window{label: "run", start: at(0), end: end, ended: true}
+	for _, s := range []*Sample{
+		{Time: at(0), Values: map[string]float64{"busy": 0}},
+		{Time: at(1), Values: map[string]float64{"busy": 20, "q": 1}},
+		{Time: at(2), Values: map[string]float64{"busy": 30}},
+		{Time: at(3), Values: map[string]float64{"busy": 40, "q": 4}},
+		{Time: end, Mark: "stop", MarkTime: &end, Values: map[string]float64{"busy": 100, "q": 0}},
+	} {
+		w.add(s)
+	}
+	ws := w.finish()
+	for name, want := range map[string]Stats{
+		"busy": {Mean: 30.116, Min: 20, Max: 100, P50: 30, P95: 40, P99: 40, N: 4},
+		"q":    {Mean: 2.995, Min: 0, Max: 4, P50: 4, P95: 4, P99: 4, N: 3},
+	} {
+		if got := ws.Series[name]; got != want {
+			t.Errorf("%s: %+v, want %+v", name, got, want)
+		}
+	}
+}
+
+// equal is values that each stand for a second.
+func equal(vs ...float64) []timed {
+	out := make([]timed, len(vs))
+	for i, v := range vs {
+		out[i] = timed{v, 1}
+	}
+	return out
+}
+
+// TestPercentiles: with equal weights the percentiles are nearest-rank; values that
+// stand for no time (a clock stepped back) weigh alike.
 func TestPercentiles(t *testing.T) {
 	vs := make([]float64, 100)
 	for i := range vs {
 		vs[i] = float64(100 - i) // 100 down to 1
 	}
-	if st := newStats(vs); st.P50 != 50 || st.P95 != 95 || st.P99 != 99 || st.Mean != 50.5 || st.Min != 1 || st.Max != 100 {
+	if st := newStats(equal(vs...)); st.P50 != 50 || st.P95 != 95 || st.P99 != 99 || st.Mean != 50.5 || st.Min != 1 || st.Max != 100 {
 		t.Errorf("1..100: %+v", st)
 	}
-	if st := newStats([]float64{7}); st.P50 != 7 || st.P99 != 7 || st.N != 1 {
+	if st := newStats(equal(7)); st.P50 != 7 || st.P99 != 7 || st.N != 1 {
 		t.Errorf("one value: %+v", st)
+	}
+	if st := newStats([]timed{{3, 0}, {1, 0}, {2, 0}}); st.Mean != 2 || st.P50 != 2 || st.P99 != 3 {
+		t.Errorf("no time at all: %+v", st)
+	}
+	// 10 for 0.1 s, 0 for 0.9 s: a mean of 1, and 0 for 90% of the time.
+	if st := newStats([]timed{{10, 0.1}, {0, 0.9}}); st.Mean != 1 || st.P50 != 0 || st.P95 != 10 {
+		t.Errorf("weighted: %+v", st)
 	}
 }
 
@@ -115,9 +169,9 @@ func TestMonitorWindows(t *testing.T) {
 	}
 	// From the samples: the window's first sample (by the time it counts at) is its
 	// base, and the samples after it up to the end are its own.
-	samples, err := ReadSamples(filepath.Join(dir, JSONLinesFile))
-	if err != nil {
-		t.Fatal(err)
+	samples, torn, err := ReadSamples(filepath.Join(dir, JSONLinesFile))
+	if err != nil || torn != nil {
+		t.Fatal(err, torn)
 	}
 	var base, last float64
 	based, inside := false, 0

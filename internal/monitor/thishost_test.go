@@ -106,9 +106,9 @@ func TestOnThisHost(t *testing.T) {
 			t.Errorf("disk %s under the data directory was not read", disk)
 		}
 	}
-	samples, err := ReadSamples(filepath.Join(dir, JSONLinesFile))
-	if err != nil {
-		t.Fatal(err)
+	samples, torn, err := ReadSamples(filepath.Join(dir, JSONLinesFile))
+	if err != nil || torn != nil {
+		t.Fatal(err, torn)
 	}
 	if len(samples) != sum.Samples || sum.Samples < 4 {
 		t.Errorf("metrics.jsonl has %d samples, the summary %d", len(samples), sum.Samples)

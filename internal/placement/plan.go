@@ -106,6 +106,12 @@ func resolveValue(value string, reg *device.Registry) (Tier, error) {
 	}
 	_, specErr := reg.Resolve(value)
 	if specErr == nil {
+		// Resolve checks the spec's own fields; the devices a composite holds are
+		// checked when its model is built, as the emulator will build it: now, not
+		// once the run has started.
+		if _, err := reg.Build(value); err != nil {
+			return Tier{}, err
+		}
 		return Tier{Spec: value}, nil
 	}
 	looksLikePath := strings.ContainsAny(value, `/\`) || strings.HasPrefix(value, ".") || strings.HasPrefix(value, "~")

@@ -81,6 +81,8 @@ func TestNewPlanErrors(t *testing.T) {
 		{"bad name", []string{"a b=sata-ssd"}, Classes{}, []string{`"a b"`, "letters, digits"}},
 		{"unknown profile", []string{"x=hdd-9000"}, Classes{Data: "x"}, []string{"--tier x=hdd-9000", `unknown device profile "hdd-9000"`, "known profiles are"}},
 		{"bad spec field", []string{"x=hdd-7200(rpm=-5)"}, Classes{Data: "x"}, []string{"--tier x=hdd-7200(rpm=-5)", "rpm"}},
+		{"unknown device in a composite", []string{"x=pagecache(hdd-9000,size=64MiB)"}, Classes{Data: "x"}, []string{"--tier x=pagecache(hdd-9000,size=64MiB)", `unknown device profile "hdd-9000"`}},
+		{"unknown device in a class's composite", nil, Classes{Data: "raid10(hdd-9000,devices=4)"}, []string{"--data raid10(hdd-9000,devices=4)", `unknown device profile "hdd-9000"`}},
 		{"missing directory", []string{"x=" + filepath.Join(dir, "nope")}, Classes{Data: "x"}, []string{"nope does not exist", "create it"}},
 		{"a file", []string{"x=" + file}, Classes{Data: "x"}, []string{"is a file"}},
 		{"twice", []string{"x=sata-ssd", "x=nvme"}, Classes{Data: "x"}, []string{"given twice"}},

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"tierbench/internal/metrics"
+	"tierbench/internal/report/quantity"
 	"tierbench/internal/report/stats"
 )
 
@@ -50,6 +51,18 @@ type Metric struct {
 	// LowerIsBetter marks latencies, energy and CO2: a significant fall is shown as
 	// better.
 	LowerIsBetter bool `json:"lower_is_better,omitempty"`
+	// Range is the values the metric can take, which its confidence intervals and
+	// its chart's axis keep within. Summarise sets it, when it is the zero Range, to
+	// its unit's in package quantity's registry.
+	Range quantity.Range `json:"range"`
+}
+
+// withRange is m with its range: its own, or its unit's.
+func (m Metric) withRange() Metric {
+	if m.Range == (quantity.Range{}) {
+		m.Range = quantity.Of(m.Unit)
+	}
+	return m
 }
 
 // CellID is the ID of a cell: its ID, or its factors as "name=value" joined by spaces.
@@ -120,12 +133,17 @@ type MetricSummary struct {
 	VsBaseline *stats.Comparison `json:"vs_baseline,omitempty"`
 }
 
-// Summarise computes the statistics of every metric of every cell and compares
-// each cell with the baseline cell (an ID; "" for none). An error names the cell,
-// run or metric at fault: two cells with one ID, a baseline that is not a cell, a
-// metric given twice, a value that is not a finite number.
+// Summarise computes the statistics of every metric of every cell, each interval
+// within the metric's range, and compares each cell with the baseline cell (an ID; ""
+// for none). An error names the cell, run or metric at fault: two cells with one ID,
+// a baseline that is not a cell, a metric given twice, a value that is not a finite
+// number.
 func Summarise(cells []Cell, ms []Metric, baseline string) (*Summary, error) {
-	s := &Summary{Baseline: baseline, Metrics: ms}
+	s := &Summary{Baseline: baseline, Metrics: make([]Metric, len(ms))}
+	for i, m := range ms {
+		s.Metrics[i] = m.withRange()
+	}
+	ms = s.Metrics
 	keys := map[string]bool{}
 	for _, m := range ms {
 		if m.Key == "" || keys[m.Key] {
@@ -171,7 +189,7 @@ func Summarise(cells []Cell, ms []Metric, baseline string) (*Summary, error) {
 		}
 		for _, m := range ms {
 			vals := c.Values(m.Key)
-			ms := MetricSummary{Values: vals, Stats: stats.Summarise(vals)}
+			ms := MetricSummary{Values: vals, Stats: stats.Summarise(vals, m.Range)}
 			if base != nil && cs.ID != baseline {
 				cmp := stats.Compare(base.Values(m.Key), vals)
 				ms.VsBaseline = &cmp

@@ -8,14 +8,25 @@
 // Table and a chart.Chart. Every number of a table carries its exact value in the
 // page (data-value), every chart its data as JSON (script.chart-data) and as a
 // folded table, so a test compares what the page shows with what was measured
-// (package reporttest does so in headless Chromium).
+// (package reporttest does so in headless Chromium). A point that is no number (NaN,
+// an infinity: a figure missing from a run) is left out of its chart when the page is
+// rendered, and the chart's note says so (chart.LeaveOutNonFinite), rather than
+// failing the whole report.
 //
 // For a study, Cells (factor values and each repetition's metrics) go through
-// Summarise, which computes each metric's mean, SD, min, max and Student-t 95% CI
-// (package stats) and compares each cell with the baseline (% difference, Welch's
-// p, significant or not). Summary.Table is a metric's table; Summary.Chart charts a
-// metric over a factor: lines over a numeric factor, one per combination of the
-// other factors, or grouped bars over a categorical one.
+// Summarise, which computes each metric's mean, SD, min, max and 95% CI (package
+// stats), within the metric's range (Metric.Range: its unit's in package quantity,
+// so that a TPS interval never goes below 0 nor a share past 100%), and compares
+// each cell with the baseline (% difference, Welch's p, significant or not).
+// Summary.Table is a metric's table, whose note says how its intervals were made;
+// Summary.Chart charts a metric over a factor: lines over a numeric factor, one per
+// combination of the other factors, or grouped bars over a categorical one; factors
+// zipped to it (ChartSpec.With) share its axis rather than make series.
+//
+// Besides sections of text, tables and charts, a document may show a few numbers
+// large (Highlights) and small multiples (charts side by side at SmallSize): the
+// run report's one-screen summary. Tables wider than the text column take the page's
+// width, and their text wraps.
 //
 //	cells := []report.Cell{{Factors: []report.Factor{{"engine", "sqlite"}, {"users", "2"}},
 //		Runs: []report.Run{{Repetition: 1, Metrics: map[string]float64{"tpm": 1497}}, ...}}, ...}

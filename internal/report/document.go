@@ -16,9 +16,10 @@ type Document struct {
 	Title string
 	// Subtitle is shown under the title (what was run, when, with which tierbench).
 	Subtitle string
-	// Size is the size of every chart, inline and in the figure files.
-	Size     chart.Size
-	Sections []*Section
+	// Size is the size of every chart, inline and in the figure files, but those of
+	// small multiples, which are SmallSize.
+	Size, SmallSize chart.Size
+	Sections        []*Section
 }
 
 // Section is a titled part of a document; sections nest one level (h2, then h3).
@@ -35,6 +36,21 @@ type Block struct {
 	Plan  *Plan
 	Table *Table
 	Chart *chart.Chart
+	// Highlights are a few numbers shown large, side by side: a run's headline.
+	Highlights []Highlight
+	// Multiples are small charts side by side, two to a row on a wide page: the
+	// run at a glance.
+	Multiples []*chart.Chart
+}
+
+// Highlight is a number shown large with its title and unit: "TPS 1469.63
+// transactions/s".
+type Highlight struct {
+	Title string
+	Value float64
+	Unit  string
+	// What says what it counts (shown on hover).
+	What string
 }
 
 // Plan describes what was run: a description, the settings as a list, and the file
@@ -51,9 +67,13 @@ type Item struct {
 	Key, Value string
 }
 
-// New starts a document with the default chart size.
+// SmallSize is the size of a small multiple: half a page's width, so that two rows
+// of two fit on one screen with the headline above them.
+var SmallSize = chart.Size{Width: 5, Height: 2.3, DPI: 150}
+
+// New starts a document with the default chart sizes.
 func New(title string) *Document {
-	return &Document{Title: title, Size: chart.DefaultSize}
+	return &Document{Title: title, Size: chart.DefaultSize, SmallSize: SmallSize}
 }
 
 // Section appends a section to the document.
@@ -102,12 +122,41 @@ func (s *Section) AddChart(c *chart.Chart) *Section {
 	return s
 }
 
-// Charts lists the document's charts in the order they appear.
+// AddHighlights appends numbers shown large, side by side.
+func (s *Section) AddHighlights(h ...Highlight) *Section {
+	s.Blocks = append(s.Blocks, Block{Highlights: h})
+	return s
+}
+
+// AddMultiples appends small charts side by side (Document.SmallSize); their figure
+// files are figures/NAME.png and .svg, at that size.
+func (s *Section) AddMultiples(cs ...*chart.Chart) *Section {
+	s.Blocks = append(s.Blocks, Block{Multiples: cs})
+	return s
+}
+
+// Charts lists the document's charts in the order they appear, small multiples
+// included.
 func (d *Document) Charts() []*chart.Chart {
 	var out []*chart.Chart
 	d.walk(func(b Block) {
 		if b.Chart != nil {
 			out = append(out, b.Chart)
+		}
+		out = append(out, b.Multiples...)
+	})
+	return out
+}
+
+// sizes is the size each chart is drawn at, by name.
+func (d *Document) sizes() map[string]chart.Size {
+	out := map[string]chart.Size{}
+	d.walk(func(b Block) {
+		if b.Chart != nil {
+			out[b.Chart.Name] = d.Size
+		}
+		for _, c := range b.Multiples {
+			out[c.Name] = d.SmallSize
 		}
 	})
 	return out
@@ -137,8 +186,8 @@ func (d *Document) walk(f func(Block)) {
 	rec(d.Sections)
 }
 
-// Validate checks every chart and table, and that their names are unique (they name
-// files and page elements).
+// Validate checks every chart, table and highlight, and that the charts' and tables'
+// names are unique (they name files and page elements).
 func (d *Document) Validate() error {
 	if d.Title == "" {
 		return fmt.Errorf("report: the document has no title")
@@ -152,6 +201,17 @@ func (d *Document) Validate() error {
 			return fmt.Errorf("report %q: two charts are named %q", d.Title, c.Name)
 		}
 		charts[c.Name] = true
+	}
+	var err error
+	d.walk(func(b Block) {
+		for i, h := range b.Highlights {
+			if h.Title == "" && err == nil {
+				err = fmt.Errorf("report %q: highlight %d has no title", d.Title, i+1)
+			}
+		}
+	})
+	if err != nil {
+		return err
 	}
 	for _, t := range d.Tables() {
 		if err := t.Validate(); err != nil {
@@ -178,15 +238,16 @@ func (d *Document) Write(dir string) error {
 	if err := os.MkdirAll(figs, 0o755); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
+	sizes := d.sizes()
 	for _, c := range d.Charts() {
-		svg, err := c.SVG(d.Size)
+		svg, err := c.SVG(sizes[c.Name])
 		if err != nil {
 			return err
 		}
 		if err := metrics.WriteFile(filepath.Join(figs, c.Name+".svg"), svg); err != nil {
 			return err
 		}
-		png, err := c.PNG(d.Size)
+		png, err := c.PNG(sizes[c.Name])
 		if err != nil {
 			return err
 		}

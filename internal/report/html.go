@@ -33,10 +33,15 @@ type (
 		Sections  []sectionView
 	}
 	blockView struct {
-		Text, Pre string
-		Plan      *Plan
-		Table     *tableView
-		Chart     *chartView
+		Text, Pre  string
+		Plan       *Plan
+		Table      *tableView
+		Chart      *chartView
+		Highlights []highlightView
+		Multiples  []chartView
+	}
+	highlightView struct {
+		Title, Text, Value, Unit, What string
 	}
 	tableView struct {
 		Name, Title, Note string
@@ -59,7 +64,13 @@ type (
 )
 
 // html renders the page; figures adds links to the figure files Write puts beside it.
+// A chart's points that are no number (a figure missing from a run) are left out of
+// it first, and its note says so (chart.LeaveOutNonFinite): one missing figure must
+// not cost the whole report.
 func (d *Document) html(figures bool) ([]byte, error) {
+	for _, c := range d.Charts() {
+		c.LeaveOutNonFinite()
+	}
 	if err := d.Validate(); err != nil {
 		return nil, err
 	}
@@ -78,8 +89,22 @@ func (d *Document) html(figures bool) ([]byte, error) {
 				}
 				if b.Chart != nil && err == nil {
 					var cv chartView
-					cv, err = d.chartOf(b.Chart, figures)
+					cv, err = d.chartOf(b.Chart, d.Size, figures)
 					bv.Chart = &cv
+				}
+				for _, c := range b.Multiples {
+					if err == nil {
+						var cv chartView
+						cv, err = d.chartOf(c, d.SmallSize, figures)
+						bv.Multiples = append(bv.Multiples, cv)
+					}
+				}
+				for _, h := range b.Highlights {
+					e := Number(h.Value)
+					bv.Highlights = append(bv.Highlights, highlightView{Title: h.Title, Text: e.Text, Unit: h.Unit, What: h.What})
+					if e.Value != nil {
+						bv.Highlights[len(bv.Highlights)-1].Value = exact(*e.Value)
+					}
 				}
 				sv.Blocks = append(sv.Blocks, bv)
 			}
@@ -117,8 +142,8 @@ func tableOf(t *Table) tableView {
 	return tv
 }
 
-func (d *Document) chartOf(c *chart.Chart, figures bool) (chartView, error) {
-	svg, err := c.InlineSVG(d.Size)
+func (d *Document) chartOf(c *chart.Chart, size chart.Size, figures bool) (chartView, error) {
+	svg, err := c.InlineSVG(size)
 	if err != nil {
 		return chartView{}, err
 	}

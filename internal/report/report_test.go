@@ -392,6 +392,79 @@ func TestDocumentWrite(t *testing.T) {
 	}
 }
 
+// TestDocumentNonFinite: a NaN or an infinity in a chart's points (a figure missing
+// from a run) neither fails the report nor blanks it: the page and the figures are
+// written, each chart without what is no number, its note saying what was left out.
+// Before, the report failed whole ("x and y must be finite numbers").
+func TestDocumentNonFinite(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	line := chart.New(chart.Line, "tps", "TPS", chart.Axis{Label: "users"}, chart.Axis{Label: "TPS", Unit: "tx/s"}).
+		Add("sqlite", chart.XY(1, 10), chart.XY(2, nan), chart.XYCI(4, 30, 20, inf)).
+		Add("postgres", chart.XY(1, 12), chart.XY(2, 22))
+	bars := chart.NewBars("energy", "Energy", []string{"a", "b"}, chart.Axis{Label: "cell"}, chart.Axis{Label: "energy", Unit: "J"}, false).
+		Add("run", chart.XY(0, inf), chart.XY(1, 5))
+	area := chart.New(chart.StackedArea, "watts", "Watts", chart.Axis{Label: "time", Unit: "s"}, chart.Axis{Label: "power", Unit: "W"}).
+		Add("cpu", chart.XY(0, 1), chart.XY(1, nan), chart.XY(2, 3)).
+		Add("dram", chart.XY(0, 2), chart.XY(1, 2), chart.XY(2, 2))
+	doc := New("missing figures")
+	doc.Section("s").AddChart(line).AddChart(bars).AddChart(area)
+	dir := t.TempDir()
+	if err := doc.Write(dir); err != nil {
+		t.Fatalf("a NaN in a chart fails the report: %v", err)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, rundir.ReportFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scripts := jsonRE.FindAllStringSubmatch(string(page), -1)
+	if len(scripts) != 3 {
+		t.Fatalf("%d chart data scripts, want 3", len(scripts))
+	}
+	for _, tc := range []struct {
+		name   string
+		points map[string][][2]float64
+		note   string
+	}{
+		{"tps", map[string][][2]float64{"sqlite": {{1, 10}, {4, 30}}, "postgres": {{1, 12}, {2, 22}}},
+			"1 point(s) with no number (NaN or infinite) left out: sqlite at x 2 (y NaN); 1 error bar(s) whose ends were no number left out."},
+		{"energy", map[string][][2]float64{"run": {{1, 5}}},
+			"1 point(s) with no number (NaN or infinite) left out: run at a (y +Inf)."},
+		{"watts", map[string][][2]float64{"cpu": {{0, 1}, {2, 3}}, "dram": {{0, 2}, {2, 2}}},
+			"2 point(s) with no number (NaN or infinite) left out: cpu at x 1 (y NaN), dram at x 1 (y 2)."},
+	} {
+		var back chart.Chart
+		for _, sc := range scripts {
+			if sc[1] == tc.name {
+				if err := json.Unmarshal([]byte(sc[2]), &back); err != nil {
+					t.Fatalf("chart %s: %v", tc.name, err)
+				}
+			}
+		}
+		got := map[string][][2]float64{}
+		for _, s := range back.Series {
+			for _, p := range s.Points {
+				got[s.Name] = append(got[s.Name], [2]float64{p.X, p.Y})
+				if p.HasCI() {
+					t.Errorf("chart %s, %s: an error bar is left at x %v", tc.name, s.Name, p.X)
+				}
+			}
+		}
+		if !reflect.DeepEqual(got, tc.points) || back.Note != tc.note {
+			t.Errorf("chart %s: points %v, note %q\nwant %v, %q", tc.name, got, back.Note, tc.points, tc.note)
+		}
+		if !strings.Contains(string(page), html.EscapeString(tc.note)) {
+			t.Errorf("the page does not show chart %s's note", tc.name)
+		}
+		if _, err := os.Stat(filepath.Join(dir, rundir.FiguresDir, tc.name+".png")); err != nil {
+			t.Errorf("figure %s: %v", tc.name, err)
+		}
+	}
+	// Rendering again finds nothing more to leave out: the notes are said once.
+	if _, err := doc.HTML(); err != nil || line.LeaveOutNonFinite() != 0 || strings.Count(line.Note, "left out") != 2 {
+		t.Errorf("a second rendering: %v, note %q", err, line.Note)
+	}
+}
+
 func TestDocumentValidate(t *testing.T) {
 	c := chart.New(chart.Line, "same", "A", chart.Axis{}, chart.Axis{}).Add("s", chart.XY(1, 1))
 	doc := New("dup")

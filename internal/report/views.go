@@ -62,7 +62,7 @@ func (s *Summary) Table(key string) (*Table, error) {
 		}
 		t.AddRow(row...)
 	}
-	notes := []string{"n: successful repetitions. 95% CI: Student's t with n-1 degrees of freedom; none for one repetition."}
+	notes := []string{"n: successful repetitions. 95% CI: " + intervalNote(m, s.Cells) + "; none for one repetition."}
 	if s.Baseline != "" {
 		notes = append(notes, fmt.Sprintf("vs baseline: %% difference of the means against %s; p: Welch's t-test, two-sided; significant when p < %g.", s.Baseline, stats.Alpha))
 	}
@@ -71,6 +71,25 @@ func (s *Summary) Table(key string) (*Table, error) {
 	}
 	t.Note = strings.Join(notes, " ")
 	return t, nil
+}
+
+// intervalNote says how the metric's intervals were made: the method its range
+// calls for, and the cells whose values lie outside the range.
+func intervalNote(m Metric, cells []CellSummary) string {
+	var clipped []string
+	for _, c := range cells {
+		if c.Metrics[m.Key].Stats.Method == stats.ClippedT {
+			clipped = append(clipped, c.ID)
+		}
+	}
+	note := "Student's t with n-1 degrees of freedom"
+	if sc := stats.MethodFor(m.Range).Scale(); sc != "" {
+		note += fmt.Sprintf(" %s, which keeps it within the range of %s (%s)", sc, m.Label, m.Range)
+	}
+	if len(clipped) > 0 {
+		note += fmt.Sprintf("; %s have values outside that range: theirs is Student's t cut at its bounds", strings.Join(clipped, ", "))
+	}
+	return note
 }
 
 func comparisonEntries(m Metric, isBase bool, cmp *stats.Comparison) []Entry {
@@ -105,6 +124,9 @@ type ChartSpec struct {
 	// X is the factor along x. The other varying factors make the series: one line
 	// (or one bar in each group) per combination of their values.
 	X string
+	// With are the factors zipped to X: their levels move with X's, so they share
+	// its axis (each tick or category says both levels) and make no series.
+	With []string
 	// Name and Title default to "METRIC-vs-X" and "LABEL vs X".
 	Name, Title string
 	// XLabel and XUnit label the x axis (default: the factor's name).
@@ -118,31 +140,46 @@ type ChartSpec struct {
 }
 
 // Chart charts one metric over the factor spec.X: each cell's mean, with its 95% CI
-// as an error bar when it has two repetitions or more. A cell without a value (all
-// its runs failed) has no point.
+// as an error bar when it has two repetitions or more, on an axis that keeps to the
+// metric's range. A cell without a value (all its runs failed) has no point. An x
+// whose values are whole numbers (users, streams) has whole-number ticks.
 func (s *Summary) Chart(spec ChartSpec) (*chart.Chart, error) {
 	m, ok := s.Metric(spec.Metric)
 	if !ok {
 		return nil, fmt.Errorf("summary: no metric %q", spec.Metric)
 	}
-	if !slices.Contains(s.Factors, spec.X) {
-		return nil, fmt.Errorf("summary: no factor %q to chart %s over; factors are %q", spec.X, spec.Metric, s.Factors)
+	for _, f := range append([]string{spec.X}, spec.With...) {
+		if !slices.Contains(s.Factors, f) {
+			return nil, fmt.Errorf("summary: no factor %q to chart %s over; factors are %q", f, spec.Metric, s.Factors)
+		}
 	}
 	xValue := spec.XValue
 	if xValue == nil {
 		xValue = func(v string) (float64, error) { return strconv.ParseFloat(v, 64) }
 	}
+	// along is what a cell shows along x: its level of X, and of the factors zipped
+	// to it.
+	along := func(fs []Factor) string {
+		parts := []string{factorOf(fs, spec.X)}
+		for _, w := range spec.With {
+			parts = append(parts, factorOf(fs, w))
+		}
+		return strings.Join(parts, " / ")
+	}
 	var xs []string // the factor's values in the cells' order
-	numeric := true
+	labels := map[string]string{}
+	numeric, integer := true, true
 	xnum := map[string]float64{}
 	for _, c := range s.Cells {
 		v := factorOf(c.Factors, spec.X)
 		if !slices.Contains(xs, v) {
 			xs = append(xs, v)
+			labels[v] = along(c.Factors)
 			f, err := xValue(v)
 			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 				numeric = false
 			}
+			integer = integer && f == math.Trunc(f)
 			xnum[v] = f
 		}
 	}
@@ -161,24 +198,36 @@ func (s *Summary) Chart(spec ChartSpec) (*chart.Chart, error) {
 		name = chart.Slug(spec.Metric + "-vs-" + spec.X)
 	}
 	if title == "" {
-		title = m.Label + " vs " + spec.X
+		title = m.Label + " vs " + strings.Join(append([]string{spec.X}, spec.With...), " and ")
 	}
 	xl := spec.XLabel
 	if xl == "" {
 		xl = spec.X
 	}
-	c := chart.New(kind, name, title, chart.Axis{Label: xl, Unit: spec.XUnit, Log: spec.XLog}, chart.Axis{Label: m.Label, Unit: m.Unit})
+	xAxis := chart.Axis{Label: xl, Unit: spec.XUnit, Log: spec.XLog, Integer: numeric && integer}
+	if len(spec.With) > 0 {
+		xAxis.Label += " / " + strings.Join(spec.With, " / ")
+	}
+	yRange := m.Range
+	c := chart.New(kind, name, title, xAxis, chart.Axis{Label: m.Label, Unit: m.Unit, Range: &yRange})
 	if kind == chart.Bar || kind == chart.StackedBar {
-		c.Categories = xs
+		for _, v := range xs {
+			c.Categories = append(c.Categories, labels[v])
+		}
+	} else if len(spec.With) > 0 {
+		for _, v := range xs {
+			c.X.Ticks = append(c.X.Ticks, chart.Tick{Value: xnum[v], Label: labels[v]})
+		}
+		slices.SortFunc(c.X.Ticks, func(a, b chart.Tick) int { return cmp.Compare(a.Value, b.Value) })
 	}
 	var others []string
 	for _, f := range s.Varying() {
-		if f != spec.X {
+		if f != spec.X && !slices.Contains(spec.With, f) {
 			others = append(others, f)
 		}
 	}
 	index := map[string]int{}
-	anyCI := false
+	var method stats.Method
 	for _, cs := range s.Cells {
 		parts := make([]string, len(others))
 		for i, f := range others {
@@ -206,7 +255,9 @@ func (s *Summary) Chart(spec ChartSpec) (*chart.Chart, error) {
 		p := chart.XY(x, st.Mean)
 		if st.N >= 2 {
 			p = chart.XYCI(x, st.Mean, st.CILow, st.CIHigh)
-			anyCI = true
+			if method == "" || st.Method != stats.ClippedT {
+				method = st.Method
+			}
 		}
 		c.Series[si].Points = append(c.Series[si].Points, p)
 	}
@@ -216,12 +267,20 @@ func (s *Summary) Chart(spec ChartSpec) (*chart.Chart, error) {
 	for _, sr := range c.Series {
 		slices.SortFunc(sr.Points, func(a, b chart.Point) int { return cmp.Compare(a.X, b.X) })
 	}
-	if anyCI {
+	if method != "" {
 		what := "Points"
 		if c.Categories != nil {
 			what = "Bars"
 		}
-		c.Note = what + " are the means over repetitions; error bars, their 95% confidence intervals (Student's t)."
+		c.Note = fmt.Sprintf("%s are the means over repetitions; error bars, their 95%% confidence intervals (%s).", what, method.Describe())
+	}
+	if len(spec.With) > 0 {
+		where := "tick"
+		if c.Categories != nil {
+			where = "group"
+		}
+		c.Note = strings.TrimSpace(fmt.Sprintf("%s and %s vary together (zip): each %s is a level of both. %s",
+			spec.X, strings.Join(spec.With, " and "), where, c.Note))
 	}
 	return c, c.Validate()
 }

@@ -11,6 +11,7 @@ import (
 
 	"tierbench/internal/monitor"
 	"tierbench/internal/report/chart"
+	"tierbench/internal/report/quantity"
 )
 
 // MaxPoints bounds the points of a series over time: a longer run's samples are
@@ -92,6 +93,13 @@ func eachCPU(name string) (label, key string, ok bool) {
 	return "cpu " + n, fmt.Sprintf("%09d", cpu), true
 }
 
+// countAxis is the axis of a count of what label names (requests, sessions): no unit
+// shown, the range of the count's (package quantity).
+func countAxis(label string) chart.Axis {
+	r := quantity.Of(label)
+	return chart.Axis{Label: label, Range: &r}
+}
+
 // machineCharts are the charts of metrics.jsonl, in the order the report shows them.
 var machineCharts = []timeChart{
 	{name: "host-cpu", title: "Host CPU", y: chart.Axis{Label: "share of all CPUs", Unit: "%"},
@@ -118,7 +126,7 @@ var machineCharts = []timeChart{
 	{name: "device-await", title: "Devices: await", y: chart.Axis{Label: "mean time a request took", Unit: "ms"},
 		pick: device(map[string]string{"await_ms": ""}, "await_ms"),
 		note: "Queueing included (iostat's await); an emulated device's counts its flushes."},
-	{name: "device-queue", title: "Devices: queue depth", y: chart.Axis{Label: "requests", Unit: ""},
+	{name: "device-queue", title: "Devices: queue depth", y: countAxis("requests"),
 		pick: device(map[string]string{"queue_depth": ""}, "queue_depth"),
 		note: "A disk's mean requests in flight since the sample before (iostat's aqu-sz); an emulated device's requests at the sample."},
 	{name: "engine-hit-ratio", title: "Engine: buffer hit ratio", y: chart.Axis{Label: "page reads served by the buffer", Unit: "%"},
@@ -127,7 +135,7 @@ var machineCharts = []timeChart{
 	{name: "engine-commits", title: "Engine: commits, rollbacks, deadlocks", y: chart.Axis{Label: "rate", Unit: "/s"},
 		pick: among("engine.", "_per_s", "commits", "rollbacks", "deadlocks"),
 		note: "As the engine counts them (engine.<counter>_per_s)."},
-	{name: "engine-sessions", title: "Engine: sessions and what they wait on", y: chart.Axis{Label: "sessions", Unit: ""},
+	{name: "engine-sessions", title: "Engine: sessions and what they wait on", y: countAxis("sessions"),
 		pick: func(name string) (string, string, bool) {
 			if l, k, ok := among("engine.", "", "sessions_active", "lock_waits", "io_waits", "lock_wait_s_per_s")(name); ok {
 				return map[string]string{"sessions active": "active", "lock waits": "waiting for a lock", "io waits": "waiting for I/O",
@@ -150,14 +158,22 @@ var machineCharts = []timeChart{
 		note: "energy.<component>.watts at each sample, measured or modelled as the energy table says."},
 }
 
-// intervalCharts are the charts of intervals.jsonl: the keys are those
+// intervalChart is a chart over time of intervals.jsonl: the keys are those
 // intervalSamples gives an interval record.
-var intervalCharts = []struct {
+type intervalChart struct {
 	name, title string
 	y           chart.Axis
 	series      []chart.SeriesOf
 	note        string
-}{
+}
+
+// build makes the chart of samples; nil when no series has a point.
+func (ic intervalChart) build(samples []chart.Sample, group int) (*chart.Chart, []string) {
+	return finish(chart.FromSamples(chart.TimeSeries, ic.name, ic.title, ic.y, samples, ic.series...), seriesKeys(ic.series), ic.note, group)
+}
+
+// intervalCharts are the charts of intervals.jsonl.
+var intervalCharts = []intervalChart{
 	{"throughput", "Throughput", chart.Axis{Label: "rate", Unit: "/s"},
 		[]chart.SeriesOf{{Key: "tps", Name: "transactions"}, {Key: "qps", Name: "statements"}, {Key: "errors_per_s", Name: "errors"}},
 		"Each report interval of intervals.jsonl at its end (ramp-up included): tps, qps and errors_per_s."},
@@ -212,6 +228,9 @@ func thin(samples []chart.Sample, max int) ([]chart.Sample, int) {
 		sum, n := map[string]float64{}, map[string]int{}
 		for _, s := range group {
 			for key, v := range s.Values {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					continue // no number (null in the file): the group's others make the point
+				}
 				sum[key] += v
 				n[key]++
 			}
@@ -362,7 +381,7 @@ func (r *run) engineOwnCharts() []engineOwnChart {
 		case unit == "bytes":
 			unit, scale = "MiB", 1.0/(1<<20)
 		}
-		ec := engineOwnChart{y: chart.Axis{Label: g.unit}}
+		ec := engineOwnChart{y: countAxis(g.unit)}
 		if scale != 1 {
 			ec.y = chart.Axis{Label: "size", Unit: unit}
 		}

@@ -20,13 +20,22 @@
 //     processes' CPU and memory, and each energy component's watts;
 //   - intervals.jsonl (TPC-C and mixes): throughput and latency over time.
 //
+// The report opens with a summary that fits one screen: the headline numbers by
+// their titles in the workload's registry (QphH@Size, NOPM, TPS), how the run ended
+// when it did not end well, the verdict in a sentence, and small multiples of the
+// throughput, latency, host CPU and devices' busy share over time; then what was run,
+// the charts over time, and the evidence: the verdict's findings and checks, the
+// per-window figures (a row per figure, a column per window), the storage and the
+// energy.
+//
 // Time 0 of every chart is the monitor's first sample (without one, the start of the
 // first report interval); intervals are drawn at their end by the wall clock, the
 // clock both files share. A run longer than MaxPoints samples is drawn as means of
 // consecutive samples, and the chart's note says so.
 //
 // A directory without result.json is a NotRunDirError; a line of metrics.jsonl or
-// intervals.jsonl that does not decode is an error naming the file and the line. A
-// run without monitoring (--sample off) gets a report of what it has, which says
-// what is missing.
+// intervals.jsonl that does not decode is an error naming the file and the line,
+// but a torn last line (a run killed while it wrote) is left out and the report says
+// so (Report.Notes). A run without monitoring (--sample off) gets a report of what it
+// has, which says what is missing.
 package runreport

@@ -150,8 +150,10 @@ func fixtureEnergy() *energy.Section {
 	return &energy.Section{GridIntensity: 400, GridIntensitySource: "by hand", Model: "E = E_cpu + E_dram",
 		Components:  []energy.Component{{Name: "cpu", Method: energy.MethodModel, Source: "by hand"}, {Name: "dram", Method: energy.MethodConstant, Source: "by hand"}},
 		Unavailable: []energy.Unavailable{{What: "RAPL", Why: "a test has none"}},
+		NotCounted:  []energy.Unavailable{{What: "base power", Why: "give --base-watts"}},
 		Windows: []energy.WindowResult{{Label: "run", Start: at(0), End: at(3), Seconds: 3, Transactions: 330,
-			Components: []energy.Figures{fig("cpu", 39, 13, 14, false), fig("dram", 9, 3, 3, false)}, Total: total}},
+			Components: []energy.Figures{fig("cpu", 39, 13, 14, false), fig("dram", 9, 3, 3, false)}, Total: total,
+			Missing: []energy.Unavailable{{What: "base", Why: "give --base-watts"}, {What: "storage:wal", Why: "a test gives it no time"}}}},
 		// The cpu model covers no utilisation in the second interval.
 		Chart: &energy.Chart{Start: at(0), EndS: []float64{1, 2, 3}, Series: []energy.ChartSeries{
 			{Name: "cpu", InTotal: true, Watts: energy.Floats{12, math.NaN(), 14}},

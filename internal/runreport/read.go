@@ -1,9 +1,6 @@
 package runreport
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -96,7 +93,10 @@ func read(dir string) (*run, error) {
 		r.origin = r.c.Monitoring.Start
 	case len(r.intervals) > 0:
 		i := r.intervals[0]
-		r.origin = i.Time.Add(-time.Duration(i.IntervalS * float64(time.Second)))
+		r.origin = i.Time
+		if l := i.IntervalS; l > 0 && !math.IsInf(l, 0) { // NaN (null in the file) fails l > 0
+			r.origin = i.Time.Add(-time.Duration(l * float64(time.Second)))
+		}
 		r.originText = "the start of the first report interval"
 	case r.c.Energy != nil && r.c.Energy.Chart != nil:
 		r.origin = r.c.Energy.Chart.Start
@@ -121,42 +121,42 @@ func (r *run) readSamples() error {
 		r.notes = append(r.notes, fmt.Sprintf("%s is missing: the charts of the machine over time are left out; the per-window summaries are result.json's.", path))
 		return nil
 	}
-	samples, err := monitor.ReadSamples(path)
+	samples, torn, err := monitor.ReadSamples(path)
 	if err != nil {
 		return err
 	}
 	r.samples = samples
+	r.tornNote(torn)
 	return nil
 }
 
+// tornNote says, when a file ended in a torn line, that the report leaves it out.
+func (r *run) tornNote(torn *metrics.TornLine) {
+	if torn != nil {
+		r.notes = append(r.notes, torn.String()+".")
+	}
+}
+
 // readIntervals reads the runner's intervals.jsonl, one record a line; a line that is
-// not a record is an error naming it.
+// not a record is an error naming it, but a torn last line is left out (tornNote).
 func (r *run) readIntervals() error {
 	if r.c.IntervalsFile == "" {
 		return nil
 	}
 	path := filepath.Join(r.dir, r.c.IntervalsFile)
-	data, err := os.ReadFile(path)
+	torn, err := metrics.ReadJSONLines(path, func(_ int, rec *metrics.IntervalRecord) error {
+		r.intervals = append(r.intervals, *rec)
+		return nil
+	})
 	if errors.Is(err, fs.ErrNotExist) {
 		r.notes = append(r.notes, fmt.Sprintf("%s is missing: the charts of throughput and latency over time are left out.", path))
 		return nil
 	}
 	if err != nil {
-		return err
+		return fmt.Errorf("%w (not an interval record)", err)
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64*1024), len(data)+1)
-	for line := 1; sc.Scan(); line++ {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
-		var rec metrics.IntervalRecord
-		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-			return fmt.Errorf("%s, line %d: not an interval record: %w", path, line, err)
-		}
-		r.intervals = append(r.intervals, rec)
-	}
-	return sc.Err()
+	r.tornNote(torn)
+	return nil
 }
 
 // since is t in seconds since the run's origin, to the millisecond (metrics.jsonl's

@@ -21,6 +21,9 @@ type Report struct {
 	Sources map[string]Source
 	// Origin says what time 0 of the charts is.
 	Origin string
+	// Notes say what the run directory lacks, or what of it was damaged and left out
+	// (a torn last line); the report says them too.
+	Notes []string
 }
 
 // Source is what a chart draws: for each series, in order, the key of File's lines it
@@ -64,12 +67,15 @@ func Build(dir string, opt Options) (*Report, error) {
 	if r.c.Started != "" {
 		doc.Subtitle += ", started " + r.c.Started
 	}
-	rep := &Report{Doc: doc, Sources: map[string]Source{}, Origin: r.originText}
+	rep := &Report{Doc: doc, Sources: map[string]Source{}, Origin: r.originText, Notes: r.notes}
+	// The summary first, on one screen; then what was run, the charts over time, and
+	// the evidence: the verdict's findings and checks, the per-window figures.
+	r.summarySection(rep, doc.Section("Summary"), maxPoints)
 	r.runSection(doc.Section("Run"))
+	r.charts(rep, maxPoints)
 	if r.c.Verdict != nil {
 		verdictSection(doc.Section("Bottleneck verdict"), r.c.Verdict)
 	}
-	r.charts(rep, maxPoints)
 	if t := r.windowsTable(); t != nil {
 		doc.Section("Per-window summaries").AddTable(t)
 	}
@@ -98,9 +104,6 @@ func (r *run) runSection(sec *report.Section) {
 		items = append(items, report.Item{Key: "Verdict", Value: fmt.Sprintf("%s: %s", r.c.Verdict.Window, r.c.Verdict.Headline)})
 	}
 	sec.AddPlan(report.Plan{Items: items})
-	for _, n := range r.notes {
-		sec.AddText(n)
-	}
 	if len(r.headline) > 0 {
 		sec.AddTable(r.headlineTable())
 	}
@@ -132,19 +135,12 @@ func (r *run) charts(rep *Report, maxPoints int) {
 		if sections[section] == nil {
 			sections[section] = rep.Doc.Section(section).AddText(intro)
 		}
-		// every chart here is over time: the windows are bands behind its lines
-		if m := r.c.Monitoring; m != nil {
-			for _, w := range m.Windows {
-				c.AddWindow(w.Label, r.since(w.Start), r.since(w.End))
-			}
-		}
-		sections[section].AddChart(c)
+		sections[section].AddChart(r.windowed(c))
 		rep.Sources[c.Name] = src
 	}
 	if pts, group := thin(r.intervalSamples(), maxPoints); len(pts) > 0 {
 		for _, ic := range intervalCharts {
-			c, keys := finish(chart.FromSamples(chart.TimeSeries, ic.name, ic.title, ic.y, pts, ic.series...), seriesKeys(ic.series), ic.note, group)
-			if c != nil {
+			if c, keys := ic.build(pts, group); c != nil {
 				add("Throughput and latency", c, Source{File: r.c.IntervalsFile, Keys: keys, Group: group})
 			}
 		}
@@ -172,18 +168,29 @@ func (r *run) charts(rep *Report, maxPoints int) {
 	}
 }
 
+// windowed adds the run's measured windows to c, a chart over time: the bands behind
+// its lines.
+func (r *run) windowed(c *chart.Chart) *chart.Chart {
+	if m := r.c.Monitoring; m != nil {
+		for _, w := range m.Windows {
+			c.AddWindow(w.Label, r.since(w.Start), r.since(w.End))
+		}
+	}
+	return c
+}
+
 // Write builds the report of the run directory dir and writes it there:
 // dir/report.html and its figures (report.Document.Write, atomically). It returns
-// the page's path.
-func Write(dir string, opt Options) (string, error) {
+// the page's path and the report's notes (Report.Notes), for the terminal.
+func Write(dir string, opt Options) (string, []string, error) {
 	rep, err := Build(dir, opt)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if err := rep.Doc.Write(dir); err != nil {
-		return "", err
+		return "", nil, err
 	}
-	return filepath.Join(dir, rundir.ReportFile), nil
+	return filepath.Join(dir, rundir.ReportFile), rep.Notes, nil
 }
 
 func seriesKeys(ss []chart.SeriesOf) []string {

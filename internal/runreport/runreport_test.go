@@ -3,19 +3,24 @@ package runreport_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"tierbench/internal/metrics"
 	"tierbench/internal/report"
 	"tierbench/internal/report/chart"
+	"tierbench/internal/report/quantity"
 	"tierbench/internal/report/reporttest"
 	"tierbench/internal/result"
 	"tierbench/internal/rundir"
 	"tierbench/internal/runreport"
 	"tierbench/internal/runreport/runreporttest"
+	"tierbench/internal/workload"
 	"tierbench/internal/workload/postmark"
 	"tierbench/internal/workload/tpcc"
 	"tierbench/internal/workload/tpch"
@@ -114,6 +119,11 @@ func TestFixtureCharts(t *testing.T) {
 		check  string
 		points []xy
 	}{
+		// the summary's small multiples first
+		{"summary-throughput", []string{"transactions", "errors"}, "transactions", []xy{{1, 100}, {2, 110}, {3, 90}}},
+		{"summary-latency", []string{"p50", "p95", "p99"}, "p99", []xy{{1, 8}, {2, 10}, {3, 12}}},
+		{"summary-cpu", []string{"busy", "iowait"}, "busy", []xy{{1, 50}, {2, 60}, {3, 70}}},
+		{"summary-devices", []string{"disk sda", "tier data"}, "tier data", []xy{{1, 95}, {2, 95}, {3, 95}}},
 		{"throughput", []string{"transactions", "statements", "errors"}, "transactions", []xy{{1, 100}, {2, 110}, {3, 90}}},
 		{"latency", []string{"p50", "p95", "p99", "max"}, "p95", []xy{{1, 4}, {2, 5}, {3, 6}}},
 		{"host-cpu", []string{"busy", "user", "system", "irq", "iowait", "steal"}, "busy", []xy{{1, 50}, {2, 60}, {3, 70}}},
@@ -140,6 +150,10 @@ func TestFixtureCharts(t *testing.T) {
 	for _, c := range charts {
 		if c.Name == "engine-own-pg-rows-per-s" && !strings.Contains(c.Note, "Zero throughout, not drawn: deadlocks.") {
 			t.Errorf("chart %s: note %q does not name the series that were zero", c.Name, c.Note)
+		}
+		// every quantity a run report charts has a range its axis keeps to
+		if want := map[string]bool{"%": true}[c.Y.Unit]; !c.Y.Bounds().Bounded() || want != (c.Y.Bounds() == quantity.Percent) {
+			t.Errorf("chart %s: y %q of unit %q has the range %v", c.Name, c.Y.Label, c.Y.Unit, c.Y.Bounds())
 		}
 	}
 	if len(charts) != len(want) {
@@ -187,6 +201,44 @@ func TestFixtureThinned(t *testing.T) {
 	}
 }
 
+// TestNullInIntervals: an interval whose TPS JSON could not hold is in
+// intervals.jsonl as null (metrics.JSONLines); the report draws no point for it,
+// rather than a TPS of 0, and a thinned point is the mean of the numbers its group has.
+func TestNullInIntervals(t *testing.T) {
+	dir := writeFixture(t)
+	ivs := fixtureIntervals()
+	ivs[1].TPS = math.NaN()
+	f, err := os.Create(filepath.Join(dir, "intervals.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	jl := metrics.NewJSONLines(f)
+	for _, iv := range ivs {
+		jl.Write(iv)
+	}
+	f.Close()
+	if jl.NonFinite() == nil || jl.Lines() != 3 {
+		t.Fatalf("the fixture's null was not written: %v, %d lines", jl.NonFinite(), jl.Lines())
+	}
+	for _, tc := range []struct {
+		max                int
+		transactions, stmt []xy
+	}{
+		{0, []xy{{1, 100}, {3, 90}}, []xy{{1, 200}, {2, 220}, {3, 180}}},
+		{2, []xy{{2, 100}, {3, 90}}, []xy{{2, 210}, {3, 180}}},
+	} {
+		rep := build(t, dir, runreport.Options{MaxPoints: tc.max})
+		runreporttest.CheckCharts(t, dir, rep)
+		c := chartNamed(t, rep.Doc, "throughput")
+		if got := points(c, "transactions"); !reflect.DeepEqual(got, tc.transactions) {
+			t.Errorf("at most %d points: transactions %v, want %v", tc.max, got, tc.transactions)
+		}
+		if got := points(c, "statements"); !reflect.DeepEqual(got, tc.stmt) {
+			t.Errorf("at most %d points: statements %v, want %v", tc.max, got, tc.stmt)
+		}
+	}
+}
+
 // TestFixtureTables: the headline, the levels, the windows (worked out from the
 // monitoring section's counters by hand), the verdict with its checks and
 // thresholds, and the energy per component.
@@ -196,28 +248,28 @@ func TestFixtureTables(t *testing.T) {
 		table, row, column string
 		want               float64
 	}{
-		{"headline", "tps", "value", 110},
-		{"headline", "qps", "value", 220},
+		{"headline", "TPS", "value", 110},
+		{"headline", "QPS", "value", 220},
 		{"levels", "2", "TPS (tx/s)", 110},
 		{"levels", "2", "p95 (ms)", 5},
-		{"windows", "run", "start (s)", 0},
-		{"windows", "run", "end (s)", 3},
-		{"windows", "2 users", "start (s)", 0.5},
-		{"windows", "run", "CPU busy (%)", 50}, // 3 of 6 CPU seconds
-		{"windows", "run", "user (%)", 35},
-		{"windows", "run", "system (%)", 20},
-		{"windows", "run", "iowait (%)", 4},
-		{"windows", "run", "CPU pressure (%)", 6},
-		{"windows", "run", "page cache (MiB)", 1150},
-		{"windows", "run", "server CPU (cores)", 1},
-		{"windows", "run", "tierbench CPU (cores)", 0.35},
-		{"windows", "run", "buffer hits (%)", 90}, // 900 of 1000
-		{"windows", "run", "commits (/s)", 120},
-		{"windows", "run", "disk sda util (%)", 30},
-		{"windows", "run", "disk sda read (MB/s)", 0.8},
-		{"windows", "run", "disk sda await (ms)", 2.5}, // 1.05 s over 420 requests
-		{"windows", "run", "tier data await (ms)", 12}, // 3.672 s over 306 requests
-		{"windows", "run", "tier data util (%)", 99},
+		{"windows", "start (s)", "run", 0},
+		{"windows", "end (s)", "run", 3},
+		{"windows", "start (s)", "2 users", 0.5},
+		{"windows", "CPU busy (%)", "run", 50}, // 3 of 6 CPU seconds
+		{"windows", "user (%)", "run", 35},
+		{"windows", "system (%)", "run", 20},
+		{"windows", "iowait (%)", "run", 4},
+		{"windows", "CPU pressure (%)", "run", 6},
+		{"windows", "page cache (MiB)", "run", 1150},
+		{"windows", "server CPU (cores)", "run", 1},
+		{"windows", "tierbench CPU (cores)", "run", 0.35},
+		{"windows", "buffer hits (%)", "run", 90}, // 900 of 1000
+		{"windows", "commits (/s)", "run", 120},
+		{"windows", "disk sda util (%)", "run", 30},
+		{"windows", "disk sda read (MB/s)", "run", 0.8},
+		{"windows", "disk sda await (ms)", "run", 2.5}, // 1.05 s over 420 requests
+		{"windows", "tier data await (ms)", "run", 12}, // 3.672 s over 306 requests
+		{"windows", "tier data util (%)", "run", 99},
 		{"verdicts", "2 users", "explains (% of the users' time)", 80},
 		{"verdicts", "2 users", "lock (%)", 10},
 		{"verdicts", "2 users", "io (%)", 80},
@@ -250,6 +302,7 @@ func TestFixtureTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"Lock.transactionid 10%", "Not available on this host: RAPL: a test has none", "status ok",
+		"Energy, run: the total is not the whole system&#39;s: it leaves out base (see above), storage:wal (a test gives it no time).",
 		"Time 0 is the monitor&#39;s first sample. The measured windows (the bands behind each chart): 2 users from 0.5 to 2 s."} {
 		if !strings.Contains(string(html), want) {
 			t.Errorf("the page does not say %q", want)
@@ -301,8 +354,8 @@ func TestBadRunDirs(t *testing.T) {
 	for _, c := range rep.Doc.Charts() {
 		names = append(names, c.Name)
 	}
-	if !reflect.DeepEqual(names, []string{"throughput", "latency", "energy-watts"}) {
-		t.Errorf("without monitoring the charts are %q, want throughput, latency and the energy section's", names)
+	if !reflect.DeepEqual(names, []string{"summary-throughput", "summary-latency", "throughput", "latency", "energy-watts"}) {
+		t.Errorf("without monitoring the charts are %q, want throughput and latency (in the summary too) and the energy section's", names)
 	}
 	if p := points(chartNamed(t, rep.Doc, "energy-watts"), "cpu"); !reflect.DeepEqual(p, []xy{{1, 12}, {3, 14}}) {
 		t.Errorf("the energy section's cpu watts without monitoring: %v", p)
@@ -356,27 +409,85 @@ func TestBadRunDirs(t *testing.T) {
 	}
 }
 
+// TestTornLastLine: a run killed while it wrote leaves metrics.jsonl or
+// intervals.jsonl cut in the middle of its last line; the report uses the complete
+// lines, draws every chart from them, and says that the last line was torn.
+func TestTornLastLine(t *testing.T) {
+	for _, file := range []string{"metrics.jsonl", "intervals.jsonl"} {
+		t.Run(file, func(t *testing.T) {
+			dir := writeFixture(t)
+			path := filepath.Join(dir, file)
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Count(string(data), "\n")
+			// cut 30 bytes into the last line, newline and all: what a buffered
+			// writer's partial flush leaves
+			cut := strings.LastIndex(strings.TrimSuffix(string(data), "\n"), "\n") + 31
+			if err := os.WriteFile(path, data[:cut], 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rep, err := runreport.Build(dir, runreport.Options{})
+			if err != nil {
+				t.Fatalf("a torn last line fails the report: %v", err)
+			}
+			runreporttest.CheckCharts(t, dir, rep)
+			html, err := rep.Doc.HTML()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := fmt.Sprintf("ends in a torn line %d (30 bytes", lines)
+			if !strings.Contains(string(html), want) || !strings.Contains(string(html), fmt.Sprintf("its %d complete lines are used", lines-1)) {
+				t.Errorf("the report does not say %q", want)
+			}
+			if len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], want) {
+				t.Errorf("notes %q, want the torn line's for the terminal", rep.Notes)
+			}
+			which := map[string]string{"metrics.jsonl": "host-cpu", "intervals.jsonl": "throughput"}[file]
+			c := chartNamed(t, rep.Doc, which)
+			if n := len(c.Series[0].Points); n != 2 {
+				t.Errorf("chart %s: %d points, want the 2 of the complete lines", which, n)
+			}
+		})
+	}
+}
+
 // TestReportInChromium writes the fixture run's report and opens it offline in
 // headless Chromium: every chart drew what its data say, the page logged no error
 // and asked for nothing but itself, and its tables show the fixture's numbers.
 func TestReportInChromium(t *testing.T) {
 	reporttest.ChromiumPath(t) // skip (or fail under CI) before any work
 	dir := writeFixture(t)
-	path, err := runreport.Write(dir, runreport.Options{})
+	path, notes, err := runreport.Write(dir, runreport.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if path != filepath.Join(dir, rundir.ReportFile) {
-		t.Errorf("Write returned %s", path)
+	if path != filepath.Join(dir, rundir.ReportFile) || len(notes) != 0 {
+		t.Errorf("Write returned %s and the notes %q, want none of a whole run", path, notes)
 	}
 	doc := build(t, dir, runreport.Options{}).Doc
 	page := reporttest.Load(t, path)
 	page.CheckClean(t)
 	page.CheckCharts(t, doc.Charts())
 	head := page.Table(t, "headline")
-	if len(head.Rows) != 2 || head.Rows[0][0].Text != "tps" || head.Rows[0][1].Value == nil || *head.Rows[0][1].Value != 110 {
+	if len(head.Rows) != 2 || head.Rows[0][0].Text != "TPS" || head.Rows[0][3].Text != "tps" || head.Rows[0][1].Value == nil || *head.Rows[0][1].Value != 110 {
 		t.Errorf("the page's headline table: %+v", head.Rows)
 	}
+	// The summary, on the first screen: the headline numbers by their titles, and
+	// the small multiples of throughput, latency, CPU and devices over time.
+	if h := page.Highlights; len(h) != 2 || h[0].Title != "TPS" || h[0].Value == nil || *h[0].Value != 110 || h[1].Title != "QPS" {
+		t.Errorf("the page's highlights: %+v, want TPS 110 and QPS 220", h)
+	}
+	for _, c := range page.Charts[:4] {
+		if !strings.HasPrefix(c.Name, "summary-") || c.Bottom > page.Height {
+			t.Errorf("chart %s ends %g px down the page: the summary's small multiples must show on the first %g px", c.Name, c.Bottom, page.Height)
+		}
+	}
+	if c := page.Charts[4]; c.Top < page.Height/2 {
+		t.Errorf("chart %s is on the first screen: the summary has not been found", c.Name)
+	}
+	page.CheckTablesShow(t)
 	energy := page.Table(t, "energy-1-run")
 	if len(energy.Rows) != 3 || energy.Rows[2][0].Text != "total" || energy.Rows[2][3].Value == nil || *energy.Rows[2][3].Value != 48 {
 		t.Errorf("the page's energy table: %+v", energy.Rows)
@@ -403,10 +514,10 @@ func TestEachWorkloadsHeadline(t *testing.T) {
 		value         float64
 		status        string
 	}{
-		{tpccRes, "tierbench run: TPC-C", "nopm", 1000, "status ok"},
-		{tpchRes, "tierbench run: TPC-H", "qphh_at_size", 160.4, "status failed (answer validation failed (1 mismatches))"},
-		{filesRes, "tierbench run: Postmark-compatible file workload", "transactions_per_s", 3453.72, "status interrupted (interrupted)"},
-		{fixtureResult(), "tierbench run: OLTP mix on sqlite 3.99.0 (embedded)", "tps", 110, "status ok"},
+		{tpccRes, "tierbench run: TPC-C", "NOPM", 1000, "status ok"},
+		{tpchRes, "tierbench run: TPC-H", "QphH@Size", 160.4, "status failed (answer validation failed (1 mismatches))"},
+		{filesRes, "tierbench run: Postmark-compatible file workload", "transaction rate", 3453.72, "status interrupted (interrupted)"},
+		{fixtureResult(), "tierbench run: OLTP mix on sqlite 3.99.0 (embedded)", "TPS", 110, "status ok"},
 	} {
 		dir := t.TempDir()
 		writeJSON(t, filepath.Join(dir, runreport.ResultFile), tc.res)
@@ -417,6 +528,34 @@ func TestEachWorkloadsHeadline(t *testing.T) {
 		if got := cell(t, tableNamed(t, doc, "headline"), tc.metric, "value"); got != tc.value {
 			t.Errorf("%s: %v, want %v", tc.metric, got, tc.value)
 		}
+		// The summary comes first and shows the same number large, its unit unless the
+		// title says it (QphH@Size).
+		sum := doc.Sections[0]
+		if sum.Title != "Summary" || len(sum.Blocks) == 0 || len(sum.Blocks[0].Highlights) == 0 {
+			t.Fatalf("%s: the first section is %q, without highlights", tc.metric, sum.Title)
+		}
+		h := sum.Blocks[0].Highlights[0]
+		if h.Title != tc.metric || h.Value != tc.value || (h.Unit == "") != (tc.metric == "QphH@Size") {
+			t.Errorf("%s: the first highlight is %+v", tc.metric, h)
+		}
+	}
+}
+
+// TestEveryHeadlineMetric: each registered workload's headline metric has a title
+// as its users write it, and a unit whose range package quantity knows, so that a
+// report shows its name and keeps its intervals and axes within its range.
+func TestEveryHeadlineMetric(t *testing.T) {
+	for _, name := range workload.Names() {
+		m, err := workload.Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, mi := range m.Result.Headline {
+			if mi.Title == "" || mi.Title == mi.Name || !quantity.Known(mi.Unit) {
+				t.Errorf("%s: headline metric %s: title %q, unit %q (known: %v); want a title of its own and a known unit",
+					name, mi.Name, mi.Title, mi.Unit, quantity.Known(mi.Unit))
+			}
+		}
 	}
 }
 
@@ -426,14 +565,14 @@ func TestEachWorkloadsHeadline(t *testing.T) {
 // title and shows its headline numbers and status, each with what it counts (the
 // definition the file carries, where it has one).
 func TestReportOfRealResults(t *testing.T) {
-	for _, tc := range []struct{ file, title, metric string }{
-		{"tpch.json", "TPC-H on sqlite 3.54.1 (embedded)", "qphh_at_size"},
-		{"tpch-untagged.json", "TPC-H on sqlite 3.54.1 (embedded)", "qphh_at_size"},
-		{"tpcc.json", "TPC-C on sqlite 3.54.1 (embedded)", "nopm"},
-		{"oltp.json", "OLTP mix on sqlite 3.54.1 (embedded)", "tps"},
-		{"oltp-mix.json", "OLTP mix on sqlite 3.54.1 (embedded)", "tps"},
-		{"postmark.json", "Postmark-compatible file workload", "transactions_per_s"},
-		{"files.json", "Postmark-compatible file workload", "transactions_per_s"},
+	for _, tc := range []struct{ file, title, metric, metricTitle string }{
+		{"tpch.json", "TPC-H on sqlite 3.54.1 (embedded)", "qphh_at_size", "QphH@Size"},
+		{"tpch-untagged.json", "TPC-H on sqlite 3.54.1 (embedded)", "qphh_at_size", "QphH@Size"},
+		{"tpcc.json", "TPC-C on sqlite 3.54.1 (embedded)", "nopm", "NOPM"},
+		{"oltp.json", "OLTP mix on sqlite 3.54.1 (embedded)", "tps", "TPS"},
+		{"oltp-mix.json", "OLTP mix on sqlite 3.54.1 (embedded)", "tps", "TPS"},
+		{"postmark.json", "Postmark-compatible file workload", "transactions_per_s", "transaction rate"},
+		{"files.json", "Postmark-compatible file workload", "transactions_per_s", "transaction rate"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join("..", "resultfile", "testdata", tc.file))
@@ -459,17 +598,46 @@ func TestReportOfRealResults(t *testing.T) {
 				t.Errorf("%q, %q; want the title %q and status ok", doc.Title, doc.Subtitle, tc.title)
 			}
 			head := tableNamed(t, doc, "headline")
-			if got := cell(t, head, tc.metric, "value"); got != want {
+			if got := cell(t, head, tc.metricTitle, "value"); got != want {
 				t.Errorf("%s: %v, the file's %v", tc.metric, got, want)
 			}
 			defs, _ := raw["definitions"].(map[string]any)
 			for _, row := range head.Rows {
 				what := row[len(row)-1].Text
-				def, _ := defs[row[0].Text].(string)
+				if row[3].Text == tc.metric && row[0].Text != tc.metricTitle {
+					t.Errorf("%s is titled %q, want %q", tc.metric, row[0].Text, tc.metricTitle)
+				}
+				def, _ := defs[row[3].Text].(string)
 				if what == "" || def != "" && what != def {
 					t.Errorf("%s counts %q; the file's definition is %q", row[0].Text, what, def)
 				}
 			}
 		})
+	}
+}
+
+// TestVerdictAppColumn: the verdicts table has an app column only when a level's
+// time_pct has the application's gates: the fixture has none; with app 60 beside io
+// 80 the row says 60, and the headline stays the last column.
+func TestVerdictAppColumn(t *testing.T) {
+	plain := tableNamed(t, build(t, writeFixture(t), runreport.Options{}).Doc, "verdicts")
+	for _, c := range plain.Columns {
+		if c.Heading() == "app (%)" {
+			t.Fatalf("the fixture, without gates, has an app column: %+v", plain.Columns)
+		}
+	}
+	dir := writeFixture(t)
+	res := fixtureResult()
+	res.Verdict.Levels[0].TimePct["app"] = 60
+	writeJSON(t, filepath.Join(dir, runreport.ResultFile), res)
+	v := tableNamed(t, build(t, dir, runreport.Options{}).Doc, "verdicts")
+	if got := cell(t, v, "2 users", "app (%)"); got != 60 {
+		t.Errorf("app: %v, want 60", got)
+	}
+	if got := cell(t, v, "2 users", "io (%)"); got != 80 {
+		t.Errorf("io: %v, want 80", got)
+	}
+	if last := v.Columns[len(v.Columns)-1].Heading(); last != "headline" || len(v.Rows[0]) != len(v.Columns) {
+		t.Errorf("last column %q, %d entries for %d columns", last, len(v.Rows[0]), len(v.Columns))
 	}
 }

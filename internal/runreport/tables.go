@@ -15,18 +15,15 @@ import (
 	"tierbench/internal/verdict"
 )
 
-// headlineTable is the result's headline numbers (workload.Headliner), each with what
-// it counts as the workload's registry entry describes it.
+// headlineTable is the result's headline numbers (workload.Headliner), each with its
+// title, its key in result.json and what it counts as the workload's registry entry
+// describes it.
 func (r *run) headlineTable() *report.Table {
 	t := report.NewTable("headline", "Headline", report.Column{Label: "metric"}, report.Column{Label: "value"},
-		report.Column{Label: "unit"}, report.Column{Label: "better"}, report.Column{Label: "what it counts"})
+		report.Column{Label: "unit"}, report.Column{Label: "key"}, report.Column{Label: "better"}, report.Column{Label: "what it counts"})
 	for _, m := range r.headline {
-		what := ""
-		if r.meta != nil {
-			mi, _ := r.meta.Metric(m.Name)
-			what = mi.What
-		}
-		t.AddRow(report.Text(m.Name), report.Number(m.Value), report.Text(m.Unit), report.Text(string(m.Better)), report.Text(what))
+		mi := r.metricInfo(m)
+		t.AddRow(report.Text(mi.Label()), report.Number(m.Value), report.Text(m.Unit), report.Text(m.Name), report.Text(string(m.Better)), report.Text(mi.What))
 	}
 	return t
 }
@@ -127,17 +124,28 @@ func (r *run) windowsTable() *report.Table {
 				return 1000 * secs.Delta / n, true
 			}})
 	}
-	columns := []report.Column{{Label: "window"}, {Label: "users"}, {Label: "start", Unit: "s"}, {Label: "end", Unit: "s"},
-		{Label: "covered", Unit: "s"}, {Label: "samples"}}
-	for _, c := range cols {
-		columns = append(columns, c.Column)
+	// A row per figure and a column per window: the figures grow with the devices,
+	// and a table as wide as all of them would not fit a page.
+	users := func(w *monitor.WindowSummary) (float64, bool) { return float64(w.Users), w.Users > 0 }
+	at := func(f func(*monitor.WindowSummary) float64) func(*monitor.WindowSummary) (float64, bool) {
+		return func(w *monitor.WindowSummary) (float64, bool) { return f(w), true }
+	}
+	cols = append([]col{
+		{report.Column{Label: "users"}, users},
+		{report.Column{Label: "start", Unit: "s"}, at(func(w *monitor.WindowSummary) float64 { return r.since(w.Start) })},
+		{report.Column{Label: "end", Unit: "s"}, at(func(w *monitor.WindowSummary) float64 { return r.since(w.End) })},
+		{report.Column{Label: "covered", Unit: "s"}, at(func(w *monitor.WindowSummary) float64 { return w.CoveredS })},
+		{report.Column{Label: "samples"}, at(func(w *monitor.WindowSummary) float64 { return float64(w.Samples) })},
+	}, cols...)
+	columns := []report.Column{{Label: "figure"}}
+	for _, w := range ws {
+		columns = append(columns, report.Column{Label: w.Label})
 	}
 	t := report.NewTable("windows", "Per-window summaries", columns...)
-	t.Note = "Start and end in seconds since the monitor's first sample. CPU shares, CPU cores, commits and device figures are the counters' rise over the window (as iostat and the summary compute them); pressure, page cache and lock waits are means of the samples. A disk's figures include other processes' I/O. A dash: not measured."
-	for _, w := range ws {
-		row := []report.Entry{report.Text(w.Label), number(float64(w.Users), w.Users > 0),
-			report.Number(r.since(w.Start)), report.Number(r.since(w.End)), report.Number(w.CoveredS), report.Number(float64(w.Samples))}
-		for _, c := range cols {
+	t.Note = "A column per window: the run's, and each measured one. Start and end in seconds since the monitor's first sample. CPU shares, CPU cores, commits and device figures are the counters' rise over the window (as iostat and the summary compute them); pressure, page cache and lock waits are means of the samples. A disk's figures include other processes' I/O. A dash: not measured."
+	for _, c := range cols {
+		row := []report.Entry{report.Text(c.Heading())}
+		for _, w := range ws {
 			row = append(row, number(c.get(w)))
 		}
 		t.AddRow(row...)
@@ -196,8 +204,10 @@ func verdictSection(sec *report.Section, v *verdict.Section) {
 	if app {
 		cols = append(cols, report.Column{Label: "app", Unit: "%"})
 	}
-	t := report.NewTable("verdicts", "Verdict of each window", append(cols, report.Column{Label: "headline"})...)
-	t.Note = "The users' time by what it went to, as far as it was measured (verdict.Verdict's time_pct); the estimates can overlap, so they need not add up to 100."
+	cols = append(cols, report.Column{Label: "socket", Unit: "%"}, report.Column{Label: "other", Unit: "%"}, report.Column{Label: "pause", Unit: "%"},
+		report.Column{Label: "headline"})
+	t := report.NewTable("verdicts", "Verdict of each window", cols...)
+	t.Note = "The users' time by what it went to (verdict.Verdict's time_pct): app is their wait for the application's gates, socket (other with an engine inside tierbench) the rest of their time in transactions, pause their time outside them; the shares add up to 100 unless the measures overlap."
 	for _, l := range v.Levels {
 		explains := report.Text(report.Missing)
 		if f := l.Fired(); len(f) > 0 {
@@ -209,7 +219,7 @@ func verdictSection(sec *report.Section, v *verdict.Section) {
 		if app {
 			row = append(row, pct("app"))
 		}
-		t.AddRow(append(row, report.Text(l.Headline))...)
+		t.AddRow(append(row, pct("socket"), pct("other"), pct("pause"), report.Text(l.Headline))...)
 	}
 	sec.AddTable(t)
 	for i, l := range v.Levels {
@@ -296,6 +306,9 @@ func energySection(sec *report.Section, e *energy.Section) {
 		sec.AddText(text)
 	}
 	for i, w := range e.Windows {
+		if text := energy.MissingText(e, &e.Windows[i], "see above"); text != "" {
+			sec.AddText(fmt.Sprintf("Energy, %s: the total is not the whole system's: it leaves out %s.", w.Label, text))
+		}
 		t := report.NewTable(fmt.Sprintf("energy-%d-%s", i+1, chart.Slug(w.Label)),
 			fmt.Sprintf("Energy, %s (%s s)", w.Label, chart.FormatNumber(w.Seconds)),
 			report.Column{Label: "component"}, report.Column{Label: "method"}, report.Column{Label: "measured or modelled"},

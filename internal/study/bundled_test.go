@@ -1,6 +1,7 @@
 package study
 
 import (
+	"context"
 	"slices"
 	"testing"
 )
@@ -39,7 +40,7 @@ func TestBundledStudiesValidate(t *testing.T) {
 				t.Errorf("%s --size %s: %v", name, size, err)
 				continue
 			}
-			if err := p.Validate(out); err != nil {
+			if err := p.Validate(context.Background(), out); err != nil {
 				t.Errorf("%s --size %s: %v", name, size, err)
 			}
 			if len(p.Notes) > 0 {

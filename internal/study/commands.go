@@ -6,6 +6,7 @@ import (
 	"io"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"tierbench/internal/params"
@@ -75,7 +76,7 @@ func (s *RunSettings) Run(ctx context.Context, target string, out Output) error 
 	r := &Runner{Plan: plan, Out: dir, Shard: sh, RetryFailed: s.retryFailed, Stdout: out.Stdout,
 		Progress: out.Progress, Lock: out.Command, Command: out.Child}
 	if s.dryRun {
-		return r.DryRun()
+		return r.DryRun(ctx)
 	}
 	tally, err := r.Run(ctx)
 	if err != nil {
@@ -88,9 +89,13 @@ func (s *RunSettings) Run(ctx context.Context, target string, out Output) error 
 	if err := writeReport([]string{dir}, dir, out); err != nil {
 		return err
 	}
-	if tally.Failed > 0 {
-		return fmt.Errorf("%d of %d runs failed, each recorded in its cell.json (first: %s): fix the cause and run again with --retry-failed",
-			tally.Failed, tally.Runs, tally.Failures[0])
+	if failed := tally.Failed + tally.KeptFailed; failed > 0 {
+		earlier := ""
+		if tally.KeptFailed > 0 {
+			earlier = fmt.Sprintf(" (%d in an earlier run of the study, kept as recorded)", tally.KeptFailed)
+		}
+		return fmt.Errorf("%d of %d runs failed%s, each recorded in its cell.json (first: %s): fix the cause and run again with --retry-failed",
+			failed, tally.Runs, earlier, tally.Failures[0])
 	}
 	return nil
 }
@@ -135,6 +140,9 @@ func writeReport(dirs []string, dir string, out Output) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOut(dir, writesReport, res.Record.Name, res.Record.Fingerprint, dirs); err != nil {
+		return err
+	}
 	if err := rundir.EnsureWritable("--out", dir); err != nil {
 		return err
 	}
@@ -146,11 +154,14 @@ func writeReport(dirs []string, dir string, out Output) error {
 	if err := rep.Write(dir); err != nil {
 		return err
 	}
-	for _, n := range res.Notes {
+	for _, n := range append(slices.Clone(res.Notes), rep.Notes...) {
 		fmt.Fprintf(out.Stderr, "note: %s\n", n)
 	}
 	for _, f := range rep.Findings() {
 		fmt.Fprintln(out.Stdout, f)
+	}
+	for _, j := range rep.Claims {
+		fmt.Fprintln(out.Stdout, j.Line())
 	}
 	_, err = fmt.Fprintf(out.Stdout, "report: %s (figures in %s, numbers in %s and %s)\n", filepath.Join(dir, rundir.ReportFile),
 		filepath.Join(dir, rundir.FiguresDir), CellsCSVFile, SummaryFile)
@@ -192,10 +203,20 @@ func (s *CompareSettings) Run(base, next string, out Output) error {
 	if s.out == "" {
 		return nil
 	}
+	if err := checkOut(s.out, writesComparison, "", "", nil); err != nil {
+		return err
+	}
 	if err := rundir.EnsureWritable("--out", s.out); err != nil {
 		return err
 	}
-	if err := cmp.Doc.Write(s.out); err != nil {
+	// Under the lock every command takes: a study running there would write its own
+	// report, and a second comparison must not write beside this one.
+	lock, err := rundir.Acquire(s.out, out.Command)
+	if err != nil {
+		return fmt.Errorf("--out %w", err)
+	}
+	defer lock.Release()
+	if err := cmp.Write(s.out); err != nil {
 		return err
 	}
 	_, err = fmt.Fprintf(out.Stdout, "report: %s\n", filepath.Join(s.out, rundir.ReportFile))

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
 
+	"tierbench/internal/metrics"
 	"tierbench/internal/report"
 	"tierbench/internal/report/chart"
 	"tierbench/internal/report/stats"
@@ -16,12 +18,26 @@ import (
 // Comparison is two studies (or two runs of one) compared cell by cell, metric by
 // metric: base and new means, the % difference and whether it is significant.
 type Comparison struct {
+	// Base and New are the directories compared.
+	Base string `json:"base"`
+	New  string `json:"new"`
+	// Cells are the cells both have, compared.
+	Cells []string `json:"cells"`
 	// Tables are one per metric both studies have; text says which are printed.
-	Tables []*report.Table
+	Tables []*report.Table `json:"-"`
 	text   map[string]bool
-	Doc    *report.Document
-	// Notes say which cells only one side has.
-	Notes []string
+	Doc    *report.Document `json:"-"`
+	// Notes say which cells only one side has, and what the runs' files lacked.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Write writes the comparison's report into dir (report.html and its figures), and
+// comparison.json, which says what the directory holds.
+func (c *Comparison) Write(dir string) error {
+	if err := c.Doc.Write(dir); err != nil {
+		return err
+	}
+	return metrics.WriteJSONFile(filepath.Join(dir, ComparisonFile), c)
 }
 
 // Compare compares the cells base and next have in common (by cell ID).
@@ -38,7 +54,7 @@ func Compare(base, next *Results) (*Comparison, error) {
 		nextCells[c.CellID()] = c
 	}
 	var common []string
-	cmp := &Comparison{text: map[string]bool{}}
+	cmp := &Comparison{Base: base.Dirs[0], New: next.Dirs[0], text: map[string]bool{}, Notes: append(slices.Clone(bb.notes), nb.notes...)}
 	for _, c := range bb.cells {
 		if _, ok := nextCells[c.CellID()]; ok {
 			common = append(common, c.CellID())
@@ -51,6 +67,7 @@ func Compare(base, next *Results) (*Comparison, error) {
 			cmp.Notes = append(cmp.Notes, fmt.Sprintf("cell %s is only in %s", c.CellID(), next.Dirs[0]))
 		}
 	}
+	cmp.Cells = common
 	if len(common) == 0 {
 		return nil, fmt.Errorf("%s and %s have no cell in common (cells are named by their factors' levels): compare runs of one study, or of studies with the same factors",
 			base.Dirs[0], next.Dirs[0])
@@ -96,11 +113,12 @@ func compareMetric(m report.Metric, cells []string, base, next map[string]report
 		report.Column{Label: "base n"}, report.Column{Label: "base mean", Unit: m.Unit},
 		report.Column{Label: "new n"}, report.Column{Label: "new mean", Unit: m.Unit},
 		report.Column{Label: "difference", Unit: "%"}, report.Column{Label: "p (Welch)"}, report.Column{Label: "significant"})
-	c := chart.NewBars(name+"-base-vs-new", m.Label+": base vs new", cells, chart.Axis{Label: "cell"}, chart.Axis{Label: m.Label, Unit: m.Unit}, false)
+	rng := m.Range
+	c := chart.NewBars(name+"-base-vs-new", m.Label+": base vs new", cells, chart.Axis{Label: "cell"}, chart.Axis{Label: m.Label, Unit: m.Unit, Range: &rng}, false)
 	var bp, np []chart.Point
 	for i, id := range cells {
 		bv, nv := base[id].Values(m.Key), next[id].Values(m.Key)
-		bs, ns := stats.Summarise(bv), stats.Summarise(nv)
+		bs, ns := stats.Summarise(bv, m.Range), stats.Summarise(nv, m.Range)
 		row := []report.Entry{report.Text(id), count(bs.N), report.Number(bs.Mean), count(ns.N), report.Number(ns.Mean)}
 		if bs.N > 0 && ns.N > 0 {
 			cm := stats.Compare(bv, nv)
@@ -127,7 +145,7 @@ func compareMetric(m report.Metric, cells []string, base, next map[string]report
 		return t, nil
 	}
 	c.Add("base", bp...).Add("new", np...)
-	c.Note = "Bars are the means over repetitions; error bars, their 95% confidence intervals (Student's t) where there are two repetitions or more."
+	c.Note = fmt.Sprintf("Bars are the means over repetitions; error bars, their 95%% confidence intervals (%s) where there are two repetitions or more.", stats.MethodFor(m.Range).Describe())
 	return t, c
 }
 

@@ -13,8 +13,12 @@
 // applies a size, and Expand checks the result against the workload's parameters
 // (package params, through lifecycle.ParamSets) and turns it into a Plan: its cells,
 // each with its factors' levels, every value it sets, an ID and a fingerprint, and the
-// order its runs go in (fixed, repetition by repetition, or shuffled by a seed). Plan.Validate checks every cell as its commands
-// would parse and check it (lifecycle.Validate), before anything runs.
+// order its runs go in (fixed, repetition by repetition, or shuffled by a seed). A study
+// holds at most 10,000 cells, counted before they are made. Tiers declared once and
+// chosen by a factor are left out of the cells that place nothing on them. A cell
+// whose baseline cell is excluded is named in the plan's notes. Plan.Validate checks
+// every cell as its commands would parse and check it (a lifecycle.Validator, which
+// reads what cells share once), before anything runs, and stops at Ctrl-C.
 //
 // # Running
 //
@@ -25,10 +29,13 @@
 // writes how it ended to the file its hidden --outcome flag names (WriteOutcome); the
 // runner records each run as cell.json (RunRecord), written last, and the study as
 // study.json (Record). A run that fails is recorded and the study goes on; a timeout
-// or Ctrl-C sends SIGTERM, then SIGKILL after a grace period, and what finished is
-// kept. Running again resumes: finished runs are skipped, and a study file that no
-// longer matches the runs OUT holds is refused (MismatchError). --shard K/N (Shard)
-// runs every N-th cell, for several machines.
+// or Ctrl-C sends SIGTERM, then SIGKILL after a grace period; what finished is
+// kept, and the cause says who ended the run (package exitstatus). Running again
+// resumes: finished runs are skipped, failed ones kept (the study still fails), and a
+// study file that no longer matches the runs OUT holds is refused (MismatchError); a
+// damaged cell.json or study.json is a DamagedError that says how to recover. --shard
+// K/N (Shard) runs every N-th cell, for several machines. No study command writes
+// into a directory that holds something else (OccupiedError).
 //
 // # Reporting
 //

@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"tierbench/internal/params"
@@ -43,6 +45,11 @@ type Plan struct {
 	// Fingerprint identifies the study by its cells: two directories with the same
 	// fingerprint hold runs of one study (shards, or one study resumed).
 	Fingerprint string
+	// Claims are the study's expected findings, checked against its cells.
+	Claims []Claim
+	// Populations say how each cell's load is had with snapshot: true (snapshot.go);
+	// nil without.
+	Populations map[string]*Population
 }
 
 // FactorInfo describes a factor for reports: its levels and how they read as an
@@ -73,19 +80,43 @@ func Expand(s *Study) (*Plan, error) {
 	if err := e.p.err(); err != nil {
 		return nil, err
 	}
+	dims := e.dims()
+	if total := combinations(s.Factors, dims); total > maxCombinations {
+		count := countText(total)
+		if total == math.MaxInt {
+			count = "more than " + count
+		}
+		e.p.add(e.s.FactorsPos, "%s cells (%s): a study holds at most %s cells; vary fewer levels, zip factors that vary together, or split it into several studies",
+			count, e.dimsText(dims), countText(maxCells))
+		return nil, e.p.err()
+	}
 	plan := &Plan{Study: s}
-	for _, combo := range e.combinations() {
+	kept := 0
+	e.eachCombination(dims, func(combo []int) {
 		if e.excluded(combo) {
 			plan.Excluded++
-			continue
+			return
+		}
+		if kept++; kept > maxCells {
+			return // counted, not made: the study is refused below
 		}
 		c := e.cell(combo)
 		c.Index = len(plan.Cells)
 		plan.Cells = append(plan.Cells, c)
+	})
+	if kept > maxCells {
+		excluded := ""
+		if plan.Excluded > 0 {
+			excluded = fmt.Sprintf(" = %s, of which %s are excluded", countText(kept+plan.Excluded), countText(plan.Excluded))
+		}
+		e.p.add(e.s.FactorsPos, "%s cells (%s%s): a study holds at most %s cells; vary fewer levels, zip factors that vary together, exclude more, or split it into several studies",
+			countText(kept), e.dimsText(dims), excluded, countText(maxCells))
+		return nil, e.p.err()
 	}
 	if err := e.p.err(); err != nil {
 		return nil, err
 	}
+	plan.Notes = append(plan.Notes, dropUnusedTiers(plan.Cells)...)
 	for i, r := range s.Exclude {
 		if e.ruleHits[i] == 0 {
 			plan.Notes = append(plan.Notes, fmt.Sprintf("%s:%d: %s matches no cell", s.File.Path, r.Pos.Line, r.Pos.Field))
@@ -104,6 +135,28 @@ func Expand(s *Study) (*Plan, error) {
 		return nil, e.p.err()
 	}
 	plan.Factors = e.factorInfo(plan.Cells)
+	if b := s.Baseline; b != nil {
+		var zip [][]string
+		for _, g := range s.Zip {
+			zip = append(zip, g.Factors)
+		}
+		levels := func(factor string) []string {
+			for _, f := range plan.Factors {
+				if f.Name == factor {
+					return f.Levels
+				}
+			}
+			return nil
+		}
+		if n := unbased(plan.Cells, withZipped(b.Terms, zip, levels)); n != "" {
+			plan.Notes = append(plan.Notes, n)
+		}
+	}
+	plan.Claims = e.checkClaims(plan)
+	plan.Populations = e.populations(plan)
+	if err := e.p.err(); err != nil {
+		return nil, err
+	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n", s.File.Name)
 	for _, c := range plan.Cells {
@@ -229,6 +282,12 @@ func (e *expansion) checkShape() {
 	}
 	e.referenced = map[string]bool{}
 	check := func(v Value, own string) {
+		for _, text := range v.Values {
+			if m := unclosedRE.FindStringSubmatch(text); m != nil {
+				p.add(v.Pos, "%q: the reference ${%s is not closed: write ${%s}", text, m[1], m[1])
+				e.referenced[m[1]] = true
+			}
+		}
 		for _, m := range refRE.FindAllStringSubmatch(v.Text(), -1) {
 			name := m[1]
 			switch {
@@ -246,6 +305,9 @@ func (e *expansion) checkShape() {
 	}
 	for _, f := range s.Factors {
 		for _, l := range f.Levels {
+			if l.Value != nil {
+				check(*l.Value, f.Name)
+			}
 			for _, st := range l.Settings {
 				check(st.Value, f.Name)
 			}
@@ -301,11 +363,22 @@ func (e *expansion) checkIDs(f Factor) {
 	}
 }
 
-// combinations are the cross product of the factors' levels, zip groups varying
-// together, the first factor slowest: each is a level index per factor.
-func (e *expansion) combinations() [][]int {
+// A study's size is bounded before its cells are made: each cell is validated, kept in
+// study.json and drawn in the report, and a matrix of millions (a factor given a
+// thousand levels by mistake) would take minutes and gigabytes before the first run.
+// 10,000 cells at one second a run is three hours per repetition.
+const (
+	// maxCells bounds the cells a study runs, after its exclude rules.
+	maxCells = 10_000
+	// maxCombinations bounds the cross product the exclude rules are applied to.
+	maxCombinations = 1_000_000
+)
+
+// dims are the factors that vary together, the first slowest: a factor alone, or
+// the factors of a zip group; each is a list of indexes into the study's factors.
+func (e *expansion) dims() [][]int {
 	fs := e.s.Factors
-	var dims [][]int // each: the factors that vary together
+	var dims [][]int
 	done := map[int]bool{}
 	for i, f := range fs {
 		gi, zipped := e.zipOf[f.Name]
@@ -325,22 +398,73 @@ func (e *expansion) combinations() [][]int {
 		}
 		dims = append(dims, dim)
 	}
-	out := [][]int{make([]int, len(fs))}
-	for _, dim := range dims {
-		n := len(fs[dim[0]].Levels)
-		var next [][]int
-		for _, c := range out {
-			for k := range n {
-				nc := slices.Clone(c)
-				for _, fi := range dim {
-					nc[fi] = k
-				}
-				next = append(next, nc)
+	return dims
+}
+
+// combinations is the size of the cross product of dims, counted without making it
+// (math.MaxInt when it is larger).
+func combinations(fs []Factor, dims [][]int) int {
+	n := 1
+	for _, d := range dims {
+		l := len(fs[d[0]].Levels)
+		if n > math.MaxInt/l {
+			return math.MaxInt
+		}
+		n *= l
+	}
+	return n
+}
+
+// eachCombination calls f with each combination of the dims' levels (a level index
+// per factor), the first dim varying slowest. The slice is reused between calls.
+func (e *expansion) eachCombination(dims [][]int, f func(combo []int)) {
+	fs := e.s.Factors
+	combo := make([]int, len(fs))
+	at := make([]int, len(dims))
+	for {
+		for d, dim := range dims {
+			for _, fi := range dim {
+				combo[fi] = at[d]
 			}
 		}
-		out = next
+		f(combo)
+		d := len(dims) - 1
+		for ; d >= 0; d-- {
+			if at[d]++; at[d] < len(fs[dims[d][0]].Levels) {
+				break
+			}
+			at[d] = 0
+		}
+		if d < 0 {
+			return
+		}
 	}
-	return out
+}
+
+// dimsText writes the dims as "users 10 x (sf, streams) 3".
+func (e *expansion) dimsText(dims [][]int) string {
+	parts := make([]string, len(dims))
+	for i, d := range dims {
+		names := make([]string, len(d))
+		for j, fi := range d {
+			names[j] = e.s.Factors[fi].Name
+		}
+		name := names[0]
+		if len(names) > 1 {
+			name = "(" + strings.Join(names, ", ") + ")"
+		}
+		parts[i] = fmt.Sprintf("%s %d", name, len(e.s.Factors[d[0]].Levels))
+	}
+	return strings.Join(parts, " x ")
+}
+
+// countText writes a count with thousands separated: 1,000,000.
+func countText(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // levelsOf are the labels of a combination's levels as report factors.
@@ -401,7 +525,11 @@ func (e *expansion) cell(combo []int) Cell {
 	for _, st := range s.Params {
 		sets = append(sets, set{st.Name, st.Value})
 	}
-	var plain []*Factor // plain factors not yet known to be parameters
+	type plainLevel struct {
+		f *Factor
+		l Level
+	}
+	var plain []plainLevel // plain levels of factors not yet known to be parameters
 	for i, k := range combo {
 		f := &s.Factors[i]
 		l := f.Levels[k]
@@ -410,7 +538,7 @@ func (e *expansion) cell(combo []int) Cell {
 				c.Workload, workloadPos = l.Label, l.Pos
 				continue
 			}
-			plain = append(plain, f)
+			plain = append(plain, plainLevel{f, l})
 			sets = append(sets, set{f.Name, *l.Value})
 		}
 		for _, st := range l.Settings {
@@ -429,11 +557,20 @@ func (e *expansion) cell(combo []int) Cell {
 	c.Phases = pi.phases
 	for _, st := range sets {
 		if !pi.has(st.name) {
-			if i := slices.IndexFunc(plain, func(f *Factor) bool { return f.Name == st.name }); i >= 0 {
-				if e.referenced[st.name] {
+			if i := slices.IndexFunc(plain, func(pl plainLevel) bool { return pl.f.Name == st.name }); i >= 0 {
+				f, l := plain[i].f, plain[i].l
+				switch {
+				case e.referenced[st.name]:
 					continue // a factor of its own, for ${name}
+				case slices.ContainsFunc(f.Levels, func(l Level) bool { return l.Value == nil }):
+					// The other levels are maps: this one lacks its label and
+					// parameters, not the study a parameter.
+					m := f.Levels[slices.IndexFunc(f.Levels, func(l Level) bool { return l.Value == nil })]
+					e.addOnce(l.Pos, "%q is a plain value, which would set a parameter %s, and %s has none: write it as a map with a label as the factor's other values are, e.g. {label: %s, %s: %s}",
+						l.Label, st.name, pi.workload, l.Label, m.Settings[0].Name, l.Label)
+				default:
+					e.addOnce(f.Pos, "unknown factor %q: %s, and no value refers to ${%s}", st.name, pi.unknown(st.name), st.name)
 				}
-				e.addOnce(plain[i].Pos, "unknown factor %q: %s, and no value refers to ${%s}", st.name, pi.unknown(st.name), st.name)
 				continue
 			}
 			e.addOnce(st.v.Pos, "%s", pi.unknown(st.name))
@@ -518,4 +655,91 @@ func (e *expansion) factorInfo(cells []Cell) []FactorInfo {
 		out[i] = fi
 	}
 	return out
+}
+
+// baselineOf maps each cell to the cell it is compared with: the cell with the
+// baseline's levels of the factors the baseline names and the cell's own levels of
+// the others (a baseline cell maps to itself). A cell whose baseline cell is not
+// among cells, because an exclude rule removed it, is not in the map.
+func baselineOf(cells []Cell, baseline []Term) map[string]string {
+	byLevels := map[string]string{}
+	for _, c := range cells {
+		byLevels[cellID(c.Factors)] = c.ID
+	}
+	out := map[string]string{}
+	for _, c := range cells {
+		if id, ok := byLevels[cellID(baselineLevels(c.Factors, baseline))]; ok {
+			out[c.ID] = id
+		}
+	}
+	return out
+}
+
+// withZipped is the baseline with the factors zipped to its factors: zipped factors
+// move together, so the baseline cell has each partner's level at the position of the
+// baseline's level (zip: [[users, buffer]] with baseline users=4 fixes buffer at the
+// level paired with 4 too).
+func withZipped(baseline []Term, zip [][]string, levels func(string) []string) []Term {
+	out := slices.Clone(baseline)
+	named := func(f string) bool { return slices.ContainsFunc(out, func(t Term) bool { return t.Factor == f }) }
+	for _, t := range baseline {
+		at := slices.Index(levels(t.Factor), t.Levels[0])
+		if at < 0 {
+			continue
+		}
+		for _, g := range zip {
+			if !slices.Contains(g, t.Factor) {
+				continue
+			}
+			for _, f := range g {
+				if ls := levels(f); !named(f) && at < len(ls) {
+					out = append(out, Term{Factor: f, Levels: []string{ls[at]}})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// baselineLevels are the levels of the cell a cell of levels fs is compared with.
+func baselineLevels(fs []report.Factor, baseline []Term) []report.Factor {
+	fs = slices.Clone(fs)
+	for i := range fs {
+		for _, t := range baseline {
+			if t.Factor == fs[i].Name {
+				fs[i].Value = t.Levels[0]
+			}
+		}
+	}
+	return fs
+}
+
+// unbased says which cells have no cell to be compared with, their baseline cell
+// being excluded, or "" when every cell has one: those cells are reported without a
+// comparison, and a reader must know why.
+func unbased(cells []Cell, baseline []Term) string {
+	against := baselineOf(cells, baseline)
+	var named []string
+	n := 0
+	for _, c := range cells {
+		if _, ok := against[c.ID]; ok {
+			continue
+		}
+		n++
+		if len(named) < maxNamed {
+			named = append(named, fmt.Sprintf("%s (its baseline %s is excluded)", c.ID, cellID(baselineLevels(c.Factors, baseline))))
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	more := ""
+	if n > len(named) {
+		more = fmt.Sprintf(" and %d more", n-len(named))
+	}
+	are, them := "cells are", "them"
+	if n == 1 {
+		are, them = "cell is", "it"
+	}
+	return fmt.Sprintf("%d %s compared with no baseline: %s%s; exclude %s too, or keep a baseline cell for each", n, are, strings.Join(named, "; "), more, them)
 }

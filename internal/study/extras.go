@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"tierbench/internal/energy"
 	"tierbench/internal/report"
 	"tierbench/internal/resultfile"
 )
@@ -35,16 +36,26 @@ type verdictLine struct {
 	Window, Primary, Headline string
 }
 
+// runNotes are what a run's result says beyond its numbers: its verdict, and what its
+// energy total leaves out of the whole system (energy is false without an energy
+// section).
+type runNotes struct {
+	verdict       *verdictLine
+	energy        bool
+	energyMissing []energy.Unavailable
+}
+
 // extras are the numbers of a run's result file beyond its headline metrics, each
 // with its definition: latency percentiles, each emulated device's utilisation and
 // MB/s over the measured window (or, without one, from mount to unmount), the
 // engine's MB/s, tierbench's CPU, the whole system's energy and CO2 over the run
 // and each component's share, the emulated devices' energy and CO2, the host's CPU
 // busy and iowait shares over the headline window; and the run's verdict, when it
-// has one.
-func extras(rec *RunRecord) ([]metricDef, map[string]float64, *verdictLine, error) {
+// has one, and what its energy total leaves out.
+func extras(rec *RunRecord) ([]metricDef, map[string]float64, runNotes, error) {
+	var notes runNotes
 	if rec.Result == "" {
-		return nil, nil, nil, nil
+		return nil, nil, notes, nil
 	}
 	path := rec.Result
 	if !filepath.IsAbs(path) {
@@ -52,15 +63,15 @@ func extras(rec *RunRecord) ([]metricDef, map[string]float64, *verdictLine, erro
 	}
 	rs, err := resultfile.Read(path) // as the run report reads it
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil, nil
+		return nil, nil, notes, nil
 	}
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, notes, err
 	}
 	var defs []metricDef
 	vals := map[string]float64{}
 	add := func(group, key, label, unit string, lower bool, v float64) {
-		defs = append(defs, metricDef{report.Metric{Key: key, Label: label, Unit: unit, LowerIsBetter: lower}, group})
+		defs = append(defs, metricDef{newMetric(key, label, unit, lower), group})
 		vals[key] = v
 	}
 	for _, l := range rs.Levels {
@@ -91,8 +102,10 @@ func extras(rec *RunRecord) ([]metricDef, map[string]float64, *verdictLine, erro
 	}
 	if rs.Energy != nil {
 		if w := rs.Energy.Window("run"); w != nil {
-			add(groupEnergy, "energy_j", "energy of the run (whole system)", "J", true, w.Total.Joules)
-			add(groupEnergy, "co2_g", "CO2 of the run (whole system)", "g", true, w.Total.CO2g)
+			// Labelled by what every run's total leaves out (energyMissing.label).
+			add(groupEnergy, "energy_j", "energy of the run", "J", true, w.Total.Joules)
+			add(groupEnergy, "co2_g", "CO2 of the run", "g", true, w.Total.CO2g)
+			notes.energy, notes.energyMissing = true, w.Missing
 			for _, c := range w.Components {
 				if c.InTotal {
 					add(groupParts, "energy_"+key(c.Name)+"_j", c.Name, "J", true, c.Joules)
@@ -104,10 +117,9 @@ func extras(rec *RunRecord) ([]metricDef, map[string]float64, *verdictLine, erro
 		add(groupEnergy, "device_energy_j", "emulated devices' energy", "J", true, st.EnergyJ)
 		add(groupEnergy, "device_co2_g", "emulated devices' CO2", "g", true, st.CO2g)
 	}
-	var vl *verdictLine
 	window := ""
 	if v := rs.Verdict; v != nil {
-		vl = &verdictLine{Window: v.Window, Primary: v.Primary.Title(), Headline: v.Headline}
+		notes.verdict = &verdictLine{Window: v.Window, Primary: v.Primary.Title(), Headline: v.Headline}
 		window = v.Window
 	}
 	if m := rs.Monitoring; m != nil {
@@ -129,7 +141,7 @@ func extras(rec *RunRecord) ([]metricDef, map[string]float64, *verdictLine, erro
 			}
 		}
 	}
-	return defs, vals, vl, nil
+	return defs, vals, notes, nil
 }
 
 // key makes a name (a tier, an energy component such as storage:data) part of a

@@ -2,6 +2,8 @@ package study
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -40,6 +42,8 @@ type Body struct {
 	// Params are fixed parameters, by flag name, in the file's order.
 	Params  []Setting
 	Factors []Factor
+	// FactorsPos is where the factors field was written, for errors about them all.
+	FactorsPos Pos
 	// Zip groups factors that vary together (their levels are paired by position).
 	Zip []Group
 	// Exclude rules drop the cells they match.
@@ -53,6 +57,12 @@ type Body struct {
 	Seed  int64
 	// Timeout stops a cell's run that takes longer (0: none).
 	Timeout time.Duration
+	// Expect are the findings the study should show (expect.go).
+	Expect []Claim
+	// Snapshot loads each population once and copies it to the runs of its cells
+	// (snapshot.go); SnapshotPos is where it was asked for.
+	Snapshot    bool
+	SnapshotPos Pos
 	// given says which fields were written, for sizes.
 	given map[string]bool
 }
@@ -128,10 +138,12 @@ const (
 )
 
 var (
-	topFields  = []string{"name", "description", "notes", "workload", "phases", "params", "factors", "zip", "exclude", "repetitions", "order", "seed", "baseline", "timeout", "sizes"}
-	sizeFields = []string{"description", "params", "factors", "zip", "exclude", "repetitions", "order", "seed", "baseline", "timeout"}
+	topFields  = []string{"name", "description", "notes", "workload", "phases", "params", "factors", "zip", "exclude", "repetitions", "order", "seed", "baseline", "timeout", "expect", "snapshot", "sizes"}
+	sizeFields = []string{"description", "params", "factors", "zip", "exclude", "repetitions", "order", "seed", "baseline", "timeout", "expect", "snapshot"}
 	nameRE     = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
 	refRE      = regexp.MustCompile(`\$\{([^}]*)\}`)
+	// unclosedRE finds a reference that is not closed: "${dev" at a value's end.
+	unclosedRE = regexp.MustCompile(`\$\{([^}]*)$`)
 )
 
 // Parse reads a study file; path names it in errors. Errors are a *FileError, each
@@ -142,11 +154,22 @@ func Parse(path string, data []byte) (*File, error) {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil {
-		p.add(Pos{}, "not a YAML study file: %v", err)
+		line, msg := syntaxProblem(data, err)
+		p.add(Pos{Line: line}, "%s", msg)
 		return nil, p.err()
 	}
 	if len(doc.Content) == 0 {
 		p.add(Pos{}, "empty: a study needs at least a name and a workload")
+		return nil, p.err()
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == nil:
+		p.add(Pos{Line: next.Line}, "a second YAML document (after '---'): a study file holds one, and the rest would be ignored")
+		return nil, p.err()
+	case !errors.Is(err, io.EOF):
+		line, msg := syntaxProblem(data, err)
+		p.add(Pos{Line: line}, "%s", msg)
 		return nil, p.err()
 	}
 	f := &File{Path: path, Source: data}
@@ -240,6 +263,7 @@ func (p *problems) body(entries []entry) Body {
 				}
 			}
 		case "factors":
+			b.FactorsPos = at(e.key, e.field)
 			for _, fe := range p.mapping(e.value, e.field) {
 				if fc, ok := p.factor(fe); ok {
 					b.Factors = append(b.Factors, fc)
@@ -283,6 +307,16 @@ func (p *problems) body(entries []entry) Body {
 					p.add(at(e.value, e.field), "%q: the shuffle's seed is a whole number", s)
 				}
 				b.Seed = n
+			}
+		case "expect":
+			b.Expect = p.expect(e)
+		case "snapshot":
+			if s, ok := p.scalar(e); ok {
+				v, err := strconv.ParseBool(strings.TrimSpace(s))
+				if err != nil {
+					p.add(at(e.value, e.field), "%q: give true (load each population once and copy it to every run that uses it) or false", s)
+				}
+				b.Snapshot, b.SnapshotPos = v, at(e.value, e.field)
 			}
 		case "timeout":
 			if s, ok := p.scalar(e); ok {

@@ -9,11 +9,11 @@ import (
 )
 
 // Findings are the comparisons with the baseline in words, one per cell and
-// headline metric: "tps: placement=III is 18.87% faster than placement=I at
-// benchmark=tpcc-2 (p = 0.012, significant)". A metric where higher is better is
-// faster or slower; one where lower is better (a time) is lower or higher. Cells
-// without a comparison (the baselines, cells with no successful run on either side)
-// have none.
+// headline metric, by its title: "TPS: placement=III is 18.87% faster than
+// placement=I at benchmark=tpcc-2 (p = 0.012, significant)". A metric where higher is
+// better is faster or slower; one where lower is better (a time) is lower or higher.
+// The baselines have none; a cell that cannot be compared (no successful run of it or
+// of its baseline) is said to be not compared, and why.
 func (r *Report) Findings() []string {
 	var out []string
 	byID := map[string]report.CellSummary{}
@@ -27,7 +27,7 @@ func (r *Report) Findings() []string {
 		for _, c := range r.Summary.Cells {
 			cmp := c.Metrics[m.Key].VsBaseline
 			base, ok := byID[c.Against]
-			if cmp == nil || !ok || math.IsNaN(cmp.DiffPct) {
+			if cmp == nil || !ok {
 				continue
 			}
 			var differ, same []string
@@ -44,6 +44,23 @@ func (r *Report) Findings() []string {
 					baseLevels = append(baseLevels, f.Name+"="+f.Value)
 				}
 			}
+			at := ""
+			if len(same) > 0 {
+				at = " at " + strings.Join(same, " ")
+			}
+			if math.IsNaN(cmp.DiffPct) {
+				// Said, not dropped: a reader of the findings must not take the
+				// cell's silence for no difference.
+				why := "its baseline's mean is 0"
+				switch {
+				case c.Metrics[m.Key].Stats.N == 0:
+					why = "it has no successful run"
+				case base.Metrics[m.Key].Stats.N == 0:
+					why = "its baseline has no successful run"
+				}
+				out = append(out, fmt.Sprintf("%s: %s%s is not compared with %s: %s", m.Label, strings.Join(differ, " "), at, strings.Join(baseLevels, " "), why))
+				continue
+			}
 			word := "faster"
 			switch {
 			case m.LowerIsBetter && cmp.DiffPct <= 0:
@@ -53,10 +70,7 @@ func (r *Report) Findings() []string {
 			case cmp.DiffPct < 0:
 				word = "slower"
 			}
-			s := fmt.Sprintf("%s: %s is %.2f%% %s than %s", m.Key, strings.Join(differ, " "), math.Abs(cmp.DiffPct), word, strings.Join(baseLevels, " "))
-			if len(same) > 0 {
-				s += " at " + strings.Join(same, " ")
-			}
+			s := fmt.Sprintf("%s: %s is %.2f%% %s than %s%s", m.Label, strings.Join(differ, " "), math.Abs(cmp.DiffPct), word, strings.Join(baseLevels, " "), at)
 			switch {
 			case math.IsNaN(cmp.P):
 				s += " (untestable: fewer than two repetitions on a side, or no spread)"

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -30,6 +32,17 @@ const (
 	fakeSleepEnv = "TIERBENCH_STUDY_FAKE_SLEEP"
 	// fakeScaleEnv multiplies the tps a fake run measures.
 	fakeScaleEnv = "TIERBENCH_STUDY_FAKE_SCALE"
+	// fakeEnergyEnv gives each run an energy section (fakeEnergy) whose total lacks
+	// base power, and the CPU's where its --out contains the variable's value.
+	fakeEnergyEnv = "TIERBENCH_STUDY_FAKE_ENERGY"
+	// fakeKillEnv makes a fake phase kill itself with SIGKILL, as the OOM killer
+	// would; fakeStubbornEnv makes it ignore SIGTERM, as a hung server would.
+	fakeKillEnv     = "TIERBENCH_STUDY_FAKE_KILL"
+	fakeStubbornEnv = "TIERBENCH_STUDY_FAKE_STUBBORN"
+	// fakeSnapshotEnv names a file each fake load appends its command line to; a
+	// fake load then leaves a population on its data tier, and a fake run fails
+	// without one (fakePopulation).
+	fakeSnapshotEnv = "TIERBENCH_STUDY_FAKE_SNAPSHOT"
 )
 
 func TestMain(m *testing.M) {
@@ -53,6 +66,12 @@ func fakePhase(args []string) int {
 		}
 	}
 	out := flags["out"]
+	if os.Getenv(fakeStubbornEnv) == "1" {
+		signal.Ignore(syscall.SIGTERM)
+	}
+	if os.Getenv(fakeKillEnv) == "1" {
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+	}
 	if d, err := time.ParseDuration(os.Getenv(fakeSleepEnv)); err == nil {
 		time.Sleep(d)
 	}
@@ -61,6 +80,14 @@ func fakePhase(args []string) int {
 		return 1
 	}
 	oc := Outcome{Phase: "load", Status: "ok"}
+	if log := os.Getenv(fakeSnapshotEnv); log != "" {
+		file, err := fakePopulation(args, out, log)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "tierbench:", err)
+			return 1
+		}
+		oc.File = file
+	}
 	if args[1] == "run" {
 		users, _ := strconv.Atoi(flags["users"])
 		rep, _ := strconv.Atoi(strings.TrimPrefix(filepath.Base(out), "rep-"))
@@ -68,7 +95,11 @@ func fakePhase(args []string) int {
 		if f, err := strconv.ParseFloat(os.Getenv(fakeScaleEnv), 64); err == nil {
 			tps *= f
 		}
-		res, _ := json.Marshal(map[string]any{"users": users, "tps": tps})
+		doc := map[string]any{"users": users, "tps": tps}
+		if f, ok := os.LookupEnv(fakeEnergyEnv); ok {
+			doc["energy"] = fakeEnergy(users, f != "" && strings.Contains(out, f))
+		}
+		res, _ := json.Marshal(doc)
 		if err := os.WriteFile(filepath.Join(out, "result.json"), res, 0o644); err != nil {
 			return 2
 		}

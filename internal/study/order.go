@@ -3,6 +3,7 @@ package study
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -29,6 +30,16 @@ func ParseShard(s string) (Shard, error) {
 }
 
 func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.K, s.N) }
+
+// checkShard refuses a shard that holds none of the plan's cells (--shard 3/3 of a
+// study of 2 cells): it would run nothing and report nothing.
+func (p *Plan) checkShard(sh Shard) error {
+	if slices.ContainsFunc(p.Cells, func(c Cell) bool { return sh.Has(c.Index) }) {
+		return nil
+	}
+	return fmt.Errorf("--shard %s: the study has %d cells, so shard %d of %d has none: split it into at most %d shards (--shard K/%d)",
+		sh, len(p.Cells), sh.K, sh.N, len(p.Cells), len(p.Cells))
+}
 
 // Has reports whether the shard runs the cell of index i.
 func (s Shard) Has(i int) bool { return i%s.N == s.K-1 }

@@ -3,6 +3,7 @@ package study
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -50,7 +51,9 @@ func writePlan(w io.Writer, p *Plan, sh Shard, st *status) {
 		item("zip", "%s vary together", strings.Join(g.Factors, ", "))
 	}
 	cells := fmt.Sprintf("%d x %d repetitions = %d runs", len(p.Cells), s.Repetitions, len(p.Cells)*s.Repetitions)
-	if p.Excluded > 0 {
+	if p.Excluded == 1 {
+		cells += " (1 cell excluded)"
+	} else if p.Excluded > 0 {
 		cells += fmt.Sprintf(" (%d cells excluded)", p.Excluded)
 	}
 	order := "in a fixed order (repetition 1 of every cell, then 2, ...)"
@@ -63,6 +66,16 @@ func writePlan(w io.Writer, p *Plan, sh Shard, st *status) {
 	}
 	if s.Timeout > 0 {
 		item("timeout", "%s a run", s.Timeout)
+	}
+	if t := p.snapshotText(); t != "" {
+		item("snapshot", "%s", t)
+	}
+	for i, c := range p.Claims {
+		key := ""
+		if i == 0 {
+			key = "expect"
+		}
+		item(key, "%s: %s (the paper: %s)", c.ID, c.Text, c.Paper)
 	}
 	if sh != All {
 		n := 0
@@ -82,7 +95,11 @@ func writePlan(w io.Writer, p *Plan, sh Shard, st *status) {
 		done += fmt.Sprintf(", %d failed (kept; --retry-failed runs them again)", st.KeptFailed)
 	}
 	item("out", "%s: %s, %d to run; %s", st.out, done, len(st.todo), left)
-	for _, n := range append(s.File.Notes, p.Notes...) {
+	if st.Beyond > 0 {
+		item("note", "%s also holds %d runs of repetitions beyond the study's %d (it ran with more): kept, and left out of the report; give repetitions: %d or more to use them",
+			st.out, st.Beyond, s.Repetitions, s.Repetitions+1)
+	}
+	for _, n := range append(append(slices.Clone(s.File.Notes), p.Notes...), st.notes...) {
 		item("note", "%s", n)
 	}
 }

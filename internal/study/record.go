@@ -45,6 +45,10 @@ type Record struct {
 	Excluded    int          `json:"excluded,omitempty"`
 	Factors     []FactorInfo `json:"factors"`
 	Cells       []Cell       `json:"cells"`
+	// Expect are the study's expected findings, judged in its report.
+	Expect []Claim `json:"expect,omitempty"`
+	// Snapshot says the cells that share a population reuse one load.
+	Snapshot bool `json:"snapshot,omitempty"`
 	// Shard is the --shard of the last run in this directory ("" for all cells).
 	Shard   string    `json:"shard,omitempty"`
 	Updated time.Time `json:"updated"`
@@ -57,7 +61,7 @@ func (p *Plan) Record(sh Shard) *Record {
 		File: s.File.Path, Source: string(s.File.Source), Size: s.Size, SizeDescription: s.SizeDescription,
 		Fingerprint: p.Fingerprint, Repetitions: s.Repetitions, Order: s.Order, Seed: s.Seed,
 		TimeoutS: s.Timeout.Seconds(), Excluded: p.Excluded, Factors: p.Factors, Cells: p.Cells,
-		Updated: time.Now().UTC()}
+		Expect: p.Claims, Snapshot: s.Snapshot, Updated: time.Now().UTC()}
 	if sh != All {
 		r.Shard = sh.String()
 	}
@@ -73,10 +77,11 @@ func (p *Plan) Record(sh Shard) *Record {
 	return r
 }
 
-// ReadRecord reads OUT/study.json; a directory without one is an error that says so.
+// ReadRecord reads OUT/study.json; a directory without one is an error that says so,
+// and a study.json that does not decode is a *DamagedError.
 func ReadRecord(out string) (*Record, error) {
 	path := filepath.Join(out, RecordFile)
-	r, err := metrics.ReadJSONFile[Record](path)
+	r, err := readJSON[Record](path)
 	switch {
 	case err != nil:
 		return nil, err
@@ -116,6 +121,10 @@ type RunRecord struct {
 	Metrics []result.Metric `json:"metrics,omitempty"`
 	Result  string          `json:"result,omitempty"`
 	Phases  []PhaseRecord   `json:"phases"`
+	// Load says the run's population came from a snapshot (its load phase is not
+	// among Phases), which, and what loading and copying it took; nil when the run
+	// loaded for itself.
+	Load *LoadReuse `json:"load,omitempty"`
 	// Dir is the run's directory, set when read (not stored).
 	Dir string `json:"-"`
 }
@@ -140,27 +149,40 @@ type runKey struct {
 	rep  int
 }
 
-// readRuns reads every run recorded under out, by cell and repetition.
-func readRuns(out string) (map[runKey]*RunRecord, error) {
+// readRuns reads every run recorded under out, by cell and repetition, and the
+// cell.json files that do not read as a run's record (damaged): those runs count as
+// not run, and whoever reads them says so.
+func readRuns(out string) (map[runKey]*RunRecord, []*DamagedError, error) {
 	paths, err := filepath.Glob(filepath.Join(out, CellsDir, "*", "rep-*", RunFile))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	sort.Strings(paths)
 	runs := map[runKey]*RunRecord{}
+	var damaged []*DamagedError
 	for _, path := range paths {
 		rep, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(filepath.Dir(path)), "rep-"))
 		if err != nil {
 			continue
 		}
-		r, err := metrics.ReadJSONFile[RunRecord](path)
-		if err != nil {
-			return nil, err
+		r, err := readJSON[RunRecord](path)
+		var d *DamagedError
+		switch {
+		case errors.As(err, &d):
+			damaged = append(damaged, d)
+			continue
+		case err != nil:
+			return nil, nil, err
+		case r == nil: // removed since the glob
+			continue
+		case r.Cell == "" || r.Status == "":
+			damaged = append(damaged, &DamagedError{Path: path, Err: errors.New("it names no cell or no status")})
+			continue
 		}
 		r.Dir = filepath.Dir(path)
 		runs[runKey{r.Cell, rep}] = r
 	}
-	return runs, nil
+	return runs, damaged, nil
 }
 
 // Outcome is what a phase command writes for the study that ran it (the hidden

@@ -10,7 +10,9 @@ import (
 	"tierbench/internal/metrics"
 	"tierbench/internal/report"
 	"tierbench/internal/report/chart"
+	"tierbench/internal/report/quantity"
 	"tierbench/internal/result"
+	"tierbench/internal/workload"
 )
 
 // Files a study report writes beside report.html and figures/.
@@ -25,6 +27,12 @@ type Report struct {
 	Summary *report.Summary
 	Cells   []report.Cell
 	Metrics []report.Metric
+	// Notes say what the report left out of the runs' files.
+	Notes []string
+	// Claims are the study's expected findings, judged.
+	Claims []Judgement
+	// study and fingerprint say which study it is of.
+	study, fingerprint string
 	// headline marks the headline metrics' keys; varying each factor's levels over
 	// the cells.
 	headline map[string]bool
@@ -44,7 +52,13 @@ func (r *Report) Write(dir string) error {
 	if err := metrics.WriteFile(filepath.Join(dir, CellsCSVFile), csv.Bytes()); err != nil {
 		return err
 	}
-	return r.Summary.WriteJSON(filepath.Join(dir, SummaryFile))
+	// summary.json says which study it is of, so that a report of another study is
+	// not written over it (checkOut).
+	return metrics.WriteJSONFile(filepath.Join(dir, SummaryFile), struct {
+		summaryHead
+		*report.Summary
+		Claims []Judgement `json:"claims,omitempty"`
+	}{summaryHead{Study: r.study, Fingerprint: r.fingerprint}, r.Summary, r.Claims})
 }
 
 // reportBuilder holds what the report's sections share.
@@ -57,6 +71,10 @@ type reportBuilder struct {
 	cells []report.Cell
 	// verdicts are the runs' verdicts of their headline windows.
 	verdicts map[runKey]*verdictLine
+	// missing is what the runs' energy totals leave out of the whole system.
+	missing energyMissing
+	// notes say what the runs' files lacked.
+	notes []string
 }
 
 // BuildReport makes the report of a study's results: its plan; per headline metric
@@ -94,7 +112,7 @@ func BuildReport(res *Results) (*Report, error) {
 	doc := report.New(title)
 	doc.Subtitle = b.rec.Description
 	doc.Section("Plan").AddPlan(b.plan())
-	rep := &Report{Doc: doc, Summary: b.sum, Cells: b.cells, Metrics: ms, headline: map[string]bool{}, varying: map[string]map[string]bool{}}
+	rep := &Report{Doc: doc, Summary: b.sum, Cells: b.cells, Metrics: ms, Notes: b.notes, study: b.rec.Name, fingerprint: b.rec.Fingerprint, headline: map[string]bool{}, varying: map[string]map[string]bool{}}
 	for _, d := range b.group(groupHeadline) {
 		rep.headline[d.Key] = true
 	}
@@ -109,6 +127,9 @@ func BuildReport(res *Results) (*Report, error) {
 	if fs := rep.Findings(); len(fs) > 0 {
 		doc.Section("Against the baseline").AddText("Each headline metric's mean against the baseline's, with Welch's t-test (two-sided, significant when p < 0.05):").
 			AddPre(strings.Join(fs, "\n"))
+	}
+	if rep.Claims = Judge(b.rec.Expect, b.sum, b.rec.Factors, b.rec.Repetitions); len(rep.Claims) > 0 {
+		doc.Section("Expected findings").AddText(claimsText...).AddTable(claimsTable(rep.Claims))
 	}
 	if err := b.sections(doc); err != nil {
 		return nil, err
@@ -143,16 +164,23 @@ func (b *reportBuilder) collect() error {
 				}
 			}
 			for _, m := range r.Metrics {
-				define(metricDef{report.Metric{Key: m.Name, Label: m.Name, Unit: m.Unit, LowerIsBetter: m.Better == result.LowerIsBetter}, groupHeadline})
+				define(metricDef{newMetric(m.Name, headlineLabel(c.Workload, m.Name), m.Unit, m.Better == result.LowerIsBetter), groupHeadline})
 				run.Metrics[m.Name] = m.Value
 			}
 			if r.Status == result.StatusOK {
-				defs, vals, vl, err := extras(r)
+				defs, vals, notes, err := extras(r)
 				if err != nil {
-					return err
+					// The run's headline numbers are in its cell.json; one damaged
+					// result file costs the report that run's details, not the report.
+					b.notes = append(b.notes, fmt.Sprintf("%s rep %d: %v: its latency, devices, energy and verdict are left out (its headline numbers are in its %s)",
+						c.ID, r.Repetition, oneLine(err), RunFile))
+					err = nil
 				}
-				if vl != nil && b.verdicts != nil {
-					b.verdicts[runKey{c.ID, r.Repetition}] = vl
+				if notes.verdict != nil && b.verdicts != nil {
+					b.verdicts[runKey{c.ID, r.Repetition}] = notes.verdict
+				}
+				if notes.energy {
+					b.missing.add(c.ID, notes.energyMissing)
 				}
 				later = append(later, defs...)
 				for k, v := range vals {
@@ -166,43 +194,49 @@ func (b *reportBuilder) collect() error {
 		b.cells = append(b.cells, rc)
 	}
 	for _, d := range later {
+		switch d.Key {
+		case "energy_j", "co2_g":
+			d.Label = b.missing.label(d.Label)
+		}
 		define(d)
 	}
 	return nil
 }
 
+// newMetric is a report metric with the range of its unit (package quantity), which
+// its intervals and axes keep within.
+func newMetric(key, label, unit string, lower bool) report.Metric {
+	return report.Metric{Key: key, Label: label, Unit: unit, LowerIsBetter: lower, Range: quantity.Of(unit)}
+}
+
+// headlineLabel is a headline metric's title as its workload's registry entry gives
+// it ("QphH@Size" for qphh_at_size), or its name.
+func headlineLabel(wl, name string) string {
+	if m, err := workload.Get(wl); err == nil {
+		if mi, ok := m.Metric(name); ok {
+			return mi.Label()
+		}
+	}
+	return name
+}
+
 // against maps each cell to its baseline: the cell with the baseline's levels of the
-// factors it names and the cell's own levels of the others. nil without a baseline.
+// factors it names, the levels paired with them of the factors zipped to those, and
+// the cell's own levels of the others. nil without a baseline.
 func (b *reportBuilder) against() (map[string]string, string) {
 	if len(b.rec.Baseline) == 0 {
 		return nil, ""
 	}
-	byLevels := map[string]string{}
-	for _, c := range b.rec.Cells {
-		byLevels[cellID(c.Factors)] = c.ID
-	}
-	out := map[string]string{}
-	for _, c := range b.rec.Cells {
-		fs := slices.Clone(c.Factors)
-		for i := range fs {
-			for _, t := range b.rec.Baseline {
-				if t.Factor == fs[i].Name {
-					fs[i].Value = t.Levels[0]
-				}
-			}
-		}
-		if id, ok := byLevels[cellID(fs)]; ok {
-			out[c.ID] = id
-		}
-	}
-	parts := make([]string, len(b.rec.Baseline))
-	for i, t := range b.rec.Baseline {
+	terms := withZipped(b.rec.Baseline, b.rec.Zip, b.levels)
+	out := baselineOf(b.rec.Cells, terms)
+	parts := make([]string, len(terms))
+	for i, t := range terms {
 		parts[i] = t.Factor + "=" + t.Levels[0]
 	}
 	what := strings.Join(parts, " ")
 	var free []string
 	for _, f := range b.rec.Factors {
-		if len(f.Levels) > 1 && !slices.ContainsFunc(b.rec.Baseline, func(t Term) bool { return t.Factor == f.Name }) {
+		if len(f.Levels) > 1 && !slices.ContainsFunc(terms, func(t Term) bool { return t.Factor == f.Name }) {
 			free = append(free, f.Name)
 		}
 	}
@@ -269,7 +303,7 @@ func (b *reportBuilder) plan() report.Plan {
 	}
 	add("Runs", "%s", runs)
 	add("Directories", "%s", strings.Join(b.res.Dirs, ", "))
-	for _, n := range append(slices.Clone(rec.Notes), b.res.Notes...) {
+	for _, n := range append(append(slices.Clone(rec.Notes), b.res.Notes...), b.notes...) {
 		add("Note", "%s", n)
 	}
 	return report.Plan{Description: rec.Description, Items: items, Source: rec.Source}
@@ -311,7 +345,7 @@ func (b *reportBuilder) sections(doc *report.Document) error {
 				{name: "mb-s-per-cell", title: "Device MB/s per cell", y: "read + write", unit: "MB/s", keys: mbs}}},
 		{"Host CPU", groupMonitoring, "The host's CPU busy and iowait shares (all CPUs, 100% is every CPU busy) over each run's headline window, from its monitoring section (metrics.jsonl).",
 			[]perCell{{name: "host-cpu-per-cell", title: "Host CPU busy per cell", y: "busy", unit: "%", keys: b.keys(groupMonitoring, "busy")}}},
-		{"Energy and CO2", groupEnergy, "The whole system's energy and CO2 over each run (see the energy section of each result.json for how each part was measured or modelled), and the emulated devices' own.",
+		{"Energy and CO2", groupEnergy, "The energy and CO2 of each run's total (see the energy section of each result.json for how each part was measured or modelled, and what the total leaves out of the whole system), and the emulated devices' own.",
 			[]perCell{{name: "energy-per-cell", title: "Energy per cell, by component", y: "energy", unit: "J", stacked: true, keys: b.keys(groupParts, "")},
 				{name: "co2-per-cell", title: "CO2 per cell", y: "CO2", unit: "g", keys: b.keys(groupEnergy, "co2_g")}}},
 	}
@@ -321,6 +355,9 @@ func (b *reportBuilder) sections(doc *report.Document) error {
 			continue
 		}
 		sec := doc.Section(s.title).AddText(s.text)
+		if t := b.missing.text(); s.group == groupEnergy && t != "" {
+			sec.AddText(t)
+		}
 		for _, pc := range s.bars {
 			if c := b.perCellChart(pc.name, pc.title, chart.Axis{Label: pc.y, Unit: pc.unit}, pc.keys, pc.stacked); c != nil {
 				sec.AddChart(c)
@@ -388,7 +425,25 @@ func (b *reportBuilder) factorChart(key string) (*chart.Chart, error) {
 			break
 		}
 	}
+	spec.With = b.zippedWith(spec.X)
 	return b.sum.Chart(spec)
+}
+
+// zippedWith are the factors zipped to factor that vary over the cells: they move
+// with it along an axis.
+func (b *reportBuilder) zippedWith(factor string) []string {
+	var out []string
+	for _, g := range b.rec.Zip {
+		if !slices.Contains(g, factor) {
+			continue
+		}
+		for _, f := range g {
+			if f != factor && slices.Contains(b.sum.Varying(), f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
 }
 
 func (b *reportBuilder) levels(factor string) []string {
@@ -456,7 +511,7 @@ func (b *reportBuilder) perCellChart(name, title string, y chart.Axis, keys []st
 		xl = "cell"
 	}
 	c := chart.NewBars(name, title, cats, chart.Axis{Label: xl}, y, stacked)
-	ci := false
+	var methods []string
 	for _, k := range keys {
 		m, _ := b.sum.Metric(k)
 		var pts []chart.Point
@@ -466,7 +521,9 @@ func (b *reportBuilder) perCellChart(name, title string, y chart.Axis, keys []st
 			case st.N == 0:
 			case st.N >= 2 && !stacked:
 				pts = append(pts, chart.XYCI(float64(i), st.Mean, st.CILow, st.CIHigh))
-				ci = true
+				if d := st.Method.Describe(); !slices.Contains(methods, d) {
+					methods = append(methods, d)
+				}
 			default:
 				pts = append(pts, chart.XY(float64(i), st.Mean))
 			}
@@ -474,8 +531,8 @@ func (b *reportBuilder) perCellChart(name, title string, y chart.Axis, keys []st
 		c.Add(m.Label, pts...)
 	}
 	c.Note = "Bars are the means over repetitions"
-	if ci {
-		c.Note += "; error bars, their 95% confidence intervals (Student's t)"
+	if len(methods) > 0 {
+		c.Note += "; error bars, their 95% confidence intervals (" + strings.Join(methods, "; ") + ")"
 	}
 	c.Note += "."
 	return c

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"errors"
 	"fmt"
 
 	"tierbench/internal/result"
@@ -14,7 +15,7 @@ type Results struct {
 	// Runs are the runs recorded for the study's cells, by cell and repetition;
 	// interrupted runs and runs of an earlier version of a cell are left out.
 	Runs map[runKey]*RunRecord
-	// Notes say what the merge left out.
+	// Notes say what the merge left out, and which cells have no baseline.
 	Notes []string
 }
 
@@ -27,6 +28,10 @@ func Load(dirs ...string) (*Results, error) {
 	res := &Results{Runs: map[runKey]*RunRecord{}}
 	for _, dir := range dirs {
 		rec, err := ReadRecord(dir)
+		var d *DamagedError
+		if errors.As(err, &d) {
+			return nil, fmt.Errorf("%w: run `tierbench study run` with the study's file (and its --size) and --out %s to write it again; the finished runs are kept, and not run again", err, dir)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -37,14 +42,23 @@ func Load(dirs ...string) (*Results, error) {
 				dirs[0], first.Name, sizeName(first.Size), first.Fingerprint, dir, rec.Name, sizeName(rec.Size), rec.Fingerprint)
 		}
 		res.Dirs = append(res.Dirs, dir)
-		runs, err := readRuns(dir)
+		runs, damaged, err := readRuns(dir)
 		if err != nil {
 			return nil, err
 		}
+		for _, d := range damaged {
+			res.Notes = append(res.Notes, fmt.Sprintf("%v: that run is left out; `tierbench study run` with the study's file and this directory as --out runs it again", d))
+		}
+		beyond := 0
 		for k, r := range runs {
 			c := res.Record.Cell(r.Cell)
 			switch {
 			case r.Status == result.StatusInterrupted:
+				continue
+			case k.rep > res.Record.Repetitions:
+				// Run when the study had more repetitions: the statistics are of
+				// the repetitions the study has, as its plan says.
+				beyond++
 				continue
 			case c == nil || c.Fingerprint != r.Fingerprint:
 				res.Notes = append(res.Notes, fmt.Sprintf("%s ran an earlier version of cell %s: left out", r.Dir, r.Cell))
@@ -58,6 +72,13 @@ func Load(dirs ...string) (*Results, error) {
 			}
 			res.Runs[k] = r
 		}
+		if beyond > 0 {
+			res.Notes = append(res.Notes, fmt.Sprintf("%s holds %d runs of repetitions beyond the study's %d (it ran with more): left out; run the study with repetitions: %d or more to use them",
+				dir, beyond, res.Record.Repetitions, res.Record.Repetitions+1))
+		}
+	}
+	if n := unbased(res.Record.Cells, res.Record.Baseline); n != "" {
+		res.Notes = append(res.Notes, n)
 	}
 	return res, nil
 }

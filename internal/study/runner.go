@@ -2,6 +2,7 @@ package study
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -46,7 +47,10 @@ type Tally struct {
 	Runs, Finished, KeptFailed int
 	// OK and Failed count the runs made now.
 	OK, Failed int
-	// Failures say which runs failed and why.
+	// Beyond counts runs OUT holds of repetitions the study no longer has (it ran
+	// with more): kept, and left out of the report.
+	Beyond int
+	// Failures say which runs failed and why: those kept, then those made now.
 	Failures []string
 	// Interrupted says the study stopped at Ctrl-C; what finished is kept.
 	Interrupted bool
@@ -59,6 +63,8 @@ type status struct {
 	rec  *Record
 	prev map[runKey]*RunRecord
 	todo []RunRef
+	// notes say what the directory holds that is damaged, and what becomes of it.
+	notes []string
 	Tally
 }
 
@@ -69,16 +75,33 @@ func (r *Runner) inspect() (*status, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--out %s: %w", r.Out, err)
 	}
+	if err := checkOut(out, writesStudy, r.Plan.Study.File.Name, r.Plan.Fingerprint, nil); err != nil {
+		return nil, err
+	}
 	st := &status{out: out}
 	if _, err := os.Stat(filepath.Join(out, RecordFile)); err == nil {
-		if st.rec, err = ReadRecord(out); err != nil {
+		st.rec, err = ReadRecord(out)
+		var d *DamagedError
+		switch {
+		case errors.As(err, &d):
+			// The runs' own records say what they ran; the plan writes it again.
+			st.notes = append(st.notes, fmt.Sprintf("%v: it is written again from %s", d, r.Plan.Study.File.Path))
+		case err != nil:
 			return nil, err
 		}
 	}
-	if st.prev, err = readRuns(out); err != nil {
+	var damaged []*DamagedError
+	if st.prev, damaged, err = readRuns(out); err != nil {
 		return nil, err
 	}
+	for _, d := range damaged {
+		st.notes = append(st.notes, fmt.Sprintf("%v: that run counts as not run, and runs again (its files set aside in %s)",
+			d, filepath.Join(filepath.Dir(d.Path), rundir.EarlierDir)))
+	}
 	if err := r.Plan.checkResume(out, st.rec, st.prev); err != nil {
+		return nil, err
+	}
+	if err := r.Plan.checkShard(r.Shard); err != nil {
 		return nil, err
 	}
 	for _, ref := range r.Plan.Runs(r.Shard) {
@@ -91,26 +114,35 @@ func (r *Runner) inspect() (*status, error) {
 			continue
 		case !r.RetryFailed:
 			st.KeptFailed++
+			st.Failures = append(st.Failures, fmt.Sprintf("%s rep %d: %s", ref.Cell.ID, ref.Rep, rec.Error))
 			continue
 		}
 		st.todo = append(st.todo, ref)
+	}
+	for k := range st.prev {
+		if k.rep > r.Plan.Study.Repetitions && r.Plan.Cell(k.cell) != nil {
+			st.Beyond++
+		}
 	}
 	return st, nil
 }
 
 // DryRun prints the plan and every cell with the commands its first repetition
-// runs; it validates every cell and runs nothing.
-func (r *Runner) DryRun() error {
+// runs; it validates every cell and runs nothing. It stops when ctx ends.
+func (r *Runner) DryRun(ctx context.Context) error {
 	st, err := r.inspect()
 	if err != nil {
 		return err
 	}
 	writePlan(r.Stdout, r.Plan, r.Shard, st)
-	if err := r.Plan.Validate(st.out); err != nil {
+	if err := r.Plan.Validate(ctx, st.out); err != nil {
 		return err
 	}
 	fmt.Fprintf(r.Stdout, "\ncells (%d), with the commands of their first repetition:\n", len(r.Plan.Cells))
 	for _, c := range r.Plan.Cells {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("interrupted while listing the cells' commands: nothing has run: %w", err)
+		}
 		mark := ""
 		if !r.Shard.Has(c.Index) {
 			mark = fmt.Sprintf("  (not in shard %s)", r.Shard)
@@ -120,11 +152,15 @@ func (r *Runner) DryRun() error {
 		if err != nil {
 			return fmt.Errorf("cell %s: %w", c.ID, err)
 		}
-		for _, args := range lines {
+		for i, args := range lines {
+			if pop := r.Plan.Populations[c.ID]; i == 0 && pop != nil && pop.Refused == "" {
+				fmt.Fprintf(r.Stdout, "    (the population of %s, copied onto the run's tiers before its commands)\n", filepath.Join(SnapshotsDir, pop.Key))
+				continue
+			}
 			fmt.Fprintf(r.Stdout, "    tierbench %s\n", lifecycle.CommandLine(args))
 		}
 	}
-	return nil
+	return r.writeSnapshotLoads(st.out)
 }
 
 // Run prints the plan, validates every cell, locks the study directory, records
@@ -138,7 +174,7 @@ func (r *Runner) Run(ctx context.Context) (*Tally, error) {
 		return nil, err
 	}
 	writePlan(r.Stdout, r.Plan, r.Shard, st)
-	if err := r.Plan.Validate(st.out); err != nil {
+	if err := r.Plan.Validate(ctx, st.out); err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(r.Stdout, "validated %d cells\n", len(r.Plan.Cells))
@@ -154,7 +190,12 @@ func (r *Runner) Run(ctx context.Context) (*Tally, error) {
 		return nil, err
 	}
 	if len(st.todo) == 0 {
-		fmt.Fprintf(r.Stdout, "nothing to run: every run of %s has finished\n", r.shardText())
+		if st.KeptFailed > 0 {
+			fmt.Fprintf(r.Stdout, "nothing to run: of the %d runs of %s, %d finished ok and %d failed (kept as recorded; --retry-failed runs them again)\n",
+				st.Runs, r.shardText(), st.Finished, st.KeptFailed)
+		} else {
+			fmt.Fprintf(r.Stdout, "nothing to run: every run of %s has finished\n", r.shardText())
+		}
 		return &st.Tally, nil
 	}
 	est := newEstimator(st.prev)
@@ -187,6 +228,7 @@ func (r *Runner) Run(ctx context.Context) (*Tally, error) {
 		}
 	}
 	bar.Finish()
+	r.dropSnapshots(st.out, st)
 	return &st.Tally, nil
 }
 

@@ -7,11 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"tierbench/internal/metrics"
+	"tierbench/internal/report/quantity"
 	"tierbench/internal/report/stats"
 	"tierbench/internal/result"
 	"tierbench/internal/rundir"
@@ -106,7 +108,7 @@ func TestRunnerFailsResumesRetries(t *testing.T) {
 	for _, cs := range rep.Summary.Cells {
 		c := p.Cell(cs.ID)
 		users := map[string]int{"1": 1, "2": 2}[c.Values["users"][0]]
-		want := stats.Summarise([]float64{fakeTPS(users, 1), fakeTPS(users, 2)})
+		want := stats.Summarise([]float64{fakeTPS(users, 1), fakeTPS(users, 2)}, quantity.NonNegative) // TPS: 0 or more
 		got := cs.Metrics["tps"].Stats
 		if got.N != 2 || got.Mean != want.Mean || got.CILow != want.CILow {
 			t.Errorf("cell %s: tps %+v, want %+v", cs.ID, got, want)
@@ -149,7 +151,7 @@ func TestRunnerInterrupted(t *testing.T) {
 	if !tally.Interrupted || tally.OK < 2 || tally.OK >= 8 {
 		t.Fatalf("interrupted study: %+v", tally)
 	}
-	runs, err := readRuns(out)
+	runs, _, err := readRuns(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,5 +218,176 @@ func TestRunnerLocksOut(t *testing.T) {
 	var busy *rundir.BusyError
 	if !errors.As(err, &busy) || !strings.Contains(err.Error(), "--out "+out+" is in use by another tierbench") {
 		t.Errorf("second study: %v, want a refusal naming --out", err)
+	}
+}
+
+// TestRunnerFewerRepetitions: a study resumed with fewer repetitions than OUT holds
+// keeps the extra runs but leaves them out of its statistics, as its plan says, and
+// both the plan and the report say so.
+func TestRunnerFewerRepetitions(t *testing.T) {
+	out := t.TempDir()
+	if _, err := fakeRunner(mustExpand(t, fakeStudy, ""), out).Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	one := mustExpand(t, strings.Replace(fakeStudy, "repetitions: 2", "repetitions: 1", 1), "")
+	var plan strings.Builder
+	r := fakeRunner(one, out)
+	r.Stdout = &plan
+	tally, err := r.Run(context.Background())
+	if err != nil || tally.Finished != 4 || tally.Beyond != 4 || tally.OK+tally.Failed != 0 {
+		t.Fatalf("resumed with 1 repetition: %+v, %v", tally, err)
+	}
+	if !strings.Contains(plan.String(), "also holds 4 runs of repetitions beyond the study's 1") {
+		t.Errorf("the plan does not say what it leaves out:\n%s", plan.String())
+	}
+	res, err := Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Runs) != 4 || !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, "holds 4 runs of repetitions beyond the study's 1") }) {
+		t.Errorf("%d runs loaded, notes %q: want the 4 of repetition 1 and a note", len(res.Runs), res.Notes)
+	}
+	rep, err := BuildReport(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cs := range rep.Summary.Cells {
+		users := map[string]int{"1": 1, "2": 2}[one.Cell(cs.ID).Values["users"][0]]
+		if st := cs.Metrics["tps"].Stats; st.N != 1 || st.Mean != fakeTPS(users, 1) {
+			t.Errorf("cell %s: tps n = %d, mean %v; want repetition 1 alone, %v", cs.ID, st.N, st.Mean, fakeTPS(users, 1))
+		}
+	}
+}
+
+// TestRunnerEmptyShard: a shard that holds none of the study's cells is refused
+// before anything is written.
+func TestRunnerEmptyShard(t *testing.T) {
+	src := strings.Replace(fakeStudy, "  think: [0s, 10ms]\n", "", 1)
+	src = strings.Replace(src, "baseline: {think: 0s}\n", "", 1)
+	out := filepath.Join(t.TempDir(), "out")
+	r := fakeRunner(mustExpand(t, src, ""), out)
+	r.Shard = Shard{K: 3, N: 3}
+	_, err := r.Run(context.Background())
+	if err == nil || err.Error() != "--shard 3/3: the study has 2 cells, so shard 3 of 3 has none: split it into at most 2 shards (--shard K/2)" {
+		t.Errorf("shard 3/3 of 2 cells: %v", err)
+	}
+	if err := r.DryRun(context.Background()); err == nil {
+		t.Error("the dry run of an empty shard passed")
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("the refused shard created %s", out)
+	}
+}
+
+// TestRunnerDamagedFiles: a cell.json or a study.json that does not decode (cut
+// short by a disk fault, edited by hand) blocks nothing: the report leaves the run
+// out and says how to run it again, or says how to write study.json again; the
+// study run says what it found, writes study.json again and runs the damaged run
+// again, setting its files aside.
+func TestRunnerDamagedFiles(t *testing.T) {
+	p := mustExpand(t, fakeStudy, "")
+	out := t.TempDir()
+	if _, err := fakeRunner(p, out).Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	cut := func(path string) {
+		t.Helper()
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, b[:40], 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	damagedRun := filepath.Join(RunDir(out, "users=2,think=0s", 2), RunFile)
+	cut(damagedRun)
+	cut(filepath.Join(out, RecordFile))
+
+	_, err := Load(out)
+	var d *DamagedError
+	if !errors.As(err, &d) || err.Error() != filepath.Join(out, RecordFile)+" is damaged: it is cut short after 40 bytes: run `tierbench study run` with the study's file (and its --size) and --out "+out+" to write it again; the finished runs are kept, and not run again" {
+		t.Errorf("report of a damaged study.json: %v", err)
+	}
+
+	var plan strings.Builder
+	r := fakeRunner(p, out)
+	r.Stdout = &plan
+	tally, err := r.Run(context.Background())
+	if err != nil || tally.Finished != 7 || tally.OK != 1 {
+		t.Fatalf("resumed: %+v, %v: want 7 skipped and the damaged run made again", tally, err)
+	}
+	for _, want := range []string{
+		filepath.Join(out, RecordFile) + " is damaged: it is cut short after 40 bytes: it is written again from test.yaml",
+		damagedRun + " is damaged: it is cut short after 40 bytes: that run counts as not run, and runs again (its files set aside in " + filepath.Join(RunDir(out, "users=2,think=0s", 2), "earlier") + ")",
+	} {
+		if !strings.Contains(plan.String(), want) {
+			t.Errorf("the plan does not say %q:\n%s", want, plan.String())
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(RunDir(out, "users=2,think=0s", 2), "earlier", "1", RunFile)); err != nil || len(b) != 40 {
+		t.Errorf("the damaged cell.json was not set aside: %v", err)
+	}
+	if r := readRun(t, out, "users=2,think=0s", 2); r.Status != result.StatusOK {
+		t.Errorf("the run made again: %+v", r)
+	}
+
+	cut(damagedRun)
+	res, err := Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	note := damagedRun + " is damaged: it is cut short after 40 bytes: that run is left out; `tierbench study run` with the study's file and this directory as --out runs it again"
+	if len(res.Runs) != 7 || !slices.Contains(res.Notes, note) {
+		t.Errorf("%d runs, notes %q: want 7 and %q", len(res.Runs), res.Notes, note)
+	}
+
+	// A damaged result.json costs the report that run's details, not the report:
+	// its headline numbers come from its cell.json.
+	if err := os.WriteFile(filepath.Join(RunDir(out, "users=1,think=0s", 1), "result.json"), []byte(`{"users": 1, "tp`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := BuildReport(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(rep.Notes, func(n string) bool {
+		return strings.HasPrefix(n, "users=1,think=0s rep 1: ") && strings.HasSuffix(n, "its latency, devices, energy and verdict are left out (its headline numbers are in its cell.json)")
+	}) {
+		t.Errorf("notes %q", rep.Notes)
+	}
+	for _, cs := range rep.Summary.Cells {
+		if cs.ID == "users=1,think=0s" && cs.Metrics["tps"].Stats.N != 2 {
+			t.Errorf("cell %s: tps of %d runs, want both", cs.ID, cs.Metrics["tps"].Stats.N)
+		}
+	}
+}
+
+// TestRunnerCauses: the cause recorded for a run names who ended it: a SIGKILL from
+// outside the study by its signal's name, a timeout that the run survived past its
+// grace period as killed, not as stopped with SIGTERM.
+func TestRunnerCauses(t *testing.T) {
+	src := strings.Replace(fakeStudy, "repetitions: 2", "repetitions: 1\ntimeout: 300ms", 1)
+	p := mustExpand(t, src, "")
+	p.Cells = p.Cells[:1]
+
+	out := t.TempDir()
+	if _, err := fakeRunner(p, out, fakeKillEnv+"=1").Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	r := readRun(t, out, p.Cells[0].ID, 1)
+	if want := "load: killed by SIGKILL (not sent by the study: the kernel's OOM killer or a kill -9; see dmesg)"; r.Error != want {
+		t.Errorf("killed from outside: %q, want %q", r.Error, want)
+	}
+
+	out = t.TempDir()
+	runner := fakeRunner(p, out, fakeStubbornEnv+"=1", fakeSleepEnv+"=1m")
+	runner.KillAfter = 200 * time.Millisecond
+	if _, err := runner.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	r = readRun(t, out, p.Cells[0].ID, 1)
+	if want := "load: timed out after 300ms (the study's timeout for a cell); it did not stop within 200ms of SIGTERM and was killed with SIGKILL"; r.Status != result.StatusFailed || r.Error != want {
+		t.Errorf("killed after its grace: %s %q, want %q", r.Status, r.Error, want)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"tierbench/internal/exitstatus"
 	"tierbench/internal/lifecycle"
 	"tierbench/internal/metrics"
 	"tierbench/internal/result"
@@ -66,7 +67,20 @@ func (r *Runner) runOne(ctx context.Context, out string, ref RunRef) (*RunRecord
 		runCtx, cancel = context.WithTimeout(ctx, t)
 	}
 	defer cancel()
-	for i, args := range lines {
+	first := 0
+	if pop := r.Plan.Populations[c.ID]; pop != nil && pop.Refused == "" {
+		use, failed := r.loadFromSnapshot(ctx, runCtx, out, dir, ref, pop, stdout, stderr)
+		rec.Load = use
+		if failed != nil {
+			rec.Phases = append(rec.Phases, *failed)
+			rec.Status, rec.Error = failed.Status, fmt.Sprintf("%s: %s", failed.Phase, failed.Why)
+			r.removeDatabase(dir, c, stderr)
+			return finish()
+		}
+		first = 1 // the load is the snapshot's
+	}
+	for i := first; i < len(lines); i++ {
+		args := lines[i]
 		pr := r.runPhase(ctx, runCtx, dir, c.Phases[i], args, stdout, stderr)
 		rec.Phases = append(rec.Phases, pr)
 		if len(pr.Metrics) > 0 {
@@ -94,9 +108,9 @@ func (r *Runner) runPhase(ctx, runCtx context.Context, dir string, phase workloa
 	cmd := r.command(append(slices.Clone(args), "--"+OutcomeFlag+"="+outcome))
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	begin := time.Now()
-	err := runChild(runCtx, cmd, r.killAfter())
+	stop, err := runChild(runCtx, cmd, r.killAfter())
 	pr := PhaseRecord{Phase: phase, Command: args, ExitCode: exitCode(err), Seconds: time.Since(begin).Seconds()}
-	oc, ocErr := metrics.ReadJSONFile[Outcome](outcome)
+	oc, ocErr := readJSON[Outcome](outcome)
 	os.Remove(outcome)
 	switch {
 	case oc != nil:
@@ -113,7 +127,7 @@ func (r *Runner) runPhase(ctx, runCtx context.Context, dir string, phase workloa
 			pr.Why += ": " + ocErr.Error()
 		}
 	default:
-		pr.Status, pr.Why = result.StatusFailed, exitText(err)
+		pr.Status, pr.Why = result.StatusFailed, exitText(err, stop)
 		if last := lastLine(stderr, errStart); last != "" {
 			pr.Why += ": " + last
 		}
@@ -124,10 +138,13 @@ func (r *Runner) runPhase(ctx, runCtx context.Context, dir string, phase workloa
 		if pr.Why == "" {
 			pr.Why = "interrupted"
 		}
+		if stop == killed {
+			pr.Why = "interrupted; " + stop.text(r.killAfter())
+		}
 	case runCtx.Err() != nil:
-		pr.Status, pr.Why = result.StatusFailed, fmt.Sprintf("timed out after %s (the study's timeout for a cell); stopped with SIGTERM", r.Plan.Study.Timeout)
+		pr.Status, pr.Why = result.StatusFailed, fmt.Sprintf("timed out after %s (the study's timeout for a cell); %s", r.Plan.Study.Timeout, stop.text(r.killAfter()))
 	case pr.Status == result.StatusOK && err != nil:
-		pr.Status, pr.Why = result.StatusFailed, exitText(err)
+		pr.Status, pr.Why = result.StatusFailed, exitText(err, stop)
 	}
 	return pr
 }
@@ -145,15 +162,14 @@ func exitCode(err error) int {
 	return -1
 }
 
-func exitText(err error) string {
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return "killed by " + ws.Signal().String()
-		}
-		return fmt.Sprintf("exit status %d", ee.ExitCode())
+// exitText says how a phase's command ended (stop: what the study did to it). A
+// SIGKILL the study did not send came from outside: the kernel's OOM killer, or a user.
+func exitText(err error, stop stopped) string {
+	text := exitstatus.Text(err)
+	if sig, ok := exitstatus.Signal(err); ok && sig == syscall.SIGKILL && stop != killed {
+		text += " (not sent by the study: the kernel's OOM killer or a kill -9; see dmesg)"
 	}
-	return err.Error()
+	return text
 }
 
 // lastLine is the last line written to f after offset from, without tierbench's

@@ -51,6 +51,9 @@ func (f *File) At(size string) (*Study, error) {
 			}
 		}
 		g := z.given
+		if g["factors"] {
+			s.FactorsPos = z.FactorsPos
+		}
 		if g["zip"] {
 			s.Zip = z.Zip
 		}
@@ -71,6 +74,12 @@ func (f *File) At(size string) (*Study, error) {
 		}
 		if g["timeout"] {
 			s.Timeout = z.Timeout
+		}
+		if g["expect"] {
+			s.Expect = z.Expect
+		}
+		if g["snapshot"] {
+			s.Snapshot, s.SnapshotPos = z.Snapshot, z.SnapshotPos
 		}
 	}
 	if s.Repetitions == 0 {

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -8,13 +9,14 @@ import (
 	"strings"
 
 	"tierbench/internal/lifecycle"
+	"tierbench/internal/rundir"
 )
 
 // Output directory layout of a study.
 const (
 	// RecordFile is OUT/study.json: the study, its fingerprint and every cell's
 	// parameters.
-	RecordFile = "study.json"
+	RecordFile = rundir.StudyFile
 	// CellsDir holds OUT/cells/CELL/rep-N, one directory per run.
 	CellsDir = "cells"
 	// RunFile is OUT/cells/CELL/rep-N/cell.json, written last: how the run ended.
@@ -42,13 +44,19 @@ const maxInvalid = 5
 
 // Validate checks every cell as its runs would start, without running anything:
 // each value parses as the command line parses it, and each phase's parameters and
-// the run settings are valid together (lifecycle.Validate). The error names each
-// invalid cell (up to five) and the flag at fault, one line each.
-func (p *Plan) Validate(out string) error {
+// the run settings are valid together (lifecycle.Validate). What cells share (the
+// device profiles, a mix's file) is read once (lifecycle.Validator). The error names
+// each invalid cell (up to five) and the flag at fault, one line each; when ctx ends
+// (Ctrl-C, SIGTERM) validation stops there, nothing having run.
+func (p *Plan) Validate(ctx context.Context, out string) error {
 	var lines []string
 	bad := 0
-	for _, c := range p.Cells {
-		if err := lifecycle.Validate(c.Spec(RunDir(out, c.ID, 1))); err != nil {
+	var v lifecycle.Validator
+	for i, c := range p.Cells {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("interrupted while validating cell %d of %d: nothing has run: %w", i+1, len(p.Cells), err)
+		}
+		if err := v.Validate(c.Spec(RunDir(out, c.ID, 1))); err != nil {
 			bad++
 			if len(lines) < maxInvalid {
 				lines = append(lines, fmt.Sprintf("%s: cell %s: %s", p.Study.File.Path, c.ID, oneLine(err)))

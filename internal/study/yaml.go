@@ -40,6 +40,10 @@ func (p *problems) add(pos Pos, format string, args ...any) {
 	if pos.Field != "" {
 		msg = pos.Field + ": " + msg
 	}
+	if pos.Line <= 0 { // the whole file: no line to name
+		p.list = append(p.list, fmt.Sprintf("%s: %s", p.file, msg))
+		return
+	}
 	p.list = append(p.list, fmt.Sprintf("%s:%d: %s", p.file, pos.Line, msg))
 }
 

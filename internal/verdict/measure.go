@@ -24,11 +24,17 @@ type measured struct {
 	lockSeries       string
 	engineOK         bool
 
-	// CPU: cores used and cores' worth of waiting for a CPU, per process tree.
+	// CPU: cores used and cores' worth of waiting for a CPU, per process tree;
+	// tbQueue is tierbench's goroutines waiting for a thread (Go's run queue).
 	server, serverWait, tb, tbWait float64
+	tbQueue                        float64
 	serverOK, tbOK, waitOK         bool
 	busyPct, cpus                  float64
 	hostOK                         bool
+	// pressurePct is the host's CPU pressure (PSI some), runnable its mean runnable
+	// tasks; pressureOK says PSI was read.
+	pressurePct, runnable float64
+	pressureOK            bool
 
 	devices []device
 	missing []string
@@ -140,6 +146,9 @@ func (m *measured) measureCPU() {
 	sw, okS := m.mean("proc.server.cpu_wait_cores")
 	tw, okT := m.mean("proc.tierbench.cpu_wait_cores")
 	m.serverWait, m.tbWait, m.waitOK = sw, tw, okS || okT
+	m.tbQueue, _ = m.mean("proc.tierbench.goroutines_runnable")
+	m.pressurePct, m.pressureOK = m.mean("host.psi.cpu.some_pct")
+	m.runnable, _ = m.mean("host.procs_running")
 	if !m.serverOK && !m.tbOK {
 		m.missing = append(m.missing, "the processes' CPU: the CPU and harness rules are not judged")
 	} else if !m.waitOK {
@@ -148,31 +157,100 @@ func (m *measured) measureCPU() {
 }
 
 // serverDemand and clientDemand are the cores' worth of the users' time on a CPU or
-// waiting for one, in the server's process tree and in tierbench.
+// waiting for one, in the server's process tree and in tierbench: there the goroutines
+// waiting for a thread too, which the threads' run delay does not count (one thread
+// waiting holds up every goroutine queued behind it). threadDemand is tierbench's
+// threads alone, as the kernel sees them.
 func (m *measured) serverDemand() float64 { return m.server + m.serverWait }
-func (m *measured) clientDemand() float64 { return m.tb + m.tbWait }
+func (m *measured) clientDemand() float64 { return m.threadDemand() + m.tbQueue }
+func (m *measured) threadDemand() float64 { return m.tb + m.tbWait }
 
 // pct is part of the users' time in percent, at most 100.
 func (m *measured) pct(sessions float64) float64 { return math.Min(100, 100*sessions/m.users) }
 
-// timePct is the users' time by what it went to.
-func (m *measured) timePct() map[string]float64 {
+// cpuQueued says the host's CPUs had a queue: tasks waited for a CPU for at least
+// CPUPressurePct of the window (PSI), or without PSI more tasks were runnable than
+// there are CPUs. A reader of a socket then waits for a CPU too.
+func (th Thresholds) cpuQueued(m *measured) bool {
+	if m.pressureOK {
+		return round2(m.pressurePct) >= th.CPUPressurePct
+	}
+	return m.cpus > 0 && m.runnable > m.cpus
+}
+
+// The users' time, accounted for: the shares add up to 100 (Judge's TimePct).
+const (
+	// timePause is the users' time outside their transactions (think and keying
+	// times, an open loop's idle users), as the workload measured it (Facts.ActivePct).
+	timePause = "pause"
+	// timeSocket is the rest of their time in transactions with a server engine:
+	// neither on a CPU nor waiting for one, for I/O or for a lock, so requests and
+	// answers on their way between server and client (waiting on the socket for a
+	// reader that has not run) and the server's waits no other share counts.
+	timeSocket = "socket"
+	// timeOther is that rest when the engine runs inside tierbench.
+	timeOther = "other"
+)
+
+// rest is the share of the users' time in transactions no measure explains, and its
+// name (timeSocket or timeOther).
+func (m *measured) rest() (float64, string) {
+	active := 100.0
+	if m.f.ActivePct > 0 {
+		active = math.Min(100, m.f.ActivePct)
+	}
+	explained := 0.0
+	for _, k := range []string{"lock", "io", "cpu.server", "cpu.tierbench", "app"} {
+		explained += m.measuredPct()[k]
+	}
+	name := timeSocket
+	if m.f.Embedded {
+		name = timeOther
+	}
+	return math.Max(0, active-explained), name
+}
+
+// measuredPct is the users' time each measure explains: lock, io, cpu.server,
+// cpu.tierbench and app (the application's gates, inside the transactions), those
+// measured.
+func (m *measured) measuredPct() map[string]float64 {
 	out := map[string]float64{}
 	if m.lockOK {
-		out["lock"] = round1(m.pct(m.lock))
+		out["lock"] = m.pct(m.lock)
 	}
 	if m.ioOK {
-		out["io"] = round1(m.pct(m.io))
+		out["io"] = m.pct(m.io)
 	}
 	if m.serverOK {
-		out["cpu.server"] = round1(m.pct(m.serverDemand()))
+		out["cpu.server"] = m.pct(m.serverDemand())
 	}
 	if m.tbOK {
-		out["cpu.tierbench"] = round1(m.pct(m.clientDemand()))
+		out["cpu.tierbench"] = m.pct(m.clientDemand())
 	}
 	if len(m.f.AppWaits) > 0 {
 		out["app"] = round1(m.pct(m.appWaiting()))
 	}
+	return out
+}
+
+// timePct is the users' time by what it went to: the measured shares, the time
+// outside transactions (pause) when the workload says, and the rest (socket, or other
+// when the engine runs inside tierbench). When the measures overlap (a session
+// waiting for a lock while its thread waits for a CPU) and together pass the time in
+// transactions, the rest is 0 and the shares add up to more than 100.
+func (m *measured) timePct() map[string]float64 {
+	out := map[string]float64{}
+	for k, v := range m.measuredPct() {
+		out[k] = round1(v)
+	}
+	if len(out) == 0 {
+		return out
+	}
+	if m.f.ActivePct > 0 {
+		out[timePause] = round1(100 - math.Min(100, m.f.ActivePct))
+	}
+	rest, name := m.rest()
+	out[name] = round1(rest)
 	return out
 }
 
@@ -277,6 +355,52 @@ func (m *measured) lightLoad() string {
 	}
 	if len(parts) == 0 {
 		return "nothing measured to judge by"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// atLimit says which resource was at its limit in a window where no rule fired, and
+// why none did ("" when none was): the host's CPU busy HostBusyPct or more, or a
+// device busy DeviceUtilPct or more.
+func (th Thresholds) atLimit(m *measured, time map[string]float64) string {
+	var at []string
+	if m.hostOK && round2(m.busyPct) >= th.HostBusyPct {
+		host := fmt.Sprintf("host CPU %.0f%% busy", m.busyPct)
+		if m.serverOK || m.tbOK {
+			u := m.cpuUse()
+			host += fmt.Sprintf(" (%s)", m.who(u))
+		}
+		at = append(at, host)
+	}
+	for _, d := range m.devices {
+		if round2(d.utilPct) >= th.DeviceUtilPct {
+			at = append(at, fmt.Sprintf("%s %.0f%% busy", d.series, d.utilPct))
+		}
+	}
+	if len(at) == 0 {
+		return ""
+	}
+	return strings.Join(at, ", ") + " at its limit, but the users did not wait for it: their time went to " + timeLine(time)
+}
+
+// timeLine lists the users' time by share, the largest first: "socket 40%, io 12%".
+func timeLine(time map[string]float64) string {
+	keys := make([]string, 0, len(time))
+	for k := range time {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if time[keys[i]] != time[keys[j]] {
+			return time[keys[i]] > time[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s %.0f%%", k, time[k]))
+	}
+	if len(parts) == 0 {
+		return "nothing measured"
 	}
 	return strings.Join(parts, ", ")
 }

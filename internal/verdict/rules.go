@@ -10,7 +10,8 @@ import (
 )
 
 // devices judges each device: saturated at DeviceUtilPct busy, or with a standing
-// queue (its median sample had DeviceQueue requests in flight). It explains the share
+// queue (DeviceQueue requests in flight or more for half the window: the median of its
+// samples, each weighed by the time it stands for). It explains the share
 // of the users' time spent waiting for I/O; without a measure of that, its mean queue
 // over the users.
 func (th Thresholds) devices(m *measured) []Finding {
@@ -21,7 +22,7 @@ func (th Thresholds) devices(m *measured) []Finding {
 		f.Checks = append(f.Checks, util)
 		f.Fired = util.Met
 		if d.queueOK {
-			queue := atLeast("standing queue (median sample)", d.queueMedian, th.DeviceQueue, "requests", d.series+".queue_depth")
+			queue := atLeast("standing queue (time-weighted median)", d.queueMedian, th.DeviceQueue, "requests", d.series+".queue_depth")
 			busy := atLeast("busy enough for a queue to stand", d.utilPct, th.DeviceQueueUtilPct, "pct", d.series+".busy_s (rise over the window)")
 			f.Checks = append(f.Checks, queue, busy)
 			f.Fired = f.Fired || (queue.Met && busy.Met)
@@ -41,37 +42,60 @@ func (th Thresholds) devices(m *measured) []Finding {
 }
 
 // cpu judges the host's CPU: full (HostBusyPct) while the run's users spent RunCPUPct
-// of their time or more on a CPU or waiting for one. It explains the server's share
-// of that time (tierbench's too when the engine runs inside it); tierbench's own
-// share is the harness rule's.
+// of their time or more on a CPU or waiting for one: the server's and tierbench's CPU
+// and CPU wait (tierbench's goroutines waiting for a thread included) and, when the
+// CPUs had a queue (CPUPressurePct), the time on the socket, where a request or an
+// answer waits for its reader to get a CPU. It explains the server's share of that
+// time and the socket's, and tierbench's unless the harness rule fires on it.
 func (th Thresholds) cpu(m *measured) (Finding, bool) {
 	if !m.hostOK || !(m.serverOK || m.tbOK) {
 		return Finding{}, false
 	}
 	use := m.cpuUse()
-	run := m.pct(m.serverDemand() + m.clientDemand())
-	from := "proc.server and proc.tierbench cpu_s (rise) + cpu_wait_cores (mean), over the users"
-	f := Finding{Rule: CPU, Resource: "host CPU", Fires: "all", CPU: use, Checks: []Check{
-		atLeast("host busy", m.busyPct, th.HostBusyPct, "pct", "host.cpu.all.busy_s over total_s"),
-		atLeast("users' time on or waiting for a CPU", run, th.RunCPUPct, "pct", from),
-	}}
-	f.Fired = all(f.Checks)
+	from := "proc.server and proc.tierbench cpu_s (rise) + cpu_wait_cores (mean), proc.tierbench.goroutines_runnable (mean)"
+	socket, restName := m.rest()
+	queued := th.cpuQueued(m)
+	if !queued || restName != timeSocket {
+		socket = 0
+	} else if socket > 0 {
+		from += " and the time on the socket (the CPUs had a queue)"
+	}
+	run := math.Min(100, m.pct(m.serverDemand()+m.clientDemand())+socket)
+	f := Finding{Rule: CPU, Resource: "host CPU", CPU: use,
+		Fires: "host busy and users' time on or waiting for a CPU; their time on the socket counts when tasks waited for a CPU (pressure)"}
+	busy := atLeast("host busy", m.busyPct, th.HostBusyPct, "pct", "host.cpu.all.busy_s over total_s")
+	users := atLeast("users' time on or waiting for a CPU", run, th.RunCPUPct, "pct", from+", over the users")
+	f.Checks = []Check{busy}
+	if m.pressureOK {
+		f.Checks = append(f.Checks, atLeast("tasks waiting for a CPU (pressure)", m.pressurePct, th.CPUPressurePct, "pct", "host.psi.cpu.some_pct"))
+	}
+	f.Checks = append(f.Checks, users)
+	f.Fired = busy.Met && users.Met
 	// Tierbench's part is the harness's when that rule fires on it, so that no part of
 	// the users' time counts in two findings.
-	mine := m.serverDemand() + m.clientDemand()
-	f.ExplainsFrom = "server and tierbench: CPU and CPU wait over the users"
+	mine := run
+	f.ExplainsFrom = "server and tierbench: CPU and CPU wait, and the time on the socket when the CPUs had a queue, over the users"
 	if th.clientBound(m) {
-		mine, f.ExplainsFrom = m.serverDemand(), "the server's CPU and CPU wait over the users (tierbench's are the harness's)"
+		mine = math.Min(100, m.pct(m.serverDemand())+socket)
+		f.ExplainsFrom = "the server's CPU and CPU wait, and the time on the socket when the CPUs had a queue, over the users (tierbench's are the harness's)"
 	}
-	f.ExplainsPct = round1(m.pct(mine))
-	f.Text = fmt.Sprintf("host CPU %.0f%% busy of %.0f (%s); users on or waiting for a CPU %.0f%% of their time",
-		m.busyPct, m.cpus, m.who(use), run)
+	f.ExplainsPct = round1(mine)
+	queue := ""
+	if m.pressureOK {
+		queue = fmt.Sprintf(", pressure %.0f%%", m.pressurePct)
+	}
+	parts := fmt.Sprintf("server %.0f%%, tierbench %.0f%%", m.pct(m.serverDemand()), m.pct(m.clientDemand()))
+	if socket > 0 {
+		parts += fmt.Sprintf(", on the socket %.0f%%", socket)
+	}
+	f.Text = fmt.Sprintf("host CPU %.0f%% busy of %.0f (%s)%s, %.1f runnable; users on or waiting for a CPU %.0f%% of their time (%s)",
+		m.busyPct, m.cpus, m.who(use), queue, m.runnable, run, parts)
 	return f, true
 }
 
 // clientBound says the harness rule fires on tierbench's CPU.
 func (th Thresholds) clientBound(m *measured) bool {
-	return !m.f.Embedded && m.tbOK && round2(m.pct(m.clientDemand())) >= th.ClientCPUPct
+	return !m.f.Embedded && m.tbOK && round2(m.pct(m.threadDemand())) >= th.ClientCPUPct
 }
 
 // cpuUse says who used the CPU.
@@ -224,10 +248,13 @@ func (th Thresholds) harness(m *measured) (Finding, bool) {
 	f := Finding{Rule: Harness, Resource: "tierbench", Fires: "any"}
 	var why []string
 	if !m.f.Embedded && m.tbOK {
-		client := m.pct(m.clientDemand())
+		// Its threads' CPU and run delay: goroutines queued behind a thread that waits
+		// wait for the host's CPU, which the CPU rule judges.
+		client := m.pct(m.threadDemand())
 		f.Checks = append(f.Checks, atLeast("users' time in tierbench's CPU", client, th.ClientCPUPct, "pct",
 			"proc.tierbench.cpu_s (rise) + cpu_wait_cores (mean), over the users"))
-		f.ExplainsPct, f.ExplainsFrom = round1(client), "tierbench's CPU and CPU wait over the users"
+		// When it fires, tierbench's threads are what keeps its goroutines waiting.
+		f.ExplainsPct, f.ExplainsFrom = round1(m.pct(m.clientDemand())), "tierbench's CPU, CPU wait and goroutines waiting for a thread, over the users"
 		f.CPU = m.cpuUse()
 		why = append(why, fmt.Sprintf("tierbench used %.2f cores and waited %.2f for a CPU (server %.2f and %.2f): %.0f%% of the users' time",
 			m.tb, m.tbWait, m.server, m.serverWait, client))

@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
 
@@ -353,5 +354,70 @@ func TestSection(t *testing.T) {
 		"  by level: 1 user nothing saturated, 8 users lock-bound (75%)\n"
 	if b.String() != want {
 		t.Errorf("lines:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+// TestCPUQueueOnTheSocket is a saturated host as a 100-user run on 2 cores saw it
+// (docs/monitoring.md, "The users' time"): the server used 1.8 cores and its threads
+// waited 13.8 for a CPU, tierbench used 0.27 and waited 3.47 with 20 goroutines
+// waiting for a thread, 6.56 users waited for I/O and 0.01 for locks. Of 100 users
+// that is 15.6% + 23.74% + 6.56% + 0.01% = 45.91%; the other 54.09% of their time in
+// transactions was on the socket. With tasks waiting for a CPU 94% of the time, that is
+// time waiting for a CPU too: 15.6 + 23.74 + 54.09 = 93.43% on or waiting for one.
+// Without the queue (pressure 10%) the socket does not count: 39.34%, and the host at
+// 100% busy is said to be at its limit, never "too light".
+func TestCPUQueueOnTheSocket(t *testing.T) {
+	build := func(pressure float64) *monitor.WindowSummary {
+		return newWindow(100).host(100).procs(1.8, 13.8, 0.27, 3.47).mean("proc.tierbench.goroutines_runnable", 20).
+			mean("engine.io_waits", 6.56).engine(0.01, 1000, 1).mean("host.psi.cpu.some_pct", pressure).mean("host.procs_running", 26.5).ws
+	}
+	v := Judge(nil, build(94), Facts{Users: 100, ActivePct: 100})
+	f := v.Finding(CPU)
+	if v.Primary != CPU || !f.Fired || f.ExplainsPct != 93.4 {
+		t.Fatalf("primary %s: %s; cpu %+v", v.Primary, v.Headline, f)
+	}
+	if c := check(t, f, "users' time on or waiting for a CPU"); c.Measured != 93.43 || !c.Met {
+		t.Errorf("users' check %+v", c)
+	}
+	want := map[string]float64{"lock": 0, "io": 6.6, "cpu.server": 15.6, "cpu.tierbench": 23.7, "socket": 54.1}
+	sum := 0.0
+	for k, p := range v.TimePct {
+		sum += p
+		if want[k] != p {
+			t.Errorf("time %s = %v, want %v (all: %v)", k, p, want[k], v.TimePct)
+		}
+	}
+	if math.Abs(sum-100) > 0.2 {
+		t.Errorf("the shares add up to %v, not 100: %v", sum, v.TimePct)
+	}
+	for _, s := range []string{"pressure 94%", "on the socket 54%", "users on or waiting for a CPU 93%"} {
+		if !strings.Contains(f.Text, s) {
+			t.Errorf("text %q lacks %q", f.Text, s)
+		}
+	}
+
+	v = Judge(nil, build(10), Facts{Users: 100, ActivePct: 100})
+	if f := v.Finding(CPU); f.Fired || check(t, f, "users' time on or waiting for a CPU").Measured != 39.34 {
+		t.Errorf("without a queue: %+v", f)
+	}
+	if v.Primary != None || strings.Contains(v.Headline, "too light") || !strings.Contains(v.Headline, "host CPU 100% busy") ||
+		!strings.Contains(v.Headline, "at its limit") || !strings.Contains(v.Headline, "socket 54%") {
+		t.Errorf("a host at 100%% busy: %s", v.Headline)
+	}
+}
+
+// TestPauseAndRest: users inside transactions 60% of their time (Facts.ActivePct)
+// paused 40%; of their 60%, the server's CPU explains 1 core of 4 users (25%) and I/O
+// 0.4 (10%): the other 25% is on the socket, or "other" with the engine inside
+// tierbench.
+func TestPauseAndRest(t *testing.T) {
+	w := newWindow(4).host(50).procs(1, 0, 0, 0).mean("engine.io_waits", 0.4)
+	v := Judge(nil, w.ws, Facts{Users: 4, ActivePct: 60})
+	if v.TimePct["pause"] != 40 || v.TimePct["socket"] != 25 || v.TimePct["cpu.server"] != 25 || v.TimePct["io"] != 10 {
+		t.Errorf("time %v", v.TimePct)
+	}
+	v = Judge(nil, w.ws, Facts{Users: 4, ActivePct: 60, Embedded: true})
+	if _, ok := v.TimePct["socket"]; ok || v.TimePct["other"] != 25 {
+		t.Errorf("embedded: time %v", v.TimePct)
 	}
 }

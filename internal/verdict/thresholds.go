@@ -6,8 +6,9 @@ type Thresholds struct {
 	// DeviceUtilPct: a device busy this share of the window or more is saturated
 	// (iostat's %util; the emulator's model busy time).
 	DeviceUtilPct float64 `json:"device_util_pct"`
-	// DeviceQueue: a device whose median sample had this many requests in flight or
-	// more has a standing queue (one in service, at least one waiting).
+	// DeviceQueue: a device with this many requests in flight or more for half the
+	// window (the time-weighted median of its samples, monitor.Stats) has a standing
+	// queue (one in service, at least one waiting).
 	DeviceQueue float64 `json:"device_queue"`
 	// DeviceQueueUtilPct: a queue counts as standing only on a device busy this share
 	// of the window or more; bursts that leave it idle half the time stand nowhere.
@@ -17,6 +18,10 @@ type Thresholds struct {
 	// RunCPUPct: the run wants CPU when its users spent this share of their time or
 	// more on a CPU or waiting for one (server and tierbench together).
 	RunCPUPct float64 `json:"run_cpu_pct"`
+	// CPUPressurePct: tasks waited for a CPU this share of the time or more (PSI
+	// some): the CPUs had a queue, and the users' time on the socket was spent
+	// waiting for the reader at its end to get a CPU.
+	CPUPressurePct float64 `json:"cpu_pressure_pct"`
 	// BufferHitPct: below this share of page reads served by the engine's buffer,
 	// misses matter.
 	BufferHitPct float64 `json:"buffer_hit_pct"`
@@ -49,6 +54,7 @@ var Defaults = Thresholds{
 	DeviceQueueUtilPct:  50,
 	HostBusyPct:         90,
 	RunCPUPct:           50,
+	CPUPressurePct:      50,
 	BufferHitPct:        90,
 	ReadTimePct:         50,
 	MemoryDeviceUtilPct: 50,

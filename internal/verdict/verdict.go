@@ -64,6 +64,11 @@ type Facts struct {
 	// embedded engine").
 	Embedded bool
 	Inside   string
+	// ActivePct is the share of the users' time inside their transactions, from the
+	// workload's own clock (throughput times mean latency over the users: Little's
+	// law); the rest they paused (think and keying times, an open loop's idle
+	// users). 0 when not known: all of it.
+	ActivePct float64
 	// Tiers are the emulated tiers, so a device finding names what each holds; the
 	// disks under directories are named from the summary's storage.
 	Tiers []Tier
@@ -219,7 +224,13 @@ func (th Thresholds) Judge(sum *monitor.Summary, w *monitor.WindowSummary, f Fac
 		v.Headline = v.Primary.Title() + ": " + v.Findings[0].Text
 	} else {
 		v.Primary = None
-		v.Headline = None.Title() + ": " + m.lightLoad() + ": the load was too light to say"
+		// "Too light" only when no resource was at its limit: a full host CPU that the
+		// users did not wait for is said as such.
+		if limit := th.atLimit(m, v.TimePct); limit != "" {
+			v.Headline = None.Title() + " by the run: " + limit
+		} else {
+			v.Headline = None.Title() + ": " + m.lightLoad() + ": the load was too light to say"
+		}
 	}
 	return v
 }

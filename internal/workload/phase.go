@@ -79,6 +79,13 @@ type Request struct {
 	// Needs estimates what the phase takes of this host; the run is refused before
 	// anything starts when it cannot fit. nil: no estimate before the phase runs.
 	Needs func(EngineFacts) ([]capacity.Need, error)
+	// Precheck, when set, is a workload without an engine checking itself against
+	// the directory its files will fill (dir: --dir, or the data tier's, or OUT for
+	// an emulated tier, whose backing files live there) before anything starts: OUT
+	// is not touched, so a run it refuses changes nothing there. It may take a while
+	// (working the run out), stops when ctx ends, and may tell notes how long it
+	// takes. ignoreLimits is --ignore-limits.
+	Precheck func(ctx context.Context, dir string, ignoreLimits bool, notes io.Writer) error
 }
 
 // EngineFacts are what an estimate knows of the engine before it opens.

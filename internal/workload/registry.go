@@ -70,6 +70,14 @@ type Statuser interface {
 	RunStatus() (result.Status, string)
 }
 
+// CauseTaker is implemented by results that take a cause the lifecycle finds only
+// once the phase has ended: a process the run depended on (the emulator's server, the
+// managed database server) died under it. TakeCause marks the run failed with cause
+// first, before what the workload saw fail, which followed from it.
+type CauseTaker interface {
+	TakeCause(cause string)
+}
+
 // Result is what a workload's result type implements: its headline numbers and how
 // its run ended. A result file is read into one (ResultMeta.New) by its benchmark
 // member.
@@ -122,12 +130,23 @@ type ResultMeta struct {
 }
 
 // MetricInfo describes a headline metric: its name, unit and direction as
-// result.Metric carries them, and what it counts.
+// result.Metric carries them, its title as people write it, and what it counts.
 type MetricInfo struct {
-	Name   string
+	Name string
+	// Title is the metric's name in a report's text, as its specification or users
+	// write it: "QphH@Size" for qphh_at_size, "NOPM" for nopm.
+	Title  string
 	Unit   string
 	Better result.Better
 	What   string
+}
+
+// Label is the metric's Title, or its Name when it has none.
+func (mi MetricInfo) Label() string {
+	if mi.Title != "" {
+		return mi.Title
+	}
+	return mi.Name
 }
 
 // Of is the metric with value v, as a result's HeadlineMetrics reports it.

@@ -340,9 +340,13 @@ static void tb_wait_until(struct tb_client *c, int64_t deadline)
 		if (n < h->max_spinners) {
 			if (deadline - now > h->spin_window)
 				tb_sleep_until(deadline - h->spin_window);
-			while (tb_mono() < deadline)
+			/* the place is given back before the deadline, not after it: in the
+			 * last microsecond it keeps no one from spinning (tb_complete) */
+			while (deadline - tb_mono() > 1000)
 				tb_pause();
 			atomic_fetch_sub(&h->spinners, 1);
+			while (tb_mono() < deadline)
+				tb_pause();
 			return;
 		}
 		atomic_fetch_sub(&h->spinners, 1);
@@ -403,15 +407,35 @@ static void tb_cq_push(struct tb_client *c, const struct tb_req *q, int64_t size
 	}
 }
 
-/* tb_complete returns q, whose answer has been taken, at deadline: it waits until then
- * and reports the completion. It returns the time it returned at. */
+/* TB_LATE_NOTE_NS: a wait that ends this much after its deadline or more (a sleep that
+ * overslept, a thread descheduled) is reported again with its lateness; below it a
+ * request counts as on time. */
+#define TB_LATE_NOTE_NS 1000
+
+/* tb_complete returns q, whose answer has been taken, at deadline. Its completion is
+ * reported first and the wait is the last thing before the caller's return: every
+ * atomic and store of the bookkeeping done after the deadline would make each request
+ * return that much late (0.1-0.2 us a request on a 2-core VM, 4% of an NVMe commit of
+ * two 5-us requests). So the completion goes out as on time (or as late as it already
+ * is), and a wait that ends TB_LATE_NOTE_NS late or more is reported once more with its
+ * lateness (TB_REQ_LATE), which the server puts in place of the on-time one. It returns
+ * the time it returned at. */
 static int64_t tb_complete(struct tb_client *c, struct tb_req *q, int64_t deadline)
 {
-	tb_wait_until(c, deadline);
-	int64_t t1 = tb_mono();
+	int64_t now = tb_mono();
+	int64_t done = now > deadline ? now : deadline;
 	if (!(q->flags & TB_REQ_UNCOUNTED))
 		atomic_fetch_sub(&c->h->dev[q->dev].inflight, 1);
-	tb_cq_push(c, q, q->size, t1 - q->t0, t1 - deadline);
+	tb_cq_push(c, q, q->size, done - q->t0, done - deadline);
+	if (now >= deadline)
+		return now;
+	tb_wait_until(c, deadline);
+	int64_t t1 = tb_mono();
+	if (t1 - deadline >= TB_LATE_NOTE_NS && !(q->flags & TB_REQ_UNCOUNTED)) {
+		struct tb_req late = *q;
+		late.flags |= TB_REQ_LATE;
+		tb_cq_push(c, &late, q->size, t1 - q->t0, t1 - deadline);
+	}
 	return t1;
 }
 

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"time"
 	"unsafe"
+
+	"tierbench/internal/rundir"
 )
 
 // The layout of ring.h, field by field (TestLayoutMatchesC compares every offset with
@@ -34,6 +36,7 @@ const (
 	slotAnswered         = 2
 	reqDirect            = 1
 	reqUncounted         = 2
+	reqLate              = 4
 	defaultSlots         = 1024
 	defaultCompletions   = 16384
 	defaultInitialLead   = 20 * time.Microsecond
@@ -141,9 +144,13 @@ type Completion struct {
 	Dev, Op uint32
 	// Uncounted: the server's own probe.
 	Uncounted bool
-	Size      int64         // bytes the call moved
-	Latency   time.Duration // arrival to return, as the caller saw it
-	Late      time.Duration // return minus the model's deadline: the emulation's error
+	// Correction: the lateness of a completion already reported on time, whose
+	// caller's wait ended late (client.h's TB_LATE_NOTE_NS): Latency and Late replace
+	// its, which were Latency-Late and 0; the request is not counted again.
+	Correction bool
+	Size       int64         // bytes the call moved
+	Latency    time.Duration // arrival to return, as the caller saw it
+	Late       time.Duration // return minus the model's deadline: the emulation's error
 }
 
 // Device is one device of a ring: files under Dir are its files.
@@ -234,6 +241,7 @@ func TuningFromEnv() (Tuning, error) {
 type Ring struct {
 	path  string
 	dir   string
+	lock  *rundir.Lock // held for the ring's life: a ring whose lock is free has no owner
 	mem   []byte
 	h     *header
 	slots []Slot
@@ -268,11 +276,23 @@ func Create(parent string, cfg Config) (*Ring, error) {
 			parent = os.TempDir()
 		}
 	}
-	dir, err := os.MkdirTemp(parent, "tierbench-ring-")
+	removeDeadRings(parent)
+	dir, err := os.MkdirTemp(parent, ringPrefix)
 	if err != nil {
 		return nil, fmt.Errorf("preload ring: %w", err)
 	}
 	os.Chmod(dir, 0o711)
+	lock, err := rundir.Acquire(dir, "tierbench (pid "+strconv.Itoa(os.Getpid())+"): a preload ring")
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("preload ring: %w", err)
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			lock.Release()
+		}
+	}()
 	path := filepath.Join(dir, "ring")
 	hdrSize := roundUp(unsafe.Sizeof(header{}), 4096)
 	slotsOff := hdrSize
@@ -295,7 +315,8 @@ func Create(parent string, cfg Config) (*Ring, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("preload ring: mmap: %w", err)
 	}
-	r := &Ring{path: path, dir: dir, mem: mem, h: (*header)(unsafe.Pointer(&mem[0]))}
+	ok = true
+	r := &Ring{path: path, dir: dir, lock: lock, mem: mem, h: (*header)(unsafe.Pointer(&mem[0]))}
 	r.slots = unsafe.Slice((*Slot)(unsafe.Pointer(&mem[slotsOff])), nslots)
 	r.sq = unsafe.Slice((*sqCell)(unsafe.Pointer(&mem[sqOff])), nslots)
 	r.cq = unsafe.Slice((*cqCell)(unsafe.Pointer(&mem[cqOff])), defaultCompletions)
@@ -346,7 +367,37 @@ func (r *Ring) Close() error {
 	}
 	err := syscall.Munmap(r.mem)
 	r.mem, r.h = nil, nil
-	return errors.Join(err, os.RemoveAll(r.dir))
+	return errors.Join(err, os.RemoveAll(r.dir), r.lock.Release())
+}
+
+// ringPrefix begins a ring directory's name.
+const ringPrefix = "tierbench-ring-"
+
+// removeDeadRings removes the rings under parent whose creator died without removing
+// its own (killed with SIGKILL, they stayed in /dev/shm): a ring's creator holds its
+// lock for the ring's life, so a ring whose lock can be taken has no owner. A
+// directory without a lock file (a ring of an older version, or one being created) is
+// left alone.
+func removeDeadRings(parent string) {
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), ringPrefix) {
+			continue
+		}
+		dir := filepath.Join(parent, e.Name())
+		if _, err := os.Stat(filepath.Join(dir, rundir.LockFile)); err != nil {
+			continue
+		}
+		lock, err := rundir.Acquire(dir, "tierbench (pid "+strconv.Itoa(os.Getpid())+"): removing a dead process's preload ring")
+		if err != nil {
+			continue
+		}
+		os.RemoveAll(dir)
+		lock.Release()
+	}
 }
 
 // NextSubmission takes the next queued request, if any.
@@ -381,7 +432,7 @@ func (r *Ring) NextCompletion() (Completion, bool) {
 	if c.seq.Load() != pos+1 {
 		return Completion{}, false
 	}
-	out := Completion{Dev: c.dev, Op: c.op, Uncounted: c.flags&reqUncounted != 0, Size: c.size,
+	out := Completion{Dev: c.dev, Op: c.op, Uncounted: c.flags&reqUncounted != 0, Correction: c.flags&reqLate != 0, Size: c.size,
 		Latency: time.Duration(c.lat), Late: time.Duration(c.late)}
 	h.cqTail.Store(pos + 1)
 	c.seq.Store(pos + uint64(len(r.cq)))

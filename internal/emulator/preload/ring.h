@@ -46,6 +46,7 @@
 /* request flags */
 #define TB_REQ_DIRECT 1u    /* the file was opened with O_DIRECT */
 #define TB_REQ_UNCOUNTED 2u /* the server's own floor probe: no model, no counters */
+#define TB_REQ_LATE 4u      /* completion only: the lateness of one already reported on time */
 
 struct tb_device {
 	char dir[TB_DIR_MAX]; /* canonical directory; files under it are this device's */

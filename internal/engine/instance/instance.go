@@ -26,13 +26,19 @@ type Instance struct {
 	// (engine.Config.Traversable); Granted those it was let through (User.Reach).
 	Traversable []string
 	Granted     []string
+	// Leftovers removes what a server that died without cleaning up left outside its
+	// directories (PostgreSQL's shared memory after a SIGKILL), given the run
+	// directory it ran in; nil when the engine leaves nothing there. Stop calls it once
+	// the server is gone, and so does the removal of a dead tierbench's run
+	// directories (RemoveDead).
+	Leftovers func(runDir string)
 
 	runLock *rundir.Lock
 }
 
 // MakeRunDir creates the instance's run directory (User.RunDir).
 func (i *Instance) MakeRunDir(prefix string) error {
-	dir, lock, err := i.User.RunDir(prefix)
+	dir, lock, err := i.User.RunDir(prefix, i.Leftovers)
 	if err != nil {
 		return err
 	}
@@ -112,25 +118,30 @@ type Stopping struct {
 }
 
 // Stop stops the server as s says, then removes what the run created and the run
-// directory. The first error is returned; the removals are tried anyway.
+// directory. It returns the server's stop error (a *exitstatus.DiedError when the
+// server had died, Process.Stop) with the first removal's; the removals are tried
+// anyway.
 func (i *Instance) Stop(s Stopping) error {
-	var err error
+	var stopErr, rmErr error
 	if i.Proc != nil {
 		if i.RemovesData() {
-			err = i.Proc.Stop(s.Discard, s.DiscardTimeout)
+			stopErr = i.Proc.Stop(s.Discard, s.DiscardTimeout)
 		} else {
-			err = i.Proc.Stop(s.Clean, s.CleanTimeout)
+			stopErr = i.Proc.Stop(s.Clean, s.CleanTimeout)
 		}
+	}
+	if i.Leftovers != nil && i.RunDir != "" {
+		i.Leftovers(i.RunDir)
 	}
 	for _, dir := range append(i.RemoveOnStop, i.RunDir) {
 		if dir == "" {
 			continue
 		}
-		if rmErr := os.RemoveAll(dir); rmErr != nil && err == nil {
-			err = rmErr
+		if err := os.RemoveAll(dir); err != nil && rmErr == nil {
+			rmErr = err
 		}
 	}
-	err = errors.Join(err, i.runLock.Release())
+	err := errors.Join(stopErr, rmErr, i.runLock.Release())
 	i.RemoveOnStop, i.RunDir, i.runLock = nil, "", nil
 	return err
 }

@@ -21,8 +21,10 @@ const orphanStopTimeout = 10 * time.Second
 // tierbench was killed before it could stop them. A directory is left alone while its
 // process lives or while anyone holds its lock (a process of another PID namespace
 // sharing /tmp), and so is any name of another form (those of older versions, which
-// carry no process id). It returns the directories it removed.
-func RemoveDead(parent, prefix string) []string {
+// carry no process id). Once a directory's servers are stopped, leftovers (nil: none)
+// removes what they left outside it, before the directory goes. It returns the
+// directories it removed.
+func RemoveDead(parent, prefix string, leftovers func(runDir string)) []string {
 	entries, err := os.ReadDir(parent)
 	if err != nil {
 		return nil
@@ -35,7 +37,7 @@ func RemoveDead(parent, prefix string) []string {
 		}
 		pidText, random, ok := strings.Cut(rest, "-")
 		pid, err := strconv.Atoi(pidText)
-		if !ok || err != nil || pid <= 0 || random == "" || processExists(pid) {
+		if !ok || err != nil || pid <= 0 || random == "" || Alive(pid) {
 			continue
 		}
 		dir := filepath.Join(parent, e.Name())
@@ -45,6 +47,9 @@ func RemoveDead(parent, prefix string) []string {
 			continue
 		}
 		stopServersIn(dir)
+		if leftovers != nil {
+			leftovers(dir)
+		}
 		if os.RemoveAll(dir) == nil {
 			removed = append(removed, dir)
 		}
@@ -53,8 +58,9 @@ func RemoveDead(parent, prefix string) []string {
 	return removed
 }
 
-// processExists reports whether a process pid exists (a zombie counts as gone).
-func processExists(pid int) bool {
+// Alive reports whether a process pid exists; a zombie nobody has reaped yet counts
+// as gone.
+func Alive(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	if err != nil && err != syscall.EPERM {
 		return false

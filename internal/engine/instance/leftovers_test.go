@@ -24,7 +24,7 @@ const childEnv = "TIERBENCH_INSTANCE_TEST_CHILD"
 
 func TestMain(m *testing.M) {
 	if prefix := os.Getenv(childEnv); prefix != "" {
-		dir, _, err := User{}.RunDir(prefix)
+		dir, _, err := User{}.RunDir(prefix, nil)
 		if err != nil {
 			fmt.Println("error:", err)
 			os.Exit(1)
@@ -79,13 +79,23 @@ func TestRemoveDead(t *testing.T) {
 	}
 
 	// While the child lives, its directory stays.
-	if got := RemoveDead(parent, prefix); len(got) != 0 {
+	var cleaned []string
+	leftovers := func(dir string) {
+		if _, err := os.Stat(dir); err != nil {
+			t.Errorf("leftovers of %s called after the directory went: %v", dir, err)
+		}
+		if Alive(orphan) {
+			t.Errorf("leftovers of %s called while its server (pid %d) runs", dir, orphan)
+		}
+		cleaned = append(cleaned, dir)
+	}
+	if got := RemoveDead(parent, prefix, leftovers); len(got) != 0 {
 		t.Fatalf("removed %v while their process lives", got)
 	}
 	// This process's own directory, a dead process's that someone holds locked (as a
 	// process in another PID namespace would), and an older version's name.
 	t.Setenv("TMPDIR", parent)
-	live, liveLock, err := User{}.RunDir(prefix)
+	live, liveLock, err := User{}.RunDir(prefix, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,17 +121,20 @@ func TestRemoveDead(t *testing.T) {
 		t.Fatal(err)
 	}
 	child.Wait()
-	if !processExists(orphan) {
+	if !Alive(orphan) {
 		t.Fatal("the server died with its parent: the test needs it orphaned")
 	}
-	got := RemoveDead(parent, prefix)
+	got := RemoveDead(parent, prefix, leftovers)
 	if len(got) != 1 || got[0] != deadDir {
 		t.Errorf("removed %v, want only %s", got, deadDir)
+	}
+	if len(cleaned) != 1 || cleaned[0] != deadDir {
+		t.Errorf("leftovers were removed for %v, want only %s", cleaned, deadDir)
 	}
 	if _, err := os.Stat(deadDir); !os.IsNotExist(err) {
 		t.Errorf("the killed process's directory: %v", err)
 	}
-	if processExists(orphan) {
+	if Alive(orphan) {
 		t.Errorf("its server (pid %d) still runs", orphan)
 	}
 	for _, d := range []string{live, held, old} {

@@ -7,9 +7,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
+
+	"tierbench/internal/exitstatus"
 )
 
 // Command prepares a program to run as u, in its own process group, killed with
@@ -39,6 +43,11 @@ type Process struct {
 	logPath string
 	done    chan struct{}
 	waitErr error
+	endedAt time.Time
+	// ready says WaitReady saw the server answer, asked that Stop asked it to end:
+	// an end after the one and before the other is a death during the run (Stop's
+	// DiedError), not a failed start or a stop.
+	ready, asked atomic.Bool
 }
 
 // Start starts cmd with its output appended to logPath.
@@ -56,6 +65,7 @@ func Start(cmd *exec.Cmd, logPath string) (*Process, error) {
 	p := &Process{cmd: cmd, logPath: logPath, done: make(chan struct{})}
 	go func() {
 		p.waitErr = cmd.Wait()
+		p.endedAt = time.Now()
 		close(p.done)
 	}()
 	return p, nil
@@ -75,6 +85,7 @@ func (p *Process) WaitReady(ctx context.Context, timeout time.Duration, try func
 		last = try(tctx)
 		tcancel()
 		if last == nil {
+			p.ready.Store(true)
 			return nil
 		}
 		select {
@@ -87,11 +98,22 @@ func (p *Process) WaitReady(ctx context.Context, timeout time.Duration, try func
 	}
 }
 
-// Stop sends sig, waits up to timeout for the server to exit, then kills it.
+// Stop sends sig, waits up to timeout for the server to exit, then kills it. A
+// server that answered once (WaitReady) and has ended before Stop asked it to (kill
+// -9, a crash) is a *exitstatus.DiedError naming the program and how it ended: every
+// statement sent to it after that failed because it had gone.
 func (p *Process) Stop(sig syscall.Signal, timeout time.Duration) error {
+	if p.asked.Swap(true) {
+		<-p.done // stopped already: a second Close
+		return nil
+	}
 	select {
 	case <-p.done:
-		return nil
+		if !p.ready.Load() {
+			return nil // a start that failed says so itself (WaitReady)
+		}
+		return &exitstatus.DiedError{Who: "the database server " + filepath.Base(p.cmd.Path), PID: p.PID(),
+			How: exitstatus.Text(p.waitErr), Then: "its sessions failed from then on", At: p.endedAt}
 	default:
 	}
 	if err := p.cmd.Process.Signal(sig); err != nil && !errors.Is(err, os.ErrProcessDone) {

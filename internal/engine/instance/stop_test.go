@@ -1,12 +1,17 @@
 package instance
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
+
+	"tierbench/internal/exitstatus"
 )
 
 // TestInstanceStop: an instance whose data stays gets the clean signal (the server
@@ -79,5 +84,64 @@ func TestInstanceStop(t *testing.T) {
 	}
 	if pid := (&Instance{}).ServerPID(); pid != 0 {
 		t.Errorf("ServerPID without a process = %d", pid)
+	}
+}
+
+// TestStopSaysTheServerDied: a server that answered and then died before Stop asked it
+// to (kill -9) is a DiedError naming the program, its pid and its signal, and what the
+// instance created is removed all the same; one that died before it ever answered is
+// a failed start, which WaitReady reports, not a death; a second Stop says nothing.
+func TestStopSaysTheServerDied(t *testing.T) {
+	start := func(t *testing.T, dir string) *Process {
+		t.Helper()
+		cmd := exec.Command("sleep", "600")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		p, err := Start(cmd, filepath.Join(dir, "log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { syscall.Kill(-p.PID(), syscall.SIGKILL) })
+		return p
+	}
+	stopping := Stopping{Discard: syscall.SIGKILL, DiscardTimeout: 5 * time.Second, Clean: syscall.SIGTERM, CleanTimeout: 5 * time.Second}
+
+	dir := t.TempDir()
+	run := filepath.Join(dir, "run")
+	os.Mkdir(run, 0o755)
+	p := start(t, dir)
+	if err := p.WaitReady(context.Background(), time.Minute, func(context.Context) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(p.PID(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-p.done
+	i := &Instance{RunDir: run, Proc: p}
+	err := i.Stop(stopping)
+	var died *exitstatus.DiedError
+	want := fmt.Sprintf("the database server sleep (pid %d) died during the run (killed by SIGKILL): its sessions failed from then on", p.PID())
+	if !errors.As(err, &died) || err.Error() != want || died.At.IsZero() {
+		t.Errorf("Stop after kill -9: %v\nwant %s", err, want)
+	}
+	if _, err := os.Stat(run); !os.IsNotExist(err) {
+		t.Errorf("the run directory is left after the server died: %v", err)
+	}
+	if err := p.Stop(syscall.SIGTERM, time.Second); err != nil {
+		t.Errorf("a second Stop: %v", err)
+	}
+
+	early := start(t, dir)
+	syscall.Kill(early.PID(), syscall.SIGKILL)
+	<-early.done
+	if err := early.Stop(syscall.SIGTERM, time.Second); err != nil {
+		t.Errorf("Stop of a server that never answered: %v", err)
+	}
+
+	alive := start(t, dir)
+	if err := alive.WaitReady(context.Background(), time.Minute, func(context.Context) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := alive.Stop(syscall.SIGTERM, 5*time.Second); err != nil {
+		t.Errorf("Stop of a server alive to the end: %v", err)
 	}
 }

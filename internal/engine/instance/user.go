@@ -202,15 +202,15 @@ func (u User) sysProcAttr(deathSignal syscall.Signal) *syscall.SysProcAttr {
 // by the server user and locked by this process (rundir.Lock) until the instance
 // stops. Its name carries this process's id (PREFIX<pid>-<random>); the directories
 // of earlier processes that died without removing theirs (killed with SIGKILL) are
-// removed first, with any server still running in them (RemoveDead). It lives under
-// $TMPDIR, or /tmp when that path would make a socket path longer than the 107 bytes
-// Linux allows.
-func (u User) RunDir(prefix string) (string, *rundir.Lock, error) {
+// removed first, with any server still running in them and what leftovers finds
+// they left elsewhere (RemoveDead). It lives under $TMPDIR, or /tmp when that path
+// would make a socket path longer than the 107 bytes Linux allows.
+func (u User) RunDir(prefix string, leftovers func(runDir string)) (string, *rundir.Lock, error) {
 	parent := os.TempDir()
 	if len(parent) > 60 {
 		parent = "/tmp"
 	}
-	RemoveDead(parent, prefix)
+	RemoveDead(parent, prefix, leftovers)
 	dir, err := os.MkdirTemp(parent, prefix+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
 		return "", nil, fmt.Errorf("create run directory: %w", err)

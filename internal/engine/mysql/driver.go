@@ -36,3 +36,8 @@ var ioSettings = &engine.IOSettings{
 	// (Config.Env).
 	Preload: &engine.Preload{Programs: serverPrograms},
 }
+
+// CheckSettings refuses a setting the installed server would refuse, ignore or
+// change, asking it to parse them without starting (engine.SettingsChecker;
+// settings.go).
+func (registered) CheckSettings(settings map[string]string) error { return checkSettings(settings) }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -53,6 +52,9 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 	server, err := instance.Find(serverNames, binGlobs, "mariadb-server")
 	if err != nil {
 		return nil, fmt.Errorf("mysql: %w", err)
+	}
+	if err := checkSettings(cfg.Settings); err != nil {
+		return nil, err
 	}
 	version, err := exec.Command(server, "--version").Output()
 	if err != nil {
@@ -150,12 +152,7 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 	if n := cfg.MaxConnections(defaultMaxConnections); n > 0 {
 		args = append(args, fmt.Sprintf("--max-connections=%d", n))
 	}
-	names := make([]string, 0, len(cfg.Settings))
-	for k := range cfg.Settings {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
+	for _, k := range engine.SortedSettings(cfg.Settings) {
 		args = append(args, "--"+k+"="+cfg.Settings[k])
 	}
 	// Without --log-error the server logs to stderr, which goes to the log file.
@@ -187,6 +184,10 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 	dcfg.DBName = dbName
 	e, err := connect(ctx, dcfg, cfg.ThreadSessions())
 	if err != nil {
+		return nil, err
+	}
+	if e.applied, err = verifySettings(ctx, e.db, filepath.Join(m.RunDir, "error.log"), cfg.Settings); err != nil {
+		engine.ClosePools(e.db, e.sessions)
 		return nil, err
 	}
 	m.Started(cfg.Keep)

@@ -78,6 +78,8 @@ type mysqlEngine struct {
 	mode      engine.Mode
 	localFile bool // the server accepts LOAD DATA LOCAL
 	managed   *instanceDir
+	// applied are a managed server's settings (Config.Settings) as it reported them.
+	applied []engine.AppliedSetting
 }
 
 // Open connects to cfg.DSN or starts a managed instance.
@@ -289,6 +291,12 @@ func (e *mysqlEngine) Info(ctx context.Context) (engine.Info, error) {
 	} else {
 		info.Settings["load_method"] = "insert (the server has local_infile off)"
 	}
+	for _, a := range e.applied {
+		if a.Value != "" {
+			info.Settings[engine.SettingKey(a.Name)] = a.Value
+		}
+	}
+	info.Applied = e.applied
 	info.Settings["client_io"] = string(engine.ClientIOOf(e.db, e.sessions))
 	if e.managed != nil {
 		info.Settings["server_user"] = e.managed.User.Name

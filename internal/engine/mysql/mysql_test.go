@@ -2,6 +2,7 @@ package mysql
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -266,4 +267,77 @@ func TestConnectionLimit(t *testing.T) {
 	t.Parallel()
 	enginetest.RequireServer(t, Installed())
 	enginetest.ConnectionLimit(t, "mysql", "SELECT @@max_connections")
+}
+
+// TestSettings: MariaDB starts on a setting it ignores (an invalid boolean keeps the
+// default) or changes (a number out of range is adjusted), saying so only in its log;
+// tierbench asks the installed server to parse the settings first, reads its log
+// after the start and reads each setting back (docs/engines.md, "Settings: --set").
+func TestSettings(t *testing.T) {
+	enginetest.RequireServer(t, Installed())
+	enginetest.Settings(t, "mysql", []enginetest.RefusedSetting{
+		{Settings: map[string]string{"nosuch": "1"}, Says: []string{"nosuch=1: the server does not take it: ", "unknown variable 'nosuch=1'"}},
+		{Settings: map[string]string{"innodb_use_native_aio": "maybe"}, Says: []string{"innodb_use_native_aio=maybe: the server does not take it: ", "ignoring option '--innodb-use-native-aio' due to invalid value 'maybe'"}},
+		{Settings: map[string]string{"sort_buffer_size": "1"}, Says: []string{"sort_buffer_size=1: the server does not take it: ", "option 'sort_buffer_size': unsigned value 1 adjusted to 1024"}},
+		{Settings: map[string]string{"innodb-buffer-pool-size": "abc", "sort_buffer_size": "4M"}, Says: []string{"innodb-buffer-pool-size=abc: the server does not take it: ", "'abc'"}},
+	}, map[string]string{"sort-buffer-size": "1M", "max_heap_table_size": "32M", "innodb_use_native_aio": "0", "skip-name-resolve": "1"}, []engine.AppliedSetting{
+		{Name: "innodb_use_native_aio", Requested: "0", Value: "OFF", Verified: true},
+		{Name: "max_heap_table_size", Requested: "32M", Value: "33554432", Verified: true},
+		{Name: "skip-name-resolve", Requested: "1", Value: "ON", Verified: true},
+		{Name: "sort-buffer-size", Requested: "1M", Value: "1048576", Verified: true},
+	}, func(t *testing.T, settings map[string]string) engine.Engine {
+		e, err := engine.Open(context.Background(), engine.Config{Name: "mysql", Dir: enginetest.ServerDir(t), Settings: settings})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	})
+}
+
+// TestSameValue: values given and held compare as numbers with MariaDB's suffixes, as
+// booleans, else as text.
+func TestSameValue(t *testing.T) {
+	for _, tc := range []struct {
+		given, held      string
+		same, comparable bool
+	}{
+		{"64M", "67108864", true, true},
+		{"1k", "1024", true, true},
+		{"100M", "134217728", false, true},
+		{"0", "OFF", true, true},
+		{"on", "ON", true, true},
+		{"true", "OFF", false, true},
+		{"fsync", "fsync", true, false},
+		{"O_DIRECT", "o_direct", true, false},
+		{"TRADITIONAL", "STRICT_TRANS_TABLES,STRICT_ALL_TABLES", false, false},
+	} {
+		if same, comparable := sameValue(tc.given, tc.held); same != tc.same || comparable != tc.comparable {
+			t.Errorf("%q against %q: same %v comparable %v", tc.given, tc.held, same, comparable)
+		}
+	}
+}
+
+// TestRefusal reads a server's log for the lines that name a setting: an error or a
+// warning that it ignored or changed it is a refusal; a deprecation, or a line about
+// something else, is not.
+func TestRefusal(t *testing.T) {
+	settings := map[string]string{"innodb_flush_method": "fsync", "sort-buffer-size": "1"}
+	for _, tc := range []struct {
+		log, refused string
+	}{
+		{"2026-11-28  2:19:55 0 [Warning] option 'sort_buffer_size': unsigned value 1 adjusted to 1024\n", "sort-buffer-size"},
+		{"2026-11-28  2:19:55 0 [ERROR] mariadbd: Error while setting value 'x' to 'innodb-flush-method'\n", "innodb_flush_method"},
+		{"2026-11-28  2:19:55 0 [Warning] 'innodb-flush-method' is deprecated and will be removed in a future release\n", ""},
+		{"2026-11-28  2:19:55 0 [Warning] Could not increase number of max_open_files to more than 20000 (request: 32184)\n", ""},
+		{"2026-11-28  2:19:55 0 [Note] option 'sort_buffer_size' is fine\n", ""},
+	} {
+		err := refusal(tc.log, settings)
+		var se *engine.SettingError
+		switch {
+		case tc.refused == "" && err != nil:
+			t.Errorf("%q: %v, want no refusal", tc.log, err)
+		case tc.refused != "" && (!errors.As(err, &se) || se.Name != tc.refused):
+			t.Errorf("%q: %v, want %s refused", tc.log, err, tc.refused)
+		}
+	}
 }

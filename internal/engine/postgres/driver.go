@@ -44,3 +44,7 @@ var ioSettings = &engine.IOSettings{
 	// The server and initdb start with the shim in their environment (Config.Env).
 	Preload: &engine.Preload{Programs: serverPrograms},
 }
+
+// CheckSettings refuses a setting the installed server would refuse, asking it to
+// parse them without starting (engine.SettingsChecker; settings.go).
+func (registered) CheckSettings(settings map[string]string) error { return checkSettings(settings) }

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -79,6 +78,9 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
+	if err := checkSettings(cfg.Settings); err != nil {
+		return nil, err
+	}
 	server := filepath.Join(filepath.Dir(initdb), "postgres")
 	if _, err := os.Stat(server); err != nil {
 		return nil, fmt.Errorf("postgres: %s has no postgres binary beside it: install it with `apt-get install postgresql`", initdb)
@@ -92,7 +94,8 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 		return nil, errors.New("postgres: PostgreSQL refuses to run as root and neither a postgres nor a nobody user exists: create one (useradd --system postgres)")
 	}
 
-	c := &cluster{instance.Instance{User: user, DataDir: filepath.Join(cfg.Dir, "postgres"), Traversable: cfg.Traversable}}
+	c := &cluster{instance.Instance{User: user, DataDir: filepath.Join(cfg.Dir, "postgres"), Traversable: cfg.Traversable,
+		Leftovers: func(runDir string) { removeShmem(runDir) }}}
 	_, statErr := os.Stat(filepath.Join(c.DataDir, "PG_VERSION"))
 	reuse := statErr == nil
 	if cfg.MustExist && !reuse {
@@ -161,12 +164,7 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 		// Not checked at startup; the tablespace is created below.
 		args = append(args, "-c", "temp_tablespaces="+tempTablespace)
 	}
-	names := make([]string, 0, len(cfg.Settings))
-	for k := range cfg.Settings {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
+	for _, k := range engine.SortedSettings(cfg.Settings) {
 		args = append(args, "-c", k+"="+cfg.Settings[k])
 	}
 	// SIGQUIT on tierbench's death: immediate shutdown, the postmaster takes its
@@ -199,6 +197,10 @@ func openManaged(ctx context.Context, cfg engine.Config) (_ engine.Engine, err e
 	connCfg.Database = cfg.DatabaseName()
 	e, err := connect(ctx, connCfg, cfg.ThreadSessions())
 	if err != nil {
+		return nil, err
+	}
+	if e.applied, err = verifySettings(ctx, e.db, cfg.Settings); err != nil {
+		engine.ClosePools(e.db, e.sessions)
 		return nil, err
 	}
 	c.Started(cfg.Keep)

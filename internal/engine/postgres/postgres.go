@@ -72,6 +72,8 @@ type pgEngine struct {
 	sessions *sql.DB
 	mode     engine.Mode
 	managed  *cluster // nil when external
+	// applied are a managed server's settings (Config.Settings) as it reported them.
+	applied []engine.AppliedSetting
 }
 
 // Open connects to cfg.DSN or starts a managed cluster.
@@ -192,6 +194,10 @@ func (e *pgEngine) Info(ctx context.Context) (engine.Info, error) {
 	for _, r := range got.Data {
 		info.Settings[r[0]] = r[1]
 	}
+	for _, a := range e.applied {
+		info.Settings[a.Name] = a.Value
+	}
+	info.Applied = e.applied
 	info.Settings["client_io"] = string(engine.ClientIOOf(e.db, e.sessions))
 	if e.managed != nil {
 		info.Settings["data_directory"] = e.managed.DataDir

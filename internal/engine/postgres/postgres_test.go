@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -17,6 +18,7 @@ import (
 
 	"tierbench/internal/engine"
 	"tierbench/internal/engine/enginetest"
+	"tierbench/internal/engine/instance"
 )
 
 var harness = enginetest.Harness{
@@ -227,24 +229,13 @@ func TestServerDiesWithTierbench(t *testing.T) {
 	// SIGQUIT: the postmaster waits for its children (up to 5 s before it kills them),
 	// so the bound leaves room for that on a loaded host; a server that survives stays.
 	deadline := time.Now().Add(30 * time.Second)
-	for alive(pid) {
+	for instance.Alive(pid) {
 		if time.Now().After(deadline) {
 			syscall.Kill(-pid, syscall.SIGKILL)
 			t.Fatalf("server %d outlived its parent", pid)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-// alive reports whether pid runs; a zombie nobody has reaped yet does not count.
-func alive(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }
 
 func TestInitdbFailureCleansUp(t *testing.T) {
@@ -401,4 +392,121 @@ func TestPrepared(t *testing.T) {
 	}
 
 	enginetest.ClosesOnServer(t, s, many, "SELECT count(*) FROM pg_prepared_statements WHERE name LIKE 'tierbench_%'")
+}
+
+// TestKilledPostmasterLeavesNoSharedMemory: a postmaster killed with SIGKILL leaves its
+// System V header segment and its files in /dev/shm; closing the engine removes every
+// one its processes had mapped, as a restart on the same data directory would have.
+func TestKilledPostmasterLeavesNoSharedMemory(t *testing.T) {
+	enginetest.RequireServer(t, Installed())
+	ctx := context.Background()
+	e, err := engine.Open(ctx, engine.Config{Name: "postgres", Dir: enginetest.ServerDir(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	// Statistics of many tables outgrow the cumulative statistics' area in the main
+	// shared memory: it adds a dynamic segment, which the backend that grew it maps.
+	conn, err := e.DB().Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "DO $$ BEGIN FOR i IN 1..1000 LOOP EXECUTE format('CREATE TABLE t%s (a int); INSERT INTO t%s VALUES (1)', i, i); END LOOP; END $$"); err != nil {
+		t.Fatal(err)
+	}
+	pid := e.(managedEngine).ServerPID()
+	var files []string
+	for deadline := time.Now().Add(10 * time.Second); len(files) < 2 && time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		if _, err := conn.ExecContext(ctx, "SELECT pg_stat_force_next_flush(); SELECT count(*) FROM pg_stat_user_tables"); err != nil {
+			t.Fatal(err)
+		}
+		files = mappedShm(t, pid)
+	}
+	t.Logf("mapped: %v", files)
+	segments := sysvSegments(pid)
+	if len(files) < 2 || len(segments) == 0 {
+		t.Fatalf("the server maps no dynamic segment besides the control segment (%v) or has no System V segment (%v): nothing to check", files, segments)
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Close(); err == nil {
+		t.Log("close after the kill succeeded")
+	}
+	for _, f := range files {
+		if _, err := os.Stat(f); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s left behind (%v)", f, err)
+		}
+	}
+	for _, s := range segments {
+		if n := attached(s.id); n >= 0 {
+			t.Errorf("System V segment %d left behind (%d attached)", s.id, n)
+		}
+	}
+}
+
+// mappedShm lists the /dev/shm files the postmaster postmaster and its children (each
+// a session leader of its own) map.
+func mappedShm(t *testing.T, postmaster int) []string {
+	t.Helper()
+	procs, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, p := range procs {
+		pid, err := strconv.Atoi(p.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", p.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: the fields after the last ')'.
+		after := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		if len(after) < 2 || (pid != postmaster && after[1] != strconv.Itoa(postmaster)) {
+			continue
+		}
+		maps, err := os.ReadFile(filepath.Join("/proc", p.Name(), "maps"))
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(maps), "\n") {
+			if i := strings.Index(line, shmDir+"/PostgreSQL."); i >= 0 {
+				seen[strings.TrimSuffix(line[i:], " (deleted)")] = true
+			}
+		}
+	}
+	var out []string
+	for f := range seen {
+		out = append(out, f)
+	}
+	return out
+}
+
+// TestSettings: the installed server refuses what it would refuse at start, before
+// anything starts; once it runs, each setting is read back from pg_settings: verified
+// when it came from the command line, unverified when it is a custom parameter no
+// library defines (docs/engines.md, "Settings: --set").
+func TestSettings(t *testing.T) {
+	enginetest.RequireServer(t, Installed())
+	enginetest.Settings(t, "postgres", []enginetest.RefusedSetting{
+		{Settings: map[string]string{"work_mem": "abc"}, Says: []string{`work_mem=abc: PostgreSQL refuses it: invalid value for parameter "work_mem": "abc"`}},
+		{Settings: map[string]string{"nosuch": "1", "work_mem": "64MB"}, Says: []string{`nosuch=1: PostgreSQL refuses it: unrecognized configuration parameter "nosuch"`}},
+		{Settings: map[string]string{"wal_sync_method": "nope"}, Says: []string{"Available values: fsync, fdatasync"}},
+		{Settings: map[string]string{"work_mem": "1"}, Says: []string{`1 kB is outside the valid range for parameter "work_mem"`}},
+		{Settings: map[string]string{"enable_seqscan": "maybe"}, Says: []string{`parameter "enable_seqscan" requires a Boolean value`}},
+	}, map[string]string{"work_mem": "8MB", "enable_seqscan": "of", "tierbench.note": "x"}, []engine.AppliedSetting{
+		{Name: "enable_seqscan", Requested: "of", Value: "off", Verified: true},
+		{Name: "tierbench.note", Requested: "x", Value: "x", Why: "a custom parameter no loaded library defines: PostgreSQL keeps it without using it"},
+		{Name: "work_mem", Requested: "8MB", Value: "8MB", Verified: true},
+	}, func(t *testing.T, settings map[string]string) engine.Engine {
+		e, err := engine.Open(context.Background(), engine.Config{Name: "postgres", Dir: enginetest.ServerDir(t), Settings: settings})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	})
 }

@@ -153,16 +153,28 @@ func killedThenReopened(t *testing.T, s Server, tmp string) {
 	}
 }
 
-// failedStartLeavesNothing: a start that fails after creating the instance (a setting
-// the server refuses) removes what it created, even when the data was to be kept;
-// the error names the engine once.
+// failedStartLeavesNothing: a setting the server would refuse is refused before
+// anything is created; a start that fails after creating the instance (a setting the
+// server parses but cannot start with) removes what it created, even when the data
+// was to be kept. Each error names the engine once.
 func failedStartLeavesNothing(t *testing.T, s Server, tmp string) {
 	dir := enginetest.ServerDir(t)
 	db := filepath.Join(dir, "db")
 	_, err := engine.Open(context.Background(), engine.Config{Name: s.Name, Dir: db, Keep: true,
 		Settings: map[string]string{"tierbench_no_such_setting": "1"}})
+	var se *engine.SettingError
+	if !errors.As(err, &se) || se.Name != "tierbench_no_such_setting" || strings.Count(err.Error(), s.Name) != 1 {
+		t.Errorf("error %v: want the setting refused, naming the engine once", err)
+	}
+	if _, err := os.Stat(db); !os.IsNotExist(err) {
+		t.Errorf("%s created for a refused setting (%v)", db, err)
+	}
+	if left := runDirs(t, s, tmp, os.Getpid()); len(left) != 0 {
+		t.Errorf("run directories created for a refused setting: %v", left)
+	}
+	_, err = engine.Open(context.Background(), engine.Config{Name: s.Name, Dir: db, Keep: true, Settings: s.FailsAtStart})
 	if err == nil {
-		t.Fatal("a server with an unknown setting started")
+		t.Fatalf("a server with %v started", s.FailsAtStart)
 	}
 	msg := err.Error()
 	if !strings.HasPrefix(msg, s.Name+": start the server: server exited during startup") || strings.Contains(msg, s.Name+": "+s.Name+":") {

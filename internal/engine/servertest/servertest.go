@@ -24,12 +24,17 @@ type Server struct {
 	// NoSync are settings that spare a test instance the flushes at each commit:
 	// tests need no durability across a crash of the machine.
 	NoSync map[string]string
+	// FailsAtStart is a setting the server parses (so the check before the start
+	// passes it) but fails to start with.
+	FailsAtStart map[string]string
 }
 
 // Servers are PostgreSQL and MariaDB/MySQL.
 var Servers = []Server{
-	{"postgres", postgres.Installed, map[string]string{"fsync": "off", "synchronous_commit": "off"}},
-	{"mysql", mysql.Installed, map[string]string{"innodb_flush_log_at_trx_commit": "0"}},
+	{"postgres", postgres.Installed, map[string]string{"fsync": "off", "synchronous_commit": "off"},
+		map[string]string{"shared_preload_libraries": "tierbench_no_such_library"}},
+	{"mysql", mysql.Installed, map[string]string{"innodb_flush_log_at_trx_commit": "0"},
+		map[string]string{"default_storage_engine": "tierbench_no_such_engine"}},
 }
 
 // Open starts a managed instance for t in a directory the server's user can reach and

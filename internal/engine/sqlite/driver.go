@@ -37,3 +37,7 @@ var ioSettings = &engine.IOSettings{
 	// VFS once a ring is attached, times its reads, writes and syncs.
 	Preload: &engine.Preload{InProcess: true},
 }
+
+// CheckSettings refuses a setting SQLite would ignore or misread: a PRAGMA it does
+// not have, or a value of the wrong form (engine.SettingsChecker; pragmas.go).
+func (registered) CheckSettings(settings map[string]string) error { return checkPragmas(settings) }

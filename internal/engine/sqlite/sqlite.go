@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -92,6 +91,8 @@ type sqliteEngine struct {
 	keep     bool
 	claimed  bool // holds a reference on the process-wide temp directory
 	settings map[string]string
+	// applied are Config.Settings as SQLite reported them once applied.
+	applied []engine.AppliedSetting
 }
 
 // Open opens or creates the database file.
@@ -118,27 +119,45 @@ func Open(ctx context.Context, cfg engine.Config) (engine.Engine, error) {
 	if err := e.claimTempDir(cfg.TempDir, cfg.Dir); err != nil {
 		return nil, err
 	}
+	if err := checkPragmas(cfg.Settings); err != nil {
+		return nil, err
+	}
 	pragmas := map[string]string{"journal_mode": "WAL", "synchronous": "FULL", "busy_timeout": "30000", "mmap_size": "0"}
 	if cfg.BufferBytes > 0 {
 		pragmas["cache_size"] = strconv.FormatInt(-cfg.BufferBytes/1024, 10) // negative: KiB
 	}
 	for k, v := range cfg.Settings {
-		pragmas[k] = v
+		pragmas[strings.ToLower(k)] = v
 	}
 	e.settings = pragmas
-	e.db = sql.OpenDB(&connector{dsn: "file:" + (&url.URL{Path: e.path}).EscapedPath() + "?_txlock=immediate", pragmas: pragmas})
+	c := &connector{dsn: "file:" + (&url.URL{Path: e.path}).EscapedPath() + "?_txlock=immediate", pragmas: pragmas}
+	e.db = sql.OpenDB(c)
 	if err := e.db.PingContext(ctx); err != nil {
 		e.Close()
+		var se *engine.SettingError
+		if errors.As(err, &se) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("sqlite: open %s: %w", e.path, err)
+	}
+	for _, k := range engine.SortedSettings(cfg.Settings) {
+		a := c.applied[strings.ToLower(k)]
+		a.Name = k // as the run gave it
+		e.applied = append(e.applied, a)
 	}
 	return e, nil
 }
 
-// connector applies the PRAGMAs on every new connection.
+// connector applies the PRAGMAs on every new connection and reads each back: a value
+// SQLite did not keep fails the connection (pragmas.go).
 type connector struct {
 	dsn     string
 	pragmas map[string]string
 	drv     sqlite3.SQLiteDriver
+
+	mu sync.Mutex
+	// applied is each PRAGMA as the first connection read it back.
+	applied map[string]engine.AppliedSetting
 }
 
 func (c *connector) Connect(context.Context) (driver.Conn, error) {
@@ -146,19 +165,48 @@ func (c *connector) Connect(context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, 0, len(c.pragmas))
-	for k := range c.pragmas {
-		names = append(names, k)
-	}
-	sort.Strings(names) // journal_mode before others does not matter; determinism does
-	for _, k := range names {
+	lite := conn.(*sqlite3.SQLiteConn)
+	applied := map[string]engine.AppliedSetting{}
+	for _, k := range pragmaOrder(c.pragmas) {
 		q := "PRAGMA " + k + " = " + c.pragmas[k]
-		if _, err := conn.(*sqlite3.SQLiteConn).Exec(q, nil); err != nil {
+		if _, err := lite.Exec(q, nil); err != nil {
 			conn.Close()
 			return nil, fmt.Errorf("%s: %w", q, err)
 		}
+		got := ""
+		if !pragmas[k].writeOnly {
+			if got, err = pragmaValue(lite, k); err != nil {
+				conn.Close()
+				return nil, err
+			}
+		}
+		a, err := readBack(k, c.pragmas[k], got)
+		if err != nil {
+			conn.Close()
+			return nil, err
+		}
+		applied[k] = a
 	}
+	c.mu.Lock()
+	if c.applied == nil {
+		c.applied = applied
+	}
+	c.mu.Unlock()
 	return conn, nil
+}
+
+// pragmaValue reads PRAGMA name on conn.
+func pragmaValue(conn *sqlite3.SQLiteConn, name string) (string, error) {
+	rows, err := conn.Query("PRAGMA "+name, nil)
+	if err != nil {
+		return "", fmt.Errorf("PRAGMA %s: %w", name, err)
+	}
+	defer rows.Close()
+	dest := make([]driver.Value, len(rows.Columns()))
+	if err := rows.Next(dest); err != nil || len(dest) == 0 {
+		return "", nil // nothing reported: compared as empty
+	}
+	return fmt.Sprint(dest[0]), nil
 }
 
 func (c *connector) Driver() driver.Driver { return &c.drv }
@@ -242,10 +290,15 @@ func (e *sqliteEngine) Info(ctx context.Context) (engine.Info, error) {
 			settings[k] = v
 		}
 	}
+	for _, a := range e.applied {
+		if a.Value != "" {
+			settings[strings.ToLower(a.Name)] = a.Value
+		}
+	}
 	tempDirMu.Lock()
 	settings["temp_dir"] = tempDirSet
 	tempDirMu.Unlock()
-	return engine.Info{Name: "sqlite", Version: version, Mode: engine.Embedded, Settings: settings}, nil
+	return engine.Info{Name: "sqlite", Version: version, Mode: engine.Embedded, Settings: settings, Applied: e.applied}, nil
 }
 
 // Close closes the database; a file this engine created is removed unless Keep.

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"tierbench/internal/report/quantity"
 )
 
 // Kind is how a chart draws its series.
@@ -44,11 +46,36 @@ type Axis struct {
 	Unit string `json:"unit,omitempty"`
 	// Log draws a logarithmic scale (users 5 to 2000); every value must be > 0.
 	Log bool `json:"log,omitempty"`
+	// Range is the values the axis's quantity can take; nil for the range of Unit in
+	// package quantity's registry. The axis's headroom stops at it, and an error bar
+	// may not leave it (Bounds).
+	Range *quantity.Range `json:"range,omitempty"`
+	// Integer puts ticks at whole numbers only: users, streams, warehouses.
+	Integer bool `json:"integer,omitempty"`
+	// Ticks, when set, are the axis's only ticks: the levels of a factor with those
+	// of the factors zipped to it ("4 / 1GiB" for users 4 with buffer 1GiB).
+	Ticks []Tick `json:"ticks,omitempty"`
 }
 
-// Title is the axis title drawn on the chart: "Label (Unit)".
+// Tick is a labelled place on an axis.
+type Tick struct {
+	Value float64 `json:"value"`
+	Label string  `json:"label"`
+}
+
+// Bounds is the range of the axis's quantity: Range, or its unit's in the registry.
+func (a Axis) Bounds() quantity.Range {
+	if a.Range != nil {
+		return *a.Range
+	}
+	return quantity.Of(a.Unit)
+}
+
+// Title is the axis title drawn on the chart: "Label (Unit)", or Label alone when it
+// starts with its unit as a word (QphH@Size, "QphH@Size, unrounded").
 func (a Axis) Title() string {
-	if a.Unit == "" {
+	rest, named := strings.CutPrefix(a.Label, a.Unit)
+	if a.Unit == "" || named && (rest == "" || rest[0] == ',' || rest[0] == ' ') {
 		return a.Label
 	}
 	return a.Label + " (" + a.Unit + ")"
@@ -150,6 +177,73 @@ func (c *Chart) AddValues(name string, values ...float64) *Chart {
 	return c.Add(name, pts...)
 }
 
+// LeaveOutNonFinite takes out of c what is no finite number (NaN, an infinity: a
+// figure that was missing, or null in the file it came from), which a chart cannot
+// draw and its JSON cannot hold: a point whose x or y is one (in a stacked area, that
+// x in every series, which must share their x values), an error bar with such an end
+// (the point stays), a window or a tick at one. The note says what was left out, so
+// that the chart draws the rest and says why a point is missing. It returns how many
+// points it took out; a second call finds nothing.
+func (c *Chart) LeaveOutNonFinite() int {
+	bad := func(p Point) bool { return !finite(p.X) || !finite(p.Y) }
+	var gone []string
+	points, bars := 0, 0
+	dropX := map[float64]bool{} // a stacked area's x values to take out of every series
+	for _, s := range c.Series {
+		for _, p := range s.Points {
+			if c.Kind == StackedArea && bad(p) && finite(p.X) {
+				dropX[p.X] = true
+			}
+		}
+	}
+	for si := range c.Series {
+		s := &c.Series[si]
+		kept := s.Points[:0:0]
+		for _, p := range s.Points {
+			switch {
+			case bad(p) || dropX[p.X]:
+				points++
+				if len(gone) < 3 {
+					x := "x " + FormatNumber(p.X)
+					if i := int(p.X); c.Kind.categorical() && float64(i) == p.X && i >= 0 && i < len(c.Categories) {
+						x = c.Categories[i]
+					}
+					gone = append(gone, fmt.Sprintf("%s at %s (y %s)", s.Name, x, FormatNumber(p.Y)))
+				}
+				continue
+			case p.HasCI() && (!finite(*p.Low) || !finite(*p.High)):
+				p.Low, p.High = nil, nil
+				bars++
+			}
+			kept = append(kept, p)
+		}
+		if len(kept) < len(s.Points) || bars > 0 {
+			s.Points = kept
+		}
+	}
+	c.Windows = slices.DeleteFunc(c.Windows, func(w Window) bool { return !finite(w.From) || !finite(w.To) })
+	c.X.Ticks = slices.DeleteFunc(c.X.Ticks, func(tk Tick) bool { return !finite(tk.Value) })
+	var said []string
+	if points > 0 {
+		text := fmt.Sprintf("%d point(s) with no number (NaN or infinite) left out: %s", points, strings.Join(gone, ", "))
+		if points > len(gone) {
+			text += fmt.Sprintf(" and %d more", points-len(gone))
+		}
+		said = append(said, text)
+	}
+	if bars > 0 {
+		said = append(said, fmt.Sprintf("%d error bar(s) whose ends were no number left out", bars))
+	}
+	if len(said) > 0 {
+		note := strings.Join(said, "; ") + "."
+		if c.Note != "" {
+			note = c.Note + " " + note
+		}
+		c.Note = note
+	}
+	return points
+}
+
 var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
 
 // Slug turns a title into a chart name: lower case, runs of other characters as '-'.
@@ -215,6 +309,17 @@ func (c *Chart) validate() error {
 	if c.Kind.stacked() && c.Y.Log {
 		return fmt.Errorf("a %s chart cannot have a logarithmic y", c.Kind)
 	}
+	if len(c.Y.Ticks) > 0 {
+		return fmt.Errorf("y has ticks of its own: only x may have them")
+	}
+	if len(c.X.Ticks) > 0 && c.Kind.categorical() {
+		return fmt.Errorf("a %s chart's x is categories: it has no ticks of its own", c.Kind)
+	}
+	for i, tk := range c.X.Ticks {
+		if !finite(tk.Value) || tk.Label == "" || c.X.Log && tk.Value <= 0 {
+			return fmt.Errorf("x tick %d (%q at %v): a tick needs a label and a finite value (> 0 on a logarithmic axis)", i, tk.Label, tk.Value)
+		}
+	}
 	for i, w := range c.Windows {
 		if c.Kind != TimeSeries && c.Kind != StackedArea {
 			return fmt.Errorf("window %d (%q): only a %s or %s chart has windows", i, w.Label, TimeSeries, StackedArea)
@@ -260,6 +365,11 @@ func (c *Chart) validateSeries(s Series) error {
 			}
 			if !finite(*p.Low) || !finite(*p.High) || *p.Low > p.Y || *p.High < p.Y {
 				return fmt.Errorf("%s: error bar %v..%v must be finite and hold y %v", where, *p.Low, *p.High, p.Y)
+			}
+			// A value outside its range (a share measured at 100.2%) may carry an
+			// interval past the range: none of the range's scales takes such values.
+			if r := c.Y.Bounds(); r.Contains(p.Y) && (!r.Contains(*p.Low) || !r.Contains(*p.High)) {
+				return fmt.Errorf("%s: error bar %v..%v leaves the range of %s (%s)", where, *p.Low, *p.High, c.Y.Title(), r)
 			}
 		}
 		if c.Kind.categorical() {

@@ -14,6 +14,15 @@
 // A time chart may carry Windows, named spans of x (a test, a level of users), drawn
 // as labelled bands behind the data.
 //
+// An axis keeps to its quantity's range (Axis.Bounds: Axis.Range, or its unit's in
+// package quantity): the headroom above the data stops at a share's 100%, and
+// Validate refuses an error bar that leaves the range. An axis of whole numbers
+// (Integer) has whole-number ticks; an axis may give its own ticks (Ticks), as a
+// factor zipped to another does ("4 / 1GiB"). Every text is cut in the middle to
+// what the canvas has room for, so a 300-character label cannot push the data out;
+// the chart's data keep it whole. A series of one point, which has no line to draw,
+// is a marker.
+//
 // Every SVG path that draws a series carries data-series (its index) and data-mark
 // (a Mark: line, point, ci, bar, area, legend; a window's band: window, with the
 // window's index), and ExpectedMarks says how many of each a series draws, so a

@@ -72,7 +72,9 @@ func (d dataPlotter) plotLine(dc draw.Canvas, trX, trY func(float64) vg.Length, 
 			dc.StrokeLines(d.lineStyle(si), dc.ClipLinesXY(pts)...)
 		}
 	})
-	if d.c.Kind == Line {
+	// A time series draws a lone point as a marker: it has no line to draw (a run of
+	// one report interval).
+	if d.c.Kind == Line || len(pts) == 1 {
 		with(dc.Canvas, si, MarkPoint, func() {
 			g := glyph(si)
 			for _, pt := range pts {
@@ -119,6 +121,14 @@ func (d dataPlotter) plotBars(dc draw.Canvas, trX, trY func(float64) vg.Length, 
 
 func (d dataPlotter) plotArea(dc draw.Canvas, trX, trY func(float64) vg.Length, si int, s Series, base []float64) {
 	n := len(s.Points)
+	if n == 1 { // an area of one x has no width: its top as a marker
+		p := s.Points[0]
+		with(dc.Canvas, si, MarkPoint, func() {
+			dc.DrawGlyph(glyph(si), vg.Point{X: trX(p.X), Y: trY(base[0] + p.Y)})
+		})
+		base[0] += p.Y
+		return
+	}
 	poly := make([]vg.Point, 0, 2*n)
 	for i, p := range s.Points {
 		poly = append(poly, vg.Point{X: trX(p.X), Y: trY(base[i] + p.Y)})
@@ -189,13 +199,17 @@ func (d dataPlotter) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return xmin, xmax, ymin, ymax
 }
 
-// GlyphBoxes keeps a Line chart's markers at the plot's edges whole.
+// GlyphBoxes keeps the markers at the plot's edges whole: a Line chart's, and a time
+// series' lone point.
 func (d dataPlotter) GlyphBoxes(p *plot.Plot) []plot.GlyphBox {
-	if d.c.Kind != Line {
+	if d.c.Kind != Line && d.c.Kind != TimeSeries {
 		return nil
 	}
 	var boxes []plot.GlyphBox
 	for si, s := range d.c.Series {
+		if d.c.Kind == TimeSeries && len(s.Points) != 1 {
+			continue
+		}
 		for _, pt := range s.Points {
 			boxes = append(boxes, plot.GlyphBox{X: p.X.Norm(pt.X), Y: p.Y.Norm(pt.Y), Rectangle: glyph(si).Rectangle()})
 		}

@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -57,8 +58,8 @@ func (c *Chart) draw(canvas vg.CanvasSizer) (tc *tagCanvas, err error) {
 		}
 	}()
 	tc = newTagCanvas(canvas)
-	p, legend := c.plot()
 	dc := draw.New(tc)
+	p, legend := c.plot(dc.Size().X, dc.Size().Y)
 	const gap = vg.Length(8)
 	lr := legend.Rectangle(dc)
 	lw, lh := lr.Size().X, lr.Size().Y
@@ -79,45 +80,69 @@ func (c *Chart) draw(canvas vg.CanvasSizer) (tc *tagCanvas, err error) {
 }
 
 // plot builds the gonum plot of c (frame and data) and its legend, kept apart so the
-// legend can sit outside the data.
-func (c *Chart) plot() (*plot.Plot, plot.Legend) {
+// legend can sit outside the data, for a canvas of width w and height h: every text
+// is cut to what fits (fit), so no label, however long, can push the data out.
+func (c *Chart) plot(w, h vg.Length) (*plot.Plot, plot.Legend) {
 	p := plot.New()
-	p.Title.Text = c.Title
 	p.Title.TextStyle.Font = sans(p.Title.TextStyle.Font, 13)
+	p.Title.Text = fit(p.Title.TextStyle, c.Title, 0.95*w)
 	p.Title.Padding = vg.Points(6)
 	for _, a := range []struct {
 		axis  *plot.Axis
 		model Axis
 	}{{&p.X, c.X}, {&p.Y, c.Y}} {
-		a.axis.Label.Text = a.model.Title()
 		a.axis.Label.TextStyle.Font = sans(a.axis.Label.TextStyle.Font, 11)
+		a.axis.Label.Text = fit(a.axis.Label.TextStyle, a.model.Title(), 0.8*min(w, h))
 		a.axis.Tick.Label.Font = sans(a.axis.Tick.Label.Font, 9)
+		var marker plot.Ticker = plainTicks{}
 		if a.model.Log {
 			a.axis.Scale = plot.LogScale{}
-			a.axis.Tick.Marker = logTicks{}
-		} else {
-			a.axis.Tick.Marker = plainTicks{}
+			marker = logTicks{}
 		}
+		switch {
+		case len(a.model.Ticks) > 0:
+			given := slices.Clone(a.model.Ticks)
+			for i := range given { // side by side: a share of the width each
+				given[i].Label = fit(a.axis.Tick.Label, given[i].Label, 0.7*w/vg.Length(len(given)))
+			}
+			marker = givenTicks(given)
+		case a.model.Integer:
+			marker = integerTicks{marker}
+		}
+		a.axis.Tick.Marker = marker
 	}
 	d := dataPlotter{c: c}
 	p.Add(plotGrid(c), windowsPlotter{c: c}, d)
 	if !c.Y.Log {
-		// Headroom, so the highest bar or point does not touch the frame.
+		// Headroom, so the highest bar or point does not touch the frame; it stops at
+		// the bounds of the quantity (a share's 100%), unless the data pass them.
+		_, _, ymin, ymax := d.DataRange()
+		r := c.Y.Bounds()
 		span := p.Y.Max - p.Y.Min
 		if p.Y.Max > 0 {
-			p.Y.Max += 0.05 * span
+			p.Y.Max = math.Max(ymax, math.Min(p.Y.Max+0.05*span, r.Max))
 		}
 		if p.Y.Min < 0 {
-			p.Y.Min -= 0.05 * span
+			p.Y.Min = math.Min(ymin, math.Max(p.Y.Min-0.05*span, r.Min))
 		}
 	}
 	if c.Kind.categorical() {
-		p.NominalX(c.Categories...)
-		if labelsCrowded(p, c.Categories) {
+		// Rotated labels may take a third of the height; side by side, their share of
+		// the width.
+		labels := make([]string, len(c.Categories))
+		for i, l := range c.Categories {
+			labels[i] = fit(p.X.Tick.Label, l, 0.66*h)
+		}
+		if labelsCrowded(p, labels, w) {
 			p.X.Tick.Label.Rotation = math.Pi / 6
 			p.X.Tick.Label.XAlign = draw.XRight
 			p.X.Tick.Label.YAlign = draw.YCenter
+		} else {
+			for i, l := range c.Categories {
+				labels[i] = fit(p.X.Tick.Label, l, 0.7*w/vg.Length(len(labels)))
+			}
 		}
+		p.NominalX(labels...)
 	}
 	legend := plot.NewLegend()
 	legend.TextStyle.Font = sans(legend.TextStyle.Font, 9)
@@ -129,20 +154,44 @@ func (c *Chart) plot() (*plot.Plot, plot.Legend) {
 		if c.Kind.stacked() { // top of the stack first, as the reader sees it
 			si = len(c.Series) - 1 - i
 		}
-		legend.Add(c.Series[si].Name, thumbnail{d: d, si: si})
+		legend.Add(fit(legend.TextStyle, c.Series[si].Name, w-legend.ThumbnailWidth-3*legend.Padding), thumbnail{d: d, si: si})
 	}
 	return p, legend
 }
 
 // labelsCrowded reports whether the category labels, side by side, take more than
-// 80% of a default-size plot's width.
-func labelsCrowded(p *plot.Plot, labels []string) bool {
-	var w vg.Length
+// 80% of a plot's width, about 70% of the canvas's w.
+func labelsCrowded(p *plot.Plot, labels []string, w vg.Length) bool {
+	var lw vg.Length
 	for _, l := range labels {
-		w += p.X.Tick.Label.Width(l) + vg.Points(6)
+		lw += p.X.Tick.Label.Width(l) + vg.Points(6)
 	}
-	dw, _, _ := DefaultSize.lengths()
-	return w > 0.8*0.7*dw
+	return lw > 0.8*0.7*w
+}
+
+// ellipsis marks where fit cut a text.
+const ellipsis = "…"
+
+// fit is text cut in the middle, with an ellipsis, to the most of its start and end
+// that is at most max wide in style: both ends say which of two long labels it is
+// (the factor's name at the start, a level's own name at the end). The full text is
+// in the chart's data and the table under it.
+func fit(style draw.TextStyle, text string, max vg.Length) string {
+	if style.Width(text) <= max {
+		return text
+	}
+	r := []rune(text)
+	cut := func(keep int) string { return string(r[:(keep+1)/2]) + ellipsis + string(r[len(r)-keep/2:]) }
+	lo, hi := 0, len(r)-1 // the most runes kept that fit: at least none
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if style.Width(cut(mid)) <= max {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return cut(lo)
 }
 
 // plotGrid draws light grid lines behind the data: across y always, across x only
@@ -169,6 +218,47 @@ func (plainTicks) Ticks(min, max float64) []plot.Tick {
 		}
 	}
 	return ticks
+}
+
+// integerTicks are another ticker's ticks at whole numbers only; when fewer than two
+// of its labels are whole, every whole number in range (or, past 10 of them, those
+// its labels round to).
+type integerTicks struct{ plot.Ticker }
+
+func (it integerTicks) Ticks(min, max float64) []plot.Tick {
+	var out []plot.Tick
+	labels := 0
+	for _, tk := range it.Ticker.Ticks(min, max) {
+		if tk.Value == math.Trunc(tk.Value) {
+			out = append(out, tk)
+			if tk.Label != "" {
+				labels++
+			}
+		}
+	}
+	if labels >= 2 {
+		return out
+	}
+	out = out[:0]
+	lo, hi := math.Ceil(min), math.Floor(max)
+	step := math.Max(1, math.Ceil((hi-lo)/10))
+	for v := lo; v <= hi; v += step {
+		out = append(out, plot.Tick{Value: v, Label: FormatNumber(v)})
+	}
+	return out
+}
+
+// givenTicks are an axis's own ticks.
+type givenTicks []Tick
+
+func (g givenTicks) Ticks(min, max float64) []plot.Tick {
+	var out []plot.Tick
+	for _, tk := range g {
+		if tk.Value >= min && tk.Value <= max {
+			out = append(out, plot.Tick{Value: tk.Value, Label: tk.Label})
+		}
+	}
+	return out
 }
 
 // logTicks marks 1 to 9 times each power of ten in range and labels 1, 2 and 5

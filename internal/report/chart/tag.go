@@ -15,8 +15,10 @@ type Mark string
 
 // The marks a series draws. A Line series draws one MarkLine path per unbroken run
 // of points inside the plot (one, normally), a MarkPoint per point and a MarkCI per
-// point with an error bar; a TimeSeries series draws MarkLine paths only; a bar
-// series draws a MarkBar per point (and MarkCI); a StackedArea series one MarkArea.
+// point with an error bar; a TimeSeries series draws MarkLine paths only, or one
+// MarkPoint when it has a single point; a bar
+// series draws a MarkBar per point (and MarkCI); a StackedArea series one MarkArea,
+// or a MarkPoint at its top when it has one x.
 // Each series also draws one MarkLegend thumbnail (two for a Line: line and marker).
 // A window draws one MarkWindow band when it overlaps the data's x; its "series" is
 // the window's index in Chart.Windows.
@@ -201,13 +203,20 @@ func (c *Chart) ExpectedMarks() map[SeriesMark]int {
 			add(si, MarkLegend, 2)
 		case TimeSeries:
 			add(si, MarkLine, min(n-1, 1))
+			if n == 1 {
+				add(si, MarkPoint, 1)
+			}
 			add(si, MarkLegend, 1)
 		case Bar, StackedBar:
 			add(si, MarkBar, n)
 			add(si, MarkCI, ci)
 			add(si, MarkLegend, 1)
 		case StackedArea:
-			add(si, MarkArea, min(n, 1))
+			if n == 1 {
+				add(si, MarkPoint, 1)
+			} else {
+				add(si, MarkArea, min(n, 1))
+			}
 			add(si, MarkLegend, 1)
 		}
 	}

@@ -21,11 +21,13 @@ import (
 	"tierbench/internal/report/chart"
 )
 
-// Page is what the browser saw of a page.
+// Page is what the browser saw of a page, in a window of Width x Height CSS pixels.
 type Page struct {
-	URL    string
-	Charts []Chart
-	Tables []Table
+	URL           string
+	Width, Height float64
+	Charts        []Chart
+	Tables        []Table
+	Highlights    []Highlight
 	// Errors are console errors, uncaught exceptions and error log entries.
 	Errors []string
 	// Requests are the URLs the page asked for; Failed those that failed.
@@ -36,8 +38,10 @@ type Page struct {
 // Chart is one figure.chart element.
 type Chart struct {
 	Name string
-	// Width and Height are the drawn SVG's box on the page, in CSS pixels.
+	// Width and Height are the drawn SVG's box on the page, in CSS pixels; Top and
+	// Bottom its edges from the page's top.
 	Width, Height float64
+	Top, Bottom   float64
 	Marks         []Mark
 	// Data is the chart as the page's JSON script holds it.
 	Data chart.Chart
@@ -60,6 +64,15 @@ type Table struct {
 	InChart  bool
 	Headings []string
 	Rows     [][]Entry
+	// Hidden is how many CSS pixels of the table's width its box scrolls past: 0 when
+	// all of it shows.
+	Hidden float64
+}
+
+// Highlight is one number shown large.
+type Highlight struct {
+	Title string
+	Entry
 }
 
 // Entry is one cell: its text and, for a number, its data-value.
@@ -92,6 +105,12 @@ func ChromiumPath(t testing.TB) string {
 // timeout bounds one page load, start of the browser included, on a loaded machine.
 const timeout = 90 * time.Second
 
+// The window a page is opened in: a laptop's screen.
+const (
+	windowWidth  = 1400
+	windowHeight = 900
+)
+
 // collectJS gathers the page's facts in one evaluation.
 const collectJS = `(() => {
   const charts = [...document.querySelectorAll('figure.chart')].map(f => {
@@ -103,22 +122,39 @@ const collectJS = `(() => {
         vertices: (p.getAttribute('d').match(/[ML]/g) || []).length, width: b.width, height: b.height};
     }) : [];
     const data = f.querySelector('script.chart-data');
-    return {name: f.dataset.chart, width: r.width, height: r.height, marks, data: data ? data.textContent : ''};
+    return {name: f.dataset.chart, width: r.width, height: r.height, top: r.top + scrollY, bottom: r.bottom + scrollY,
+      marks, data: data ? data.textContent : ''};
   });
-  const tables = [...document.querySelectorAll('table[data-table]')].map(t => ({
-    name: t.dataset.table, inChart: !!t.closest('figure.chart'),
-    headings: [...t.querySelectorAll('thead th')].map(th => th.textContent),
-    rows: [...t.querySelectorAll('tbody tr')].map(tr => [...tr.children].map(td =>
-      ({text: td.textContent, value: td.hasAttribute('data-value') ? td.dataset.value : null}))),
-  }));
-  return {charts, tables};
+  const tables = [...document.querySelectorAll('table[data-table]')].map(t => {
+    const box = t.closest('.wide') || t.parentElement;
+    return {
+      name: t.dataset.table, inChart: !!t.closest('figure.chart'),
+      headings: [...t.querySelectorAll('thead th')].map(th => th.textContent),
+      rows: [...t.querySelectorAll('tbody tr')].map(tr => [...tr.children].map(td =>
+        ({text: td.textContent, value: td.hasAttribute('data-value') ? td.dataset.value : null}))),
+      hidden: Math.max(0, box.scrollWidth - box.clientWidth),
+    };
+  });
+  const highlights = [...document.querySelectorAll('.highlight')].map(h => {
+    const v = h.querySelector('dd.num');
+    return {title: h.querySelector('dt').textContent, text: v.textContent, value: v.hasAttribute('data-value') ? v.dataset.value : null};
+  });
+  return {width: innerWidth, height: innerHeight, charts, tables, highlights};
 })()`
 
+type rawEntry struct {
+	Text  string  `json:"text"`
+	Value *string `json:"value"`
+}
+
 type rawFacts struct {
-	Charts []struct {
+	Width, Height float64
+	Charts        []struct {
 		Name   string  `json:"name"`
 		Width  float64 `json:"width"`
 		Height float64 `json:"height"`
+		Top    float64 `json:"top"`
+		Bottom float64 `json:"bottom"`
 		Marks  []struct {
 			Series   int     `json:"series"`
 			Kind     string  `json:"kind"`
@@ -129,14 +165,16 @@ type rawFacts struct {
 		Data string `json:"data"`
 	} `json:"charts"`
 	Tables []struct {
-		Name     string   `json:"name"`
-		InChart  bool     `json:"inChart"`
-		Headings []string `json:"headings"`
-		Rows     [][]struct {
-			Text  string  `json:"text"`
-			Value *string `json:"value"`
-		} `json:"rows"`
+		Name     string       `json:"name"`
+		InChart  bool         `json:"inChart"`
+		Headings []string     `json:"headings"`
+		Rows     [][]rawEntry `json:"rows"`
+		Hidden   float64      `json:"hidden"`
 	} `json:"tables"`
+	Highlights []struct {
+		Title string `json:"title"`
+		rawEntry
+	} `json:"highlights"`
 }
 
 // Load opens the HTML file at path in headless Chromium, waits for it to load and
@@ -201,7 +239,7 @@ func Load(t testing.TB, path string) *Page {
 	}
 	// chromedp enables the Log, Network and Runtime domains of a new tab; Navigate
 	// returns once the page has loaded.
-	if err := chromedp.Do(bctx, chromedp.Navigate(p.URL)); err != nil {
+	if err := chromedp.Do(bctx, chromedp.EmulateViewport(windowWidth, windowHeight), chromedp.Navigate(p.URL)); err != nil {
 		t.Fatalf("load %s in %s: %v", p.URL, exe, err)
 	}
 	facts, err := chromedp.Run(bctx, chromedp.Evaluate[rawFacts](collectJS))
@@ -210,8 +248,20 @@ func Load(t testing.TB, path string) *Page {
 	}
 	mu.Lock()
 	defer mu.Unlock()
+	p.Width, p.Height = facts.Width, facts.Height
+	entry := func(table string, e rawEntry) Entry {
+		out := Entry{Text: e.Text}
+		if e.Value != nil {
+			v, err := strconv.ParseFloat(*e.Value, 64)
+			if err != nil {
+				t.Errorf("%s: data-value %q is not a number", table, *e.Value)
+			}
+			out.Value = &v
+		}
+		return out
+	}
 	for _, c := range facts.Charts {
-		pc := Chart{Name: c.Name, Width: c.Width, Height: c.Height}
+		pc := Chart{Name: c.Name, Width: c.Width, Height: c.Height, Top: c.Top, Bottom: c.Bottom}
 		for _, m := range c.Marks {
 			pc.Marks = append(pc.Marks, Mark{Series: m.Series, Kind: chart.Mark(m.Kind), Vertices: m.Vertices, Width: m.Width, Height: m.Height})
 		}
@@ -221,22 +271,18 @@ func Load(t testing.TB, path string) *Page {
 		p.Charts = append(p.Charts, pc)
 	}
 	for _, tb := range facts.Tables {
-		pt := Table{Name: tb.Name, InChart: tb.InChart, Headings: tb.Headings}
+		pt := Table{Name: tb.Name, InChart: tb.InChart, Headings: tb.Headings, Hidden: tb.Hidden}
 		for _, r := range tb.Rows {
 			row := make([]Entry, len(r))
 			for i, e := range r {
-				row[i].Text = e.Text
-				if e.Value != nil {
-					v, err := strconv.ParseFloat(*e.Value, 64)
-					if err != nil {
-						t.Errorf("table %s: data-value %q is not a number", tb.Name, *e.Value)
-					}
-					row[i].Value = &v
-				}
+				row[i] = entry("table "+tb.Name, e)
 			}
 			pt.Rows = append(pt.Rows, row)
 		}
 		p.Tables = append(p.Tables, pt)
+	}
+	for _, h := range facts.Highlights {
+		p.Highlights = append(p.Highlights, Highlight{Title: h.Title, Entry: entry("highlight "+h.Title, h.rawEntry)})
 	}
 	return p
 }

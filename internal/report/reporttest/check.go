@@ -26,6 +26,18 @@ func (p *Page) CheckClean(t testing.TB) {
 	}
 }
 
+// CheckTablesShow fails t for each table (not a chart's data) of which some width is
+// hidden past its box's edge in the window the page was opened in: a table takes the
+// page's width before it scrolls, and its text wraps.
+func (p *Page) CheckTablesShow(t testing.TB) {
+	t.Helper()
+	for _, tb := range p.Tables {
+		if !tb.InChart && tb.Hidden > 0 {
+			t.Errorf("%s: table %s is cut off: %g px of it are hidden in a %gx%g window", p.URL, tb.Name, tb.Hidden, p.Width, p.Height)
+		}
+	}
+}
+
 // Table is the table named name; it fails t when the page has none.
 func (p *Page) Table(t testing.TB, name string) *Table {
 	t.Helper()

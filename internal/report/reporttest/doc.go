@@ -1,7 +1,9 @@
-// Package reporttest opens a report page in headless Chromium for tests, and says
-// what the browser saw: each chart's drawn box and marks per series, the data each
-// chart carries, every table's text and exact numbers, and every console error,
-// uncaught exception and failed request.
+// Package reporttest opens a report page in headless Chromium for tests, in a window
+// of 1400 x 900 CSS pixels (a laptop's screen), and says what the browser saw: each
+// chart's drawn box, where it is on the page and its marks per series, the data each
+// chart carries, every table's text and exact numbers and how much of it is cut off,
+// the highlighted numbers, and every console error, uncaught exception and failed
+// request.
 //
 // It drives Debian's /usr/bin/chromium (the package scripts/setup installs) through
 // chromedp, with a fresh profile and the background networking that a closed

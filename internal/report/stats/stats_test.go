@@ -3,7 +3,10 @@ package stats
 import (
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
+
+	"tierbench/internal/report/quantity"
 )
 
 func near(t *testing.T, name string, got, want, tol float64) {
@@ -37,7 +40,7 @@ func TestTQuantile(t *testing.T) {
 func TestSummarise(t *testing.T) {
 	// 10, 12, 14: mean 12; squared deviations 4 + 0 + 4 = 8, variance 8/2 = 4, SD 2;
 	// half-width t(0.975, 2) x 2 / sqrt(3) = 4.30265 x 1.15470 = 4.96828.
-	s := Summarise([]float64{14, 10, 12})
+	s := Summarise([]float64{14, 10, 12}, quantity.Real)
 	half := math.Sqrt(1.805/0.0975) * 2 / math.Sqrt(3)
 	if s.N != 3 {
 		t.Errorf("N = %d, want 3", s.N)
@@ -50,20 +53,89 @@ func TestSummarise(t *testing.T) {
 	near(t, "ci high", s.CIHigh, 12+half, 1e-9)
 	near(t, "half width", s.HalfWidth(), half, 1e-9)
 	near(t, "half width by hand", half, 4.96828, 1e-5)
+	if s.Method != StudentT {
+		t.Errorf("method %q, want %q", s.Method, StudentT)
+	}
 
 	// Large values with a small spread: a one-pass sum of squares loses the spread.
-	big := Summarise([]float64{1e9 + 1, 1e9 + 2, 1e9 + 3})
+	big := Summarise([]float64{1e9 + 1, 1e9 + 2, 1e9 + 3}, quantity.Real)
 	near(t, "sd of 1e9+{1,2,3}", big.SD, 1, 1e-9)
 
-	one := Summarise([]float64{7})
+	one := Summarise([]float64{7}, quantity.NonNegative)
 	near(t, "mean of one", one.Mean, 7, 0)
 	for name, v := range map[string]float64{"sd": one.SD, "ci low": one.CILow, "ci high": one.CIHigh} {
 		near(t, name+" of one", v, math.NaN(), 0)
 	}
-	none := Summarise(nil)
+	none := Summarise(nil, quantity.Percent)
+	if one.Method != "" {
+		t.Errorf("one value: method %q, want none", one.Method)
+	}
 	if none.N != 0 || !math.IsNaN(none.Mean) || !math.IsNaN(none.Min) {
 		t.Errorf("Summarise(nil) = %+v, want N 0 and NaNs", none)
 	}
+}
+
+// TestIntervalInRange checks each method against intervals worked out by hand: an
+// interval never leaves its quantity's range, always holds the mean, and is
+// Student's t for a quantity of any value.
+func TestIntervalInRange(t *testing.T) {
+	t1 := math.Tan(0.475 * math.Pi) // t(0.975, 1) = 12.7062
+	deg := math.Inf(-1)
+	for _, tc := range []struct {
+		name      string
+		xs        []float64
+		r         quantity.Range
+		low, high float64
+		method    Method
+	}{
+		// TPS 150 and 200: mean 175, SE 25, so Student's t reaches 175 - 12.706 x 25 =
+		// -142.7 transactions a second.
+		{"student below 0", []float64{150, 200}, quantity.Real, 175 - t1*25, 175 + t1*25, StudentT},
+		// The same on the log scale: 175 /x exp(12.706 x 25 / 175) = exp(1.81517) = 6.1422:
+		// 28.49 to 1074.9.
+		{"log, TPS", []float64{150, 200}, quantity.NonNegative, 175 / math.Exp(t1*25/175), 175 * math.Exp(t1*25/175), LogT},
+		// 1000 and 1200: mean 1100, SD 141.42, SE 100; exp(12.706 x 100 / 1100) = 3.17437:
+		// 346.53 to 3491.81 (Student: -170.6 to 2370.6).
+		{"log, by hand", []float64{1000, 1200}, quantity.NonNegative, 346.5253365510021, 3491.80816630391, LogT},
+		// Bounded above only: the mirror of the above about 0.
+		{"log, upper bound", []float64{-1000, -1200}, quantity.Range{Min: deg, Max: 0}, -3491.80816630391, -346.5253365510021, LogT},
+		// A share, 80, 85 and 90%: p 0.85, SE_p 0.05 / sqrt(3) = 0.028868; theta =
+		// asin(sqrt(0.85)) = 1.173097, h = 4.30265 x 0.028868 / (2 sqrt(0.85 x 0.15)) =
+		// 0.173924; sin^2(0.999172) = 70.732%, sin^2(1.347021) = 95.076% (Student: 72.58
+		// to 97.42).
+		{"arcsine, by hand", []float64{80, 85, 90}, quantity.Percent, 70.73206750366197, 95.0755037856899, ArcsineT},
+		// 99 and 100%: theta + h = 1.9504 passes pi/2, the scale's end: the interval
+		// stops at 100% (Student: 93.15 to 105.85).
+		{"arcsine at the end", []float64{99, 100}, quantity.Percent, 75.21356373508378, 100, ArcsineT},
+		// CPU busy 60 and 99% (Student: -168 to 327%): p 0.795, SE_p 0.195, theta =
+		// asin(sqrt(0.795)) = 1.1009, h = 12.706 x 0.195 / (2 sqrt(0.795 x 0.205)) = 3.0687,
+		// past both ends of the scale: all of 0 to 100%, which is what two so different
+		// repetitions say.
+		{"arcsine, wide", []float64{60, 99}, quantity.Percent, 0, 100, ArcsineT},
+		// 99.8 and 100.2%: values outside 0 to 100, which no scale of the range takes:
+		// Student's 100 -/+ 12.706 x 0.2 cut at 100.
+		{"clipped", []float64{99.8, 100.2}, quantity.Percent, 100 - t1*0.2, 100, ClippedT},
+		// No spread: the interval is the value, also at a bound.
+		{"no spread at 100%", []float64{100, 100}, quantity.Percent, 100, 100, ArcsineT},
+		{"no spread at 0", []float64{0, 0, 0}, quantity.NonNegative, 0, 0, LogT},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := Summarise(tc.xs, tc.r)
+			if s.Method != tc.method {
+				t.Errorf("method %q, want %q", s.Method, tc.method)
+			}
+			near(t, "low", s.CILow, tc.low, 1e-9)
+			near(t, "high", s.CIHigh, tc.high, 1e-9)
+			if !tc.r.Contains(s.CILow) || !tc.r.Contains(s.CIHigh) || s.CILow > s.Mean || s.CIHigh < s.Mean {
+				t.Errorf("interval %v..%v of mean %v leaves %v or misses the mean", s.CILow, s.CIHigh, s.Mean, tc.r)
+			}
+		})
+	}
+	// The log scale's interval is Student's when the spread is small: 1000 and 1001
+	// (SE 0.5) within 0.05%.
+	s, st := Summarise([]float64{1000, 1001}, quantity.NonNegative), Summarise([]float64{1000, 1001}, quantity.Real)
+	near(t, "log low vs t", s.CILow, st.CILow, 5e-4)
+	near(t, "log high vs t", s.CIHigh, st.CIHigh, 5e-4)
 }
 
 // tSurvivalBySimpson is 2 x P(T > |t|) for Student's t with df degrees of freedom,
@@ -160,7 +232,7 @@ func TestCompare(t *testing.T) {
 }
 
 func TestJSONNulls(t *testing.T) {
-	b, err := json.Marshal(Summarise([]float64{3}))
+	b, err := json.Marshal(Summarise([]float64{3}, quantity.NonNegative))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,8 +250,11 @@ func TestJSONNulls(t *testing.T) {
 	}
 
 	// Read back: null is NaN again.
-	s := Summarise([]float64{10, 12, 14})
+	s := Summarise([]float64{10, 12, 14}, quantity.NonNegative)
 	b, _ = json.Marshal(s)
+	if !json.Valid(b) || !strings.Contains(string(b), `"ci95_method":"log-t"`) {
+		t.Errorf("summary JSON %s does not say its method", b)
+	}
 	var back Summary
 	if err := json.Unmarshal(b, &back); err != nil || back != s {
 		t.Errorf("round trip of %+v: %+v, %v", s, back, err)

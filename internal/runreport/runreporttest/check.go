@@ -7,8 +7,6 @@
 package runreporttest
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"math"
 	"os"
@@ -17,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"tierbench/internal/metrics"
 	"tierbench/internal/report/chart"
 	"tierbench/internal/runreport"
 )
@@ -98,21 +97,15 @@ func readLinesIfAny(t testing.TB, path string) []line {
 	return readLines(t, path)
 }
 
+// readLines reads path's lines but a torn last one, which a report leaves out too.
 func readLines(t testing.TB, path string) []line {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []line
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, len(data)+1)
-	for n := 1; sc.Scan(); n++ {
-		var l line
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			t.Fatalf("%s, line %d: %v", path, n, err)
-		}
-		out = append(out, l)
+	if _, err := metrics.ReadJSONLines(path, func(_ int, l *line) error {
+		out = append(out, *l)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
 	}
 	return out
 }

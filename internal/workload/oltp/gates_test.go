@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"tierbench/internal/metrics"
 	"tierbench/internal/workload/vuser"
 )
 
@@ -158,5 +159,38 @@ func TestGatesRun(t *testing.T) {
 				t.Errorf("summary lacks %q:\n%s", want, b.String())
 			}
 		})
+	}
+}
+
+// TestAppWaitsSummary: the summary's lines for a level whose 8 users waited 12 s of a
+// 10 s window for a pool of 4 (1.2 users waiting, 15% of the 80 user-seconds) and
+// 2.5 s for a section of 1 (0.25, 3.125% printed to one decimal as 3.1%); per
+// transaction only the gates it waited for, in the gates' order, and not at all
+// for a transaction that waited for none.
+func TestAppWaitsSummary(t *testing.T) {
+	l := vuser.LevelReport{
+		Users: 8,
+		AppWaits: []vuser.AppWait{
+			{Gate: vuser.Gate{Name: "pool", Kind: "pool", Holders: 4}, Seconds: 12, Waiting: 1.2, SharePct: 15},
+			{Gate: vuser.Gate{Name: "dao", Kind: "critical", Holders: 1}, Seconds: 2.5, Waiting: 0.25, SharePct: 3.125},
+		},
+		Transactions: map[string]metrics.OpReport{
+			"read":  {Count: 100, Waits: map[string]metrics.OpWait{"dao": {Seconds: 2.5, MeanMs: 25}, "pool": {Seconds: 4, MeanMs: 40}}},
+			"write": {Count: 50, Waits: map[string]metrics.OpWait{"pool": {Seconds: 8, MeanMs: 160}, "dao": {}}},
+			"none":  {Count: 10, Waits: map[string]metrics.OpWait{"pool": {}, "dao": {}}},
+		},
+	}
+	var b bytes.Buffer
+	writeAppWaits(&b, l, []string{"read", "write", "none"})
+	want := "users waited in the application for the pool (4) 15.0% of their time (1.20 users waiting), critical section dao (1) 3.1% of their time (0.25 users waiting)\n" +
+		"  read waited (mean a transaction): pool 40.00 ms, dao 25.00 ms\n" +
+		"  write waited (mean a transaction): pool 160.00 ms\n"
+	if b.String() != want {
+		t.Errorf("summary:\n%s\nwant:\n%s", b.String(), want)
+	}
+	b.Reset()
+	writeAppWaits(&b, vuser.LevelReport{Users: 8}, []string{"read"})
+	if b.Len() != 0 {
+		t.Errorf("a level without gates printed %q", b.String())
 	}
 }

@@ -22,6 +22,9 @@ type Workload struct {
 	preset                           string
 	sizeMin, sizeMax, rBlock, wBlock string
 	cfg                              Config
+	// checked is the lifecycle's Check of cfg (Request.Precheck), before the run
+	// started.
+	checked *Estimate
 }
 
 // New returns the file workload with Postmark's defaults.
@@ -80,12 +83,24 @@ func (b *Workload) Prepare(p workload.Phase) (workload.Request, error) {
 	if err := b.cfg.Validate(); err != nil {
 		return workload.Request{}, err
 	}
-	return workload.Request{Results: []string{ResultFile}}, nil
+	return workload.Request{Results: []string{ResultFile}, Precheck: b.precheck}, nil
+}
+
+// precheck works the run out before anything of it starts (Check): a run refused for
+// its size or an empty pool leaves OUT as it was.
+func (b *Workload) precheck(ctx context.Context, dir string, ignoreLimits bool, notes io.Writer) error {
+	est, err := Check(ctx, dir, b.cfg, ignoreLimits, notes)
+	if err != nil {
+		return err
+	}
+	b.checked = &est
+	return nil
 }
 
 // Run runs the workload in env's directory.
 func (b *Workload) Run(ctx context.Context, env workload.Env) (*workload.Report, error) {
-	res, err := Run(ctx, env.Dir(), b.cfg, Options{Preset: b.preset, IgnoreLimits: env.IgnoreLimits(), Mark: env.Mark})
+	res, err := Run(ctx, env.Dir(), b.cfg, Options{Preset: b.preset, IgnoreLimits: env.IgnoreLimits(), Mark: env.Mark,
+		Checked: b.checked, Notes: env.Stderr()})
 	if res == nil {
 		return nil, err
 	}

@@ -1,5 +1,7 @@
 package postmark
 
+import "context"
+
 // Phase is one of Postmark's three timed phases.
 type Phase uint8
 
@@ -81,11 +83,25 @@ type Estimate struct {
 
 // Simulate runs cfg's operations without touching a file: the exact counts a run will
 // report and its peak size, for the capacity check and for tests. It costs about what
-// drawing the random numbers costs (well under a microsecond per operation).
+// drawing the random numbers costs (a few nanoseconds each; Expected.Draws says how
+// many).
 func Simulate(cfg Config) Estimate {
+	e, _ := simulate(context.Background(), cfg, nil)
+	return e
+}
+
+// simulateChunk is how many files or transactions simulate works out between two
+// looks at the context: well under a millisecond's worth.
+const simulateChunk = 1 << 12
+
+// simulate is Simulate, stopped by ctx (with its cause, and the estimate so far) and
+// telling progress, when set, how many numbers the operations have drawn so far
+// (Expected.Draws on average in all; the source text's are not counted): first
+// once the source text's have been skipped, then now and then, and last at the end.
+func simulate(ctx context.Context, cfg Config, progress func(drawn int64)) (Estimate, error) {
 	var e Estimate
 	if cfg.Idle > 0 {
-		return e
+		return e, nil
 	}
 	var live, files int64
 	track := func(ops []Op, p Phase) {
@@ -105,12 +121,32 @@ func Simulate(cfg Config) Estimate {
 			e.PeakFiles = max(e.PeakFiles, files)
 		}
 	}
-	g := NewGenerator(cfg)
+	g, err := newGenerator(ctx, cfg, false)
+	if err != nil {
+		return e, err
+	}
+	source := g.rng.drawn()
+	look := func() error {
+		if progress != nil {
+			progress(g.rng.drawn() - source)
+		}
+		return context.Cause(ctx)
+	}
 	var ops []Op
-	for range cfg.Files {
+	for i := range cfg.Files {
+		if i%simulateChunk == 0 {
+			if err := look(); err != nil {
+				return e, err
+			}
+		}
 		track(append(ops[:0], g.PoolFile()), PoolPhase)
 	}
-	for range cfg.Transactions {
+	for i := range cfg.Transactions {
+		if i%simulateChunk == 0 {
+			if err := look(); err != nil {
+				return e, err
+			}
+		}
 		var ok bool
 		if ops, ok = g.Transaction(ops[:0]); !ok {
 			e.OutOfFiles = true
@@ -120,5 +156,5 @@ func Simulate(cfg Config) Estimate {
 		track(ops, TransactionsPhase)
 	}
 	track(g.Remaining(ops[:0]), DeletePhase)
-	return e
+	return e, look()
 }

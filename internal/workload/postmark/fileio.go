@@ -10,35 +10,40 @@ import (
 
 // executor does the operations in one working directory, with Postmark's open flags
 // and block sizes, and in buffered mode the system calls of the C library's stdio
-// (stream).
+// (stream). It allocates nothing per operation: the path, the stream and its buffer
+// are built in place, as the garbage they made was a few percent of a run's CPU on
+// tmpfs, where the kernel's own work is small (docs/postmark.md, "Against Debian's
+// postmark").
 type executor struct {
 	dir     string
 	cfg     Config
 	source  []byte
 	readBuf []byte
-	stdio   []byte // the stdio buffer, reused from file to file
-	path    []byte // where pathOf builds a path
+	stream  stream // the FILE of buffered mode, reused from file to file
+	path    []byte // the operation's path, as setPath builds it
 }
 
 func newExecutor(dir string, cfg Config, source []byte) *executor {
 	return &executor{dir: filepath.Clean(dir), cfg: cfg, source: source, readBuf: make([]byte, cfg.ReadBlock)}
 }
 
-// pathOf is the operation's file as Postmark names it, "DIR/s3/17" or "DIR/17": built
-// in place rather than with filepath.Join, whose cleaning and allocations were a few
-// percent of a run's CPU on tmpfs, where the kernel's own work is small.
-func (x *executor) pathOf(op Op) string {
+// setPath builds the operation's file as Postmark names it, "DIR/s3/17" or "DIR/17",
+// followed by the NUL that ends a path for the kernel.
+func (x *executor) setPath(op Op) {
 	b := append(append(x.path[:0], x.dir...), '/')
 	if op.Subdir >= 0 {
 		b = append(strconv.AppendInt(append(b, 's'), int64(op.Subdir), 10), '/')
 	}
-	x.path = strconv.AppendInt(b, int64(op.File), 10)
-	return string(x.path)
+	x.path = append(strconv.AppendInt(b, int64(op.File), 10), 0)
 }
+
+// pathString is the path setPath built, for people.
+func (x *executor) pathString() string { return string(x.path[:len(x.path)-1]) }
 
 // do runs one operation. Errors name the file and the operation.
 func (x *executor) do(op Op) error {
-	path := x.pathOf(op)
+	x.setPath(op)
+	path := x.path
 	var err error
 	switch op.Kind {
 	case Create:
@@ -53,22 +58,21 @@ func (x *executor) do(op Op) error {
 		err = unlink(path)
 	}
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", op.Kind, path, err)
+		return fmt.Errorf("%s %s: %w", op.Kind, x.pathString(), err)
 	}
 	return nil
 }
 
 // write writes n bytes of the source in blocks of WriteBlock, then closes the file:
 // through stdio opened with stdioFlags when buffered, else with plain write calls on
-// a file opened with rawFlags and perm.
-func (x *executor) write(path string, stdioFlags, rawFlags int, perm uint32, n int) error {
+// a file opened with rawFlags and perm. path ends with a NUL.
+func (x *executor) write(path []byte, stdioFlags, rawFlags int, perm uint32, n int) error {
 	if x.cfg.Buffered {
-		s, err := openStream(path, stdioFlags, x.stdio)
-		if err != nil {
+		s := &x.stream
+		if err := s.open(path, stdioFlags); err != nil {
 			return err
 		}
-		err = inBlocks(n, x.cfg.WriteBlock, func(lo, hi int) error { return s.fwrite(x.source[lo:hi]) })
-		x.stdio = s.buf
+		err := inBlocks(n, x.cfg.WriteBlock, func(lo, hi int) error { return s.fwrite(x.source[lo:hi]) })
 		if cerr := s.fclose(); err == nil {
 			err = cerr
 		}
@@ -85,16 +89,15 @@ func (x *executor) write(path string, stdioFlags, rawFlags int, perm uint32, n i
 	return err
 }
 
-// read reads the whole file, n bytes, in blocks of ReadBlock.
-func (x *executor) read(path string, n int) error {
+// read reads the whole file, n bytes, in blocks of ReadBlock. path ends with a NUL.
+func (x *executor) read(path []byte, n int) error {
 	var err error
 	if x.cfg.Buffered {
-		var s *stream
-		if s, err = openStream(path, syscall.O_RDONLY, x.stdio); err != nil {
+		s := &x.stream
+		if err = s.open(path, syscall.O_RDONLY); err != nil {
 			return err
 		}
 		err = inBlocks(n, x.cfg.ReadBlock, func(lo, hi int) error { return s.fread(x.readBuf[:hi-lo]) })
-		x.stdio = s.buf
 		s.f.close()
 	} else {
 		var f fd
@@ -132,7 +135,8 @@ type fd int
 // unlink) and, for a read or a write, the bytes asked for.
 var sawCall func(call string, n int)
 
-func open(path string, flags int, perm uint32) (fd, error) {
+// open opens path, which ends with a NUL.
+func open(path []byte, flags int, perm uint32) (fd, error) {
 	if sawCall != nil {
 		sawCall("open", 0)
 	}
@@ -216,7 +220,8 @@ func (f fd) close() error {
 	return sysClose(int(f))
 }
 
-func unlink(path string) error {
+// unlink removes path, which ends with a NUL.
+func unlink(path []byte) error {
 	if sawCall != nil {
 		sawCall("unlink", 0)
 	}

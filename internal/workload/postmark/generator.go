@@ -1,6 +1,9 @@
 package postmark
 
-import "strconv"
+import (
+	"context"
+	"strconv"
+)
 
 // Kind is a file operation.
 type Kind uint8
@@ -43,12 +46,17 @@ func (o Op) Path() string {
 }
 
 // slot is one entry of the file table; size 0 marks a free slot, as in Postmark.
+// Sizes are at most maxSize (2^30) and subdirectories maxSubdirs; a file's number is
+// at most maxFiles plus 2^31 transactions, below 2^32. Twelve bytes rather than 24
+// keep twice the table in the processor's caches, where each transaction draws slots
+// at random.
 type slot struct {
-	size, file, subdir int
+	size, subdir int32
+	file         uint32
 }
 
 // slotBytes is the memory of one slot, for the capacity estimate.
-const slotBytes = 24
+const slotBytes = 12
 
 // Generator produces Postmark 1.5's operations for a Config, in Postmark's order and
 // with Postmark's random numbers, without doing any I/O: the runner executes them and
@@ -75,6 +83,7 @@ type Generator struct {
 	source    []byte
 	table     []slot
 	allocated int // Postmark's file_allocated: where the next new file looks first
+	free      freeSlots
 	// created counts every file created (its value names the next file); deleted
 	// every file deleted.
 	created, deleted int
@@ -83,19 +92,43 @@ type Generator struct {
 // NewGenerator seeds the generator and draws the source text, as Postmark does before
 // its first file. cfg must be valid.
 func NewGenerator(cfg Config) *Generator {
-	g := &Generator{cfg: cfg, table: make([]slot, 2*cfg.Files)}
+	g, _ := newGenerator(context.Background(), cfg, true)
+	return g
+}
+
+// sourceChunk is how many numbers of the source text are drawn between two looks at
+// the context: a few milliseconds' worth.
+const sourceChunk = 1 << 20
+
+// newGenerator is NewGenerator, stopped by ctx (with its cause) while it draws the
+// source text: twice SizeMax numbers, 2^31 for the largest, seconds. Without source
+// (a simulation, which writes nothing) the numbers are only skipped.
+func newGenerator(ctx context.Context, cfg Config, source bool) (*Generator, error) {
+	g := &Generator{cfg: cfg, table: make([]slot, 2*cfg.Files), free: newFreeSlots(2 * cfg.Files)}
 	g.rng.seedPostmark(uint32(cfg.Seed))
 	// Postmark draws twice the largest size; a write never reads past SizeMax bytes
 	// of it (each file and each append starts again at its beginning), so only those
-	// are kept.
-	g.source = make([]byte, cfg.SizeMax)
-	for i := range 2 * cfg.SizeMax {
-		c := byte(32 + g.rng.rnd(95))
-		if i < len(g.source) {
-			g.source[i] = c
+	// are kept and the rest are skipped.
+	skip := 2 * cfg.SizeMax
+	if source {
+		g.source = make([]byte, cfg.SizeMax)
+		for lo := 0; lo < len(g.source); lo += sourceChunk {
+			if err := context.Cause(ctx); err != nil {
+				return nil, err
+			}
+			for i := lo; i < min(lo+sourceChunk, len(g.source)); i++ {
+				g.source[i] = byte(32 + g.rng.rnd(95))
+			}
 		}
+		skip -= cfg.SizeMax
 	}
-	return g
+	for ; skip > 0; skip -= sourceChunk {
+		if err := context.Cause(ctx); err != nil {
+			return nil, err
+		}
+		g.rng.discard(min(skip, sourceChunk))
+	}
+	return g, nil
 }
 
 // Source is the text files are written from: a write of n bytes writes its first n.
@@ -120,7 +153,7 @@ func (g *Generator) Transaction(ops []Op) (_ []Op, ok bool) {
 	if g.cfg.ReadBias != -1 {
 		if g.rng.rnd(10) < g.cfg.ReadBias {
 			s := g.usedSlot()
-			ops = append(ops, g.op(Read, s, g.table[s].size))
+			ops = append(ops, g.op(Read, s, int(g.table[s].size)))
 		} else if op, done := g.appendTo(g.usedSlot()); done {
 			ops = append(ops, op)
 		}
@@ -149,7 +182,7 @@ func (g *Generator) Remaining(ops []Op) []Op {
 
 func (g *Generator) op(k Kind, s, bytes int) Op {
 	e := g.table[s]
-	return Op{Kind: k, Slot: s, File: e.file, Subdir: e.subdir, Bytes: bytes}
+	return Op{Kind: k, Slot: s, File: int(e.file), Subdir: int(e.subdir), Bytes: bytes}
 }
 
 // create takes a free slot, names the file and draws its size; done is false when the
@@ -162,46 +195,47 @@ func (g *Generator) create() (op Op, done bool) {
 	e := &g.table[s]
 	e.subdir = -1
 	if g.cfg.Subdirs > 1 {
-		e.subdir = g.rng.rnd(g.cfg.Subdirs)
+		e.subdir = int32(g.rng.rnd(g.cfg.Subdirs))
 	}
 	g.created++
-	e.file = g.created
-	e.size = g.cfg.SizeMin + g.rng.rnd(g.cfg.SizeMax-g.cfg.SizeMin)
-	return g.op(Create, s, e.size), true
+	e.file = uint32(g.created)
+	e.size = int32(g.cfg.SizeMin + g.rng.rnd(g.cfg.SizeMax-g.cfg.SizeMin))
+	return g.op(Create, s, int(e.size)), true
 }
 
 // appendTo grows the file in slot s by 1 to SizeMax-size bytes; done is false when it
 // is already at SizeMax.
 func (g *Generator) appendTo(s int) (op Op, done bool) {
 	e := &g.table[s]
-	if e.size >= g.cfg.SizeMax {
+	size := int(e.size)
+	if size >= g.cfg.SizeMax {
 		return Op{}, false
 	}
-	n := g.rng.rnd(g.cfg.SizeMax-e.size) + 1
-	e.size += n
+	n := g.rng.rnd(g.cfg.SizeMax-size) + 1
+	e.size = int32(size + n)
 	return g.op(Append, s, n), true
 }
 
 func (g *Generator) remove(s int) Op {
-	op := g.op(Delete, s, g.table[s].size)
+	op := g.op(Delete, s, int(g.table[s].size))
 	g.table[s].size = 0
+	g.free.free(s)
 	g.deleted++
 	return op
 }
 
-// freeSlot is Postmark's find_free_file.
+// freeSlot is Postmark's find_free_file: the slot after the last one taken when it
+// is free, else the first free one from the start (freeSlots), which it takes.
 func (g *Generator) freeSlot() int {
-	if g.allocated < len(g.table) && g.table[g.allocated].size == 0 {
-		g.allocated++
-		return g.allocated - 1
-	}
-	for i := range g.table {
-		if g.table[i].size == 0 {
-			g.allocated = i + 1
-			return i
+	i := g.allocated
+	if i >= len(g.table) || g.table[i].size != 0 {
+		if i = g.free.first(); i < 0 {
+			return -1
 		}
 	}
-	return -1
+	g.allocated = i + 1
+	g.free.take(i)
+	return i
 }
 
 // usedSlot is Postmark's find_used_file: draw slots until a used one comes up. Only

@@ -10,6 +10,9 @@ package postmark
 type mt19937 struct {
 	state [mtN]uint32
 	next  int // index of the next word to temper; mtN means twist first
+	// twists counts the twists so far: the numbers drawn are twists x n, less the
+	// n - next not yet drawn (drawn), which measures how far working a run out has got.
+	twists int64
 }
 
 const (
@@ -33,7 +36,7 @@ func (g *mt19937) seedPostmark(seed uint32) {
 		x = 69069*x + 1
 		g.state[i] = w
 	}
-	g.next = mtN
+	g.next, g.twists = mtN, 0
 }
 
 // seedStandard fills the state as the 2002 reference code's init_genrand does, which
@@ -46,22 +49,54 @@ func (g *mt19937) seedStandard(seed uint32) {
 		p := g.state[i-1]
 		g.state[i] = 1812433253*(p^(p>>30)) + uint32(i)
 	}
-	g.next = mtN
+	g.next, g.twists = mtN, 0
 }
 
-// twist regenerates all n words of the state.
+// twist regenerates all n words of the state: word k from words k, k+1 and k+m,
+// indices modulo n, in three loops (as the reference code has them) so that no index
+// needs a division: k+m wraps from k = n-m on, k+1 at the last word.
 func (g *mt19937) twist() {
 	s := &g.state
-	for k := 0; k < mtN; k++ {
-		y := s[k]&mtUpperMask | s[(k+1)%mtN]&mtLowerMask
-		v := s[(k+mtM)%mtN] ^ y>>1
-		if y&1 != 0 {
-			v ^= mtMatrixA
-		}
-		s[k] = v
+	k := 0
+	for ; k < mtN-mtM; k++ {
+		s[k] = twistWord(s[k], s[k+1], s[k+mtM])
 	}
+	for ; k < mtN-1; k++ {
+		s[k] = twistWord(s[k], s[k+1], s[k+mtM-mtN])
+	}
+	s[mtN-1] = twistWord(s[mtN-1], s[0], s[mtM-1])
 	g.next = 0
+	g.twists++
 }
+
+// twistWord is the new word from the word, the next one and the one m places ahead:
+// the top bit of the first and the low 31 bits of the second, shifted right, with
+// the constant vector a folded in when the low bit was 1, and the far word added.
+func twistWord(w, next, far uint32) uint32 {
+	y := w&mtUpperMask | next&mtLowerMask
+	v := far ^ y>>1
+	if y&1 != 0 {
+		v ^= mtMatrixA
+	}
+	return v
+}
+
+// discard skips the next n outputs: the state advances as n draws would advance it,
+// without tempering a word. The numbers Postmark draws for its source text cost a
+// simulation, which never writes a file, only the twists.
+func (g *mt19937) discard(n int) {
+	for n > 0 {
+		if g.next >= mtN {
+			g.twist()
+		}
+		k := min(n, mtN-g.next)
+		g.next += k
+		n -= k
+	}
+}
+
+// drawn is how many outputs have been drawn or discarded since seeding.
+func (g *mt19937) drawn() int64 { return g.twists*mtN - int64(mtN-g.next) }
 
 // uint32 is the next output: the next state word, tempered.
 func (g *mt19937) uint32() uint32 {

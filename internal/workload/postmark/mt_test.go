@@ -55,3 +55,25 @@ func TestRndDrawsOnlyForPositiveRange(t *testing.T) {
 		}
 	}
 }
+
+// Skipping n numbers leaves the generator where drawing them would, and drawn counts
+// both.
+func TestDiscard(t *testing.T) {
+	for _, n := range []int{0, 1, 623, 624, 625, 5000, 3 * mtN} {
+		var drew, skipped mt19937
+		drew.seedPostmark(42)
+		skipped.seedPostmark(42)
+		drew.uint32() // start mid-state, as after a first number
+		skipped.uint32()
+		for range n {
+			drew.uint32()
+		}
+		skipped.discard(n)
+		if a, b := drew.uint32(), skipped.uint32(); a != b {
+			t.Fatalf("after %d: drawn %d, skipped %d", n, a, b)
+		}
+		if drew.drawn() != int64(n+2) || skipped.drawn() != int64(n+2) {
+			t.Fatalf("after %d: drawn counts %d and %d, want %d", n, drew.drawn(), skipped.drawn(), n+2)
+		}
+	}
+}

@@ -13,12 +13,9 @@ import (
 // goroutines of a run (the monitor, the progress line, signals) have the other Ps; on
 // one CPU they wait at most one call.
 
-func sysOpen(path string, flags int, perm uint32) (int, error) {
-	p, err := syscall.BytePtrFromString(path)
-	if err != nil {
-		return -1, err
-	}
-	r, _, e := syscall.RawSyscall6(syscall.SYS_OPENAT, uintptr(atFDCWD), uintptr(unsafe.Pointer(p)), uintptr(flags), uintptr(perm), 0, 0)
+// sysOpen opens path, which ends with a NUL: the kernel's string, with no copy.
+func sysOpen(path []byte, flags int, perm uint32) (int, error) {
+	r, _, e := syscall.RawSyscall6(syscall.SYS_OPENAT, uintptr(atFDCWD), uintptr(unsafe.Pointer(&path[0])), uintptr(flags), uintptr(perm), 0, 0)
 	if e != 0 {
 		return -1, e
 	}
@@ -51,12 +48,9 @@ func sysClose(f int) error {
 	return nil
 }
 
-func sysUnlink(path string) error {
-	p, err := syscall.BytePtrFromString(path)
-	if err != nil {
-		return err
-	}
-	if _, _, e := syscall.RawSyscall(syscall.SYS_UNLINKAT, uintptr(atFDCWD), uintptr(unsafe.Pointer(p)), 0); e != 0 {
+// sysUnlink removes path, which ends with a NUL.
+func sysUnlink(path []byte) error {
+	if _, _, e := syscall.RawSyscall(syscall.SYS_UNLINKAT, uintptr(atFDCWD), uintptr(unsafe.Pointer(&path[0])), 0); e != 0 {
 		return e
 	}
 	return nil

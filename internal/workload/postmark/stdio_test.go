@@ -130,12 +130,14 @@ func TestStdioBufferSize(t *testing.T) {
 	}
 }
 
-// pathOf builds what filepath.Join would, without its cleaning on every operation.
+// setPath builds what filepath.Join would, without its cleaning on every operation,
+// and ends it with the NUL the kernel reads up to.
 func TestPathOf(t *testing.T) {
 	for _, dir := range []string{"/tmp/w", "/tmp/w/", "rel/./w"} {
 		x := newExecutor(dir, PostmarkDefaults(), nil)
 		for _, op := range []Op{{File: 1, Subdir: -1}, {File: 12345, Subdir: 0}, {File: 7, Subdir: 99}} {
-			if got, want := x.pathOf(op), filepath.Join(dir, op.Path()); got != want {
+			x.setPath(op)
+			if got, want := x.pathString(), filepath.Join(dir, op.Path()); got != want || x.path[len(x.path)-1] != 0 {
 				t.Errorf("dir %q, %+v: %q, want %q", dir, op, got, want)
 			}
 		}

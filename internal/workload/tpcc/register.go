@@ -53,8 +53,8 @@ server given by --dsn.`,
 
 // TPC-C's own headline metrics, beside TPS and QPS of every run of virtual users.
 var (
-	nopm = workload.MetricInfo{Name: "nopm", Unit: "new orders/min", Better: result.HigherIsBetter, What: Definitions["nopm"]}
-	tpm  = workload.MetricInfo{Name: "tpm", Unit: "transactions/min", Better: result.HigherIsBetter, What: Definitions["tpm"]}
+	nopm = workload.MetricInfo{Name: "nopm", Title: "NOPM", Unit: "new orders/min", Better: result.HigherIsBetter, What: Definitions["nopm"]}
+	tpm  = workload.MetricInfo{Name: "tpm", Title: "TPM", Unit: "transactions/min", Better: result.HigherIsBetter, What: Definitions["tpm"]}
 )
 
 func init() { workload.Register(meta) }

@@ -75,9 +75,21 @@ func runAndCheck(t *testing.T, e engine.Engine, info *LoadInfo, users []int) *Re
 	if !strings.Contains(sum.String(), who) {
 		t.Errorf("summary lacks %q:\n%s", who, sum.String())
 	}
-	// The server's count of new orders over the window tracks the users' count.
-	if res.NOPMServer < res.NOPM*0.8 || res.NOPMServer > res.NOPM*1.2+60 {
-		t.Errorf("nopm %v but the server counted %v", res.NOPM, res.NOPMServer)
+	// The server's count of new orders over the window tracks the users' count. The
+	// two windows are not the same: the server's is read by a query after each end of
+	// the users' (Run), and each end leaves up to one order a user in flight on one
+	// side only. On a loaded 2-core host a stall of a second or two (a checkpoint's
+	// fsyncs, a descheduled backend) can fall in one window and not the other, which
+	// moves one rate by a fifth or more of a 5 s window; a rate of the wrong window or
+	// unit, or one counted twice or not at all, is off by half or more.
+	var edges float64
+	for _, l := range res.Levels {
+		if l.NOPM == res.NOPM && l.Seconds > 0 { // the headline level
+			edges = float64(2*l.Users) * 60 / l.Seconds
+		}
+	}
+	if res.NOPMServer <= 0 || res.NOPMServer < res.NOPM*0.5-edges || res.NOPMServer > res.NOPM*1.5+edges {
+		t.Errorf("nopm %v but the server counted %v: want within half of it, give or take %.0f (an order a user in flight at each end)", res.NOPM, res.NOPMServer, edges)
 	}
 	jl, err := os.ReadFile(filepath.Join(out, IntervalsFile))
 	if err != nil {

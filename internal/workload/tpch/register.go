@@ -30,15 +30,15 @@ var meta = workload.Meta{
 		Benchmarks: []string{"tpch"}, Untagged: "sf",
 		New: func() workload.Result { return &Result{} },
 		Headline: []workload.MetricInfo{
-			{Name: "qphh_at_size", Unit: "QphH@Size", Better: result.HigherIsBetter,
+			{Name: "qphh_at_size", Title: "QphH@Size", Unit: "QphH@Size", Better: result.HigherIsBetter,
 				What: "the composite queries per hour at the scale factor, sqrt(Power@Size x Throughput@Size) rounded to 0.1 (Clause 5.4.3)"},
-			{Name: "power_at_size", Unit: "Power@Size", Better: result.HigherIsBetter,
+			{Name: "power_at_size", Title: "Power@Size", Unit: "Power@Size", Better: result.HigherIsBetter,
 				What: "the power test's queries per hour at the scale factor (Clause 5.4.1)"},
-			{Name: "throughput_at_size", Unit: "Throughput@Size", Better: result.HigherIsBetter,
+			{Name: "throughput_at_size", Title: "Throughput@Size", Unit: "Throughput@Size", Better: result.HigherIsBetter,
 				What: "the throughput test's queries per hour at the scale factor (Clause 5.4.2)"},
-			{Name: "qphh_at_size_unrounded", Unit: "QphH@Size", Better: result.HigherIsBetter,
+			{Name: "qphh_at_size_unrounded", Title: "QphH@Size, unrounded", Unit: "QphH@Size", Better: result.HigherIsBetter,
 				What: "QphH@Size from the unrounded timing intervals, for comparing runs"},
-			{Name: "load_s", Unit: "s", Better: result.LowerIsBetter,
+			{Name: "load_s", Title: "load time", Unit: "s", Better: result.LowerIsBetter,
 				What: "the load test's time (Clause 5.1.1.2); absent when the load was skipped"},
 		},
 	},
@@ -64,6 +64,16 @@ func (r *Result) HeadlineMetrics() []result.Metric {
 		out = append(out, result.Metric{Name: "load_s", Value: l.Total, Unit: "s", Better: result.LowerIsBetter})
 	}
 	return out
+}
+
+// TakeCause marks the run failed by cause, a death under it, ahead of what failed
+// after (workload.CauseTaker).
+func (r *Result) TakeCause(cause string) {
+	if r.Failed == "" || r.Failed == cause {
+		r.Failed = cause
+		return
+	}
+	r.Failed = cause + "; then " + r.Failed
 }
 
 // RunStatus is failed for a run that stopped early or whose answers were wrong.

@@ -124,8 +124,9 @@ func TestReportWriteResultErrors(t *testing.T) {
 			[]string{filepath.Join(tmp, "missing", "result.json"), "the directory does not exist: create it or choose another --out"}},
 		{"not a directory", file, reportResult(),
 			[]string{filepath.Join(file, "result.json"), "not a directory: choose another --out"}},
+		// Written, with null for the NaN, and the error names it.
 		{"unencodable", tmp, nan,
-			[]string{filepath.Join(tmp, "result.json"), "encode the result", "NaN"}},
+			[]string{filepath.Join(tmp, "result.json"), "metrics.power_at_size (NaN)", "written as null"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := writeResult(tc.dir, tc.r)

@@ -3,6 +3,7 @@ package vuser
 import (
 	"bytes"
 	"errors"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -91,6 +92,30 @@ func TestRunResult(t *testing.T) {
 	r.Headline(one, []LevelReport{one, two})
 	if len(r.Sweep) != 2 || r.Sweep[1].Users != 8 || !r.Sweep[0].Saturated {
 		t.Errorf("sweep %+v: want two rows, saturation at 4 users (101 TPS is within 5%%)", r.Sweep)
+	}
+}
+
+// TestNoteIntervals: a record with a number JSON cannot hold is in the intervals file
+// with null there; the result names it and the run's error says so, as result.json's
+// would. A file that lost lines says how many it holds.
+func TestNoteIntervals(t *testing.T) {
+	var b bytes.Buffer
+	jl := metrics.NewJSONLines(&b)
+	r := NewRunResult("x", engine.Info{}, Plan{Duration: time.Second}, nil)
+	if err := r.NoteIntervals(jl); err != nil || r.IntervalsNull != nil || r.IntervalsError != "" {
+		t.Fatalf("nothing written: %v %+v", err, r)
+	}
+	jl.Write(metrics.IntervalRecord{TPS: 10})
+	jl.Write(metrics.IntervalRecord{TPS: 10, Latency: metrics.Latency{Max: math.Inf(1)}})
+	err := r.NoteIntervals(jl)
+	want := []string{"line 2 latency.max_ms (+Inf)"}
+	var nf *metrics.NonFiniteError
+	if !errors.As(err, &nf) || !reflect.DeepEqual(r.IntervalsNull, want) || r.IntervalsError != "" ||
+		!strings.Contains(err.Error(), "line 2 latency.max_ms (+Inf) not a number JSON can hold: written as null") {
+		t.Errorf("%v; result names %q, want %q", err, r.IntervalsNull, want)
+	}
+	if n := strings.Count(b.String(), "\n"); n != 2 || !strings.Contains(b.String(), `"max_ms":null`) {
+		t.Errorf("file:\n%s", b.String())
 	}
 }
 

@@ -2,6 +2,7 @@ package vuser
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -139,6 +140,9 @@ type RunResult struct {
 	// IntervalsWritten lines (a full disk); empty when it holds them all.
 	IntervalsError   string `json:"intervals_error,omitempty"`
 	IntervalsWritten int    `json:"intervals_written,omitempty"`
+	// IntervalsNull names the numbers IntervalsFile holds as null, since JSON cannot
+	// hold them (NaN, an infinity), by line and JSON path: "line 3 latency.p99_ms (NaN)".
+	IntervalsNull []string `json:"intervals_null,omitempty"`
 	// Sections are what the run lifecycle attaches: the storage section says where
 	// the files were and what the devices did and used over the whole command (engine
 	// start to stop); monitoring and the verdict cover each level's window.
@@ -168,6 +172,20 @@ func (r *RunResult) LevelFailed(status result.Status, err error) {
 	r.Status, r.Error = status, err.Error()
 }
 
+// TakeCause marks the run failed by cause, a death under it, ahead of what failed
+// after (workload.CauseTaker).
+func (r *RunResult) TakeCause(cause string) {
+	r.Status, r.Error = result.StatusFailed, thenWhat(cause, r.Error)
+}
+
+// thenWhat is cause, then what followed from it.
+func thenWhat(cause, then string) string {
+	if then == "" || then == cause {
+		return cause
+	}
+	return cause + "; then " + then
+}
+
 // Headline makes l's numbers the result's headline, and levels (when more than one)
 // the sweep table.
 func (r *RunResult) Headline(l LevelReport, levels []LevelReport) {
@@ -188,14 +206,20 @@ func (r *RunResult) Headline(l LevelReport, levels []LevelReport) {
 }
 
 // NoteIntervals records in r whether jl, the run's intervals file, lost lines after a
-// failed write, and returns the error to report then (nil when every line was written).
+// failed write or holds numbers as null, and returns the error to report then (nil when
+// every line was written whole): a number JSON cannot hold is named as result.json's
+// would be (metrics.NonFiniteError).
 func (r *RunResult) NoteIntervals(jl *metrics.JSONLines) error {
-	err := jl.Err()
-	if err == nil {
-		return nil
+	var errs []error
+	if nf := jl.NonFinite(); nf != nil {
+		r.IntervalsNull = nf.Fields
+		errs = append(errs, nf)
 	}
-	r.IntervalsError, r.IntervalsWritten = err.Error(), jl.Lines()
-	return fmt.Errorf("%s holds the first %d intervals only: %w", r.IntervalsFile, jl.Lines(), err)
+	if err := jl.Err(); err != nil {
+		r.IntervalsError, r.IntervalsWritten = err.Error(), jl.Lines()
+		errs = append(errs, fmt.Errorf("%s holds the first %d intervals only: %w", r.IntervalsFile, jl.Lines(), err))
+	}
+	return errors.Join(errs...)
 }
 
 // Headline describes RunResult's headline metrics, TPS and QPS, each with what it
@@ -203,8 +227,8 @@ func (r *RunResult) NoteIntervals(jl *metrics.JSONLines) error {
 // workload's registry entry.
 func Headline(definitions map[string]string) []workload.MetricInfo {
 	return []workload.MetricInfo{
-		{Name: "tps", Unit: "transactions/s", Better: result.HigherIsBetter, What: definitions["tps"]},
-		{Name: "qps", Unit: "statements/s", Better: result.HigherIsBetter, What: definitions["qps"]},
+		{Name: "tps", Title: "TPS", Unit: "transactions/s", Better: result.HigherIsBetter, What: definitions["tps"]},
+		{Name: "qps", Title: "QPS", Unit: "statements/s", Better: result.HigherIsBetter, What: definitions["qps"]},
 	}
 }
 

@@ -13,6 +13,11 @@ func (r *RunResult) LevelWindows(levels []LevelReport) ([]verdict.Window, int) {
 	headline := -1
 	for i, l := range levels {
 		f := verdict.Facts{Users: l.Users, Throughput: l.TPS, Rate: r.Rate}
+		if l.Users > 0 && l.Latency.Mean > 0 {
+			// Little's law: transactions in flight are the throughput times their mean
+			// latency; over the users, the share of their time inside transactions.
+			f.ActivePct = 100 * l.TPS * l.Latency.Mean / 1000 / float64(l.Users)
+		}
 		if i > 0 {
 			f.Previous = &verdict.Level{Users: levels[i-1].Users, Throughput: levels[i-1].TPS}
 		}
