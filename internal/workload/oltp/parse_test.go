@@ -10,7 +10,7 @@ import (
 
 func TestBundledMixesParse(t *testing.T) {
 	names := Bundled()
-	want := []string{"bbs", "ecommerce", "point-select", "policy"}
+	want := []string{"bbs", "ecommerce", "ecommerce-images", "point-select", "policy", "policy-synchronized"}
 	if strings.Join(names, ",") != strings.Join(want, ",") {
 		t.Fatalf("bundled mixes %v, want %v", names, want)
 	}
