@@ -22,6 +22,10 @@ func Bundled() []string { return bundled.Names() }
 // WriteBundled lists the bundled mixes, each with the first sentence of its
 // description and its transactions' weights, and how to copy one.
 func WriteBundled(w io.Writer) error {
+	width := 0 // the names' column, as wide as the longest
+	for _, name := range Bundled() {
+		width = max(width, len(name))
+	}
 	for _, name := range Bundled() {
 		m, err := Open(name)
 		if err != nil {
@@ -35,7 +39,7 @@ func WriteBundled(w io.Writer) error {
 		if i := strings.Index(desc, ". "); i > 0 {
 			desc = desc[:i+1]
 		}
-		fmt.Fprintf(w, "%-13s %s\n%-13s weights: %s\n", name, desc, "", strings.Join(txns, ", "))
+		fmt.Fprintf(w, "%-*s %s\n%-*s weights: %s\n", width, name, desc, width, "", strings.Join(txns, ", "))
 	}
 	_, err := fmt.Fprintln(w, "\n'tierbench oltp show NAME > my.yaml' prints one to copy and edit; run it with --mix my.yaml")
 	return err
