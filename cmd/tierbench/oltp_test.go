@@ -40,7 +40,7 @@ func TestOLTPBadInput(t *testing.T) {
 		{"server pid of a managed server", []string{"oltp", "run", "--mix", "point-select", "--server-pid", "1", "--out", dir}, "--server-pid 1: tierbench knows the process of the server it runs"},
 		{"metrics addr without a port", []string{"oltp", "run", "--mix", "point-select", "--metrics-addr", "localhost", "--out", dir}, `--metrics-addr "localhost": give HOST:PORT`},
 		{"all weights zero", []string{"oltp", "run", "--mix", zero, "--out", dir}, "--mix: zero.yaml:18: transactions: every weight is 0"},
-		{"unknown mix", []string{"oltp", "load", "--mix", "tpcx", "--out", dir}, `--mix: no mix "tpcx": name a bundled mix (bbs, ecommerce, point-select, policy)`},
+		{"unknown mix", []string{"oltp", "load", "--mix", "tpcx", "--out", dir}, `--mix: no mix "tpcx": name a bundled mix (bbs, ecommerce, ecommerce-images, point-select, policy, policy-synchronized)`},
 		{"missing mix file", []string{"oltp", "load", "--mix", "./nope.yaml", "--out", dir}, "--mix: mix file: open ./nope.yaml: no such file"},
 		{"no mix", []string{"oltp", "load", "--out", dir}, `required flag(s) "mix" not set`},
 		{"warehouses past W_ID", []string{"tpcc", "load", "--warehouses", "2147483648", "--out", dir}, "--warehouses 2147483648: give 1 to 2147483647 (W_ID is a 32-bit INT)"},
@@ -57,7 +57,7 @@ func TestOLTPBadInput(t *testing.T) {
 			"--scale 1e+300: table customer would have 5e+304 rows (rows: 50000 x scale 1e+300), more than the 9007199254740992 (2^53) a table may have"},
 		{"missing out", []string{"oltp", "load", "--mix", "policy"}, "--out is required"},
 		{"show unknown", []string{"oltp", "show", "tpcx"}, `no bundled mix "tpcx"`},
-		{"show nothing", []string{"oltp", "show"}, "give one bundled mix: bbs, ecommerce, point-select, policy"},
+		{"show nothing", []string{"oltp", "show"}, "give one bundled mix: bbs, ecommerce, ecommerce-images, point-select, policy, policy-synchronized"},
 		{"run before load", []string{"oltp", "run", "--mix", "point-select", "--duration", "1s", "--out", filepath.Join(dir, "empty")}, "empty holds no load (no oltp-load.json): run `tierbench oltp load --mix point-select --engine sqlite --out "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

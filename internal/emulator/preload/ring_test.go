@@ -297,13 +297,16 @@ func TestCompletionBeforeDeadline(t *testing.T) {
 	c := attach(t, r)
 	const delay = 2 * time.Second
 	returned := make(chan time.Time, 1)
+	// start is before the call, so that its deadline (its arrival plus delay) is not
+	// before start plus delay: taken after the goroutine, it came after the arrival on
+	// a loaded host.
+	start := time.Now()
 	go func() {
 		if _, err := c.Pwrite(0, int(f.Fd()), make([]byte, 512), 0, IOFlags{}); err != nil {
 			t.Error(err)
 		}
 		returned <- time.Now()
 	}()
-	start := time.Now()
 	answered := false
 	for {
 		if !answered {

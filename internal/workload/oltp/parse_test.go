@@ -208,7 +208,7 @@ func TestParseNotYAML(t *testing.T) {
 }
 
 func TestOpen(t *testing.T) {
-	if _, err := Open("no-such-mix"); err == nil || !strings.Contains(err.Error(), "bbs, ecommerce, point-select, policy") {
+	if _, err := Open("no-such-mix"); err == nil || !strings.Contains(err.Error(), "bbs, ecommerce, ecommerce-images, point-select, policy, policy-synchronized") {
 		t.Errorf("unknown name: %v", err)
 	}
 	if _, err := Open("./missing.yaml"); err == nil || !strings.Contains(err.Error(), "missing.yaml") {
