@@ -93,10 +93,10 @@ func TestStudyOnSlurm(t *testing.T) {
 	c.Run(t, "scancel", id)
 	cancelled := c.WaitJob(t, id, 2*time.Minute, "CANCELLED")
 	rec, err := metrics.ReadJSONFile[study.RunRecord](filepath.Join(victimDir, study.RunFile))
-	if err != nil || rec == nil || rec.Status != result.StatusInterrupted {
-		t.Fatalf("the cancelled task's cell.json: %v %+v", err, rec)
-	}
 	slurmOut, _ := os.ReadFile(filepath.Join(dir, "slurm-"+job+"_"+strconv.Itoa(victim)+".out"))
+	if err != nil || rec == nil || rec.Status != result.StatusInterrupted {
+		t.Fatalf("the cancelled task's cell.json: %v %+v\nslurm-%s.out:\n%s\n%s", err, rec, id, slurmOut, c.Logs())
+	}
 	t.Logf("$ scancel %s\n$ scontrol show job %s   # JobState=%s ExitCode=%s\n$ cat slurm-%s.out\n%s", id, id, cancelled.State, cancelled.ExitCode, id, slurmOut)
 
 	// The merge before every task has run: the report, and a status that says so.
