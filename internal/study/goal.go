@@ -16,11 +16,16 @@ import (
 // Goal ranks a study's cells (docs/studies.md, "Goals"): the cells whose mean values
 // meet every condition of Where, best first by Metric (lowest with Minimize), e.g.
 // the cheapest configuration whose p99 is under 20 ms and whose TPS is at least 1,000.
+// With Per, the cells are ranked apart for each combination of those factors'
+// levels: the cheapest configuration for each database size.
 type Goal struct {
 	Metric   string      `json:"metric"`
 	Minimize bool        `json:"minimize"`
 	Where    []Condition `json:"where,omitempty"`
+	Per      []string    `json:"per,omitempty"`
 	Pos      Pos         `json:"-"`
+	// PerPos is where each of Per is, for the check that it names a factor.
+	PerPos []Pos `json:"-"`
 }
 
 // Condition is one bound a cell's mean must meet: "latency_p99_ms < 20".
@@ -79,7 +84,9 @@ func knownMetric(key string) bool {
 	return false
 }
 
-// goal reads goal: {minimize: METRIC | maximize: METRIC, where: ["METRIC OP NUMBER", ...]}.
+// goal reads goal: {minimize: METRIC | maximize: METRIC, where: ["METRIC OP NUMBER", ...],
+// per: [FACTOR, ...]}; that each of per is a factor is checked with the factors
+// (expansion.check).
 func (p *problems) goal(e entry) *Goal {
 	g := &Goal{Pos: at(e.key, e.field)}
 	metric := func(key string, n *yaml.Node, field string) bool {
@@ -89,7 +96,7 @@ func (p *problems) goal(e entry) *Goal {
 		}
 		return true
 	}
-	for _, ge := range p.mapping(e.value, e.field, "minimize", "maximize", "where") {
+	for _, ge := range p.mapping(e.value, e.field, "minimize", "maximize", "where", "per") {
 		switch ge.key.Value {
 		case "minimize", "maximize":
 			if g.Metric != "" {
@@ -115,6 +122,20 @@ func (p *problems) goal(e entry) *Goal {
 					c.Pos = at(ge.value, f)
 					g.Where = append(g.Where, c)
 				}
+			}
+		case "per":
+			list, ok := p.scalars(ge.value, ge.field)
+			if !ok {
+				continue
+			}
+			for i, s := range list {
+				f := item(ge.field, i)
+				if slices.Contains(g.Per, s) {
+					p.add(at(ge.value, f), "%q is given twice", s)
+					continue
+				}
+				g.Per = append(g.Per, s)
+				g.PerPos = append(g.PerPos, at(ge.value, f))
 			}
 		}
 	}
@@ -150,7 +171,44 @@ type Ranking struct {
 	Excluded []string
 }
 
-// Rank ranks the summary's cells by g, by each metric's mean over a cell's runs.
+// GoalGroup is the ranking of one combination of the Per factors' levels: Levels says
+// which ("benchmark=mix-small"; "" without Per).
+type GoalGroup struct {
+	Levels string
+	Ranking
+}
+
+// RankPer ranks the summary's cells by g within each combination of the Per factors'
+// levels, in the order the combinations first appear; one group of every cell
+// without Per.
+func (g *Goal) RankPer(sum *report.Summary) []GoalGroup {
+	var groups []GoalGroup
+	index := map[string]int{}
+	cells := map[string][]report.CellSummary{}
+	for _, c := range sum.Cells {
+		var levels []string
+		for _, name := range g.Per {
+			for _, f := range c.Factors {
+				if f.Name == name {
+					levels = append(levels, f.Name+"="+f.Value)
+				}
+			}
+		}
+		key := strings.Join(levels, ",")
+		if _, ok := index[key]; !ok {
+			index[key] = len(groups)
+			groups = append(groups, GoalGroup{Levels: key})
+		}
+		cells[key] = append(cells[key], c)
+	}
+	for i := range groups {
+		groups[i].Ranking = g.Rank(&report.Summary{Cells: cells[groups[i].Levels]})
+	}
+	return groups
+}
+
+// Rank ranks the summary's cells by g, by each metric's mean over a cell's runs,
+// all together (RankPer ranks them apart by the Per factors).
 func (g *Goal) Rank(sum *report.Summary) Ranking {
 	var r Ranking
 	for _, c := range sum.Cells {
@@ -203,8 +261,9 @@ func cmpFloat(a, b float64) int {
 	return 0
 }
 
-// Text says which cell wins and by how much: its mean against the runner-up's.
-func (g *Goal) Text(r Ranking) string {
+// Text says which cell wins and by how much: its mean against the runner-up's; with
+// Per, among the cells of the group's levels.
+func (g *Goal) Text(r GoalGroup) string {
 	dir := "highest"
 	if g.Minimize {
 		dir = "lowest"
@@ -216,6 +275,9 @@ func (g *Goal) Text(r Ranking) string {
 	goal := fmt.Sprintf("the %s %s", dir, g.Metric)
 	if len(conds) > 0 {
 		goal += " where " + strings.Join(conds, " and ")
+	}
+	if r.Levels != "" {
+		goal += ", among the cells with " + r.Levels
 	}
 	switch len(r.Ranked) {
 	case 0:
