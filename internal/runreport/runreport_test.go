@@ -296,8 +296,8 @@ func TestFixtureTables(t *testing.T) {
 			t.Errorf("%s, %s, %s: %v, want %v", c.table, c.row, c.column, got, c.want)
 		}
 	}
-	if e := tableNamed(t, doc, "sci-embodied"); e.Rows[0][5].Text != "given" || e.Rows[1][5].Text != "default" {
-		t.Errorf("embodied figures %q and %q, want given and default", e.Rows[0][5].Text, e.Rows[1][5].Text)
+	if e := tableNamed(t, doc, "sci-embodied"); e.Rows[0][5].Text != "profile or flag" || e.Rows[1][5].Text != "default" {
+		t.Errorf("embodied figures %q and %q, want profile or flag, and default", e.Rows[0][5].Text, e.Rows[1][5].Text)
 	}
 	v := tableNamed(t, doc, "verdicts")
 	if got := v.Rows[0][2].Text; got != "device-bound" {

@@ -358,7 +358,7 @@ func sciTable(sec *report.Section, sci *energy.SCI) {
 		report.Column{Label: "time share"}, report.Column{Label: "share", Unit: "g"}, report.Column{Label: "figure"}, report.Column{Label: "source"})
 	t.Note = "Each item's embodied carbon times the window's share of its life. A default figure stands for a class of hardware, not this one's: give the host's with --host-embodied-kg."
 	for _, it := range sci.Embodied {
-		figure := "given"
+		figure := "profile or flag"
 		if it.Default {
 			figure = "default"
 		}
