@@ -107,42 +107,44 @@ func (p *problems) goal(e entry) *Goal {
 				g.Metric, g.Minimize = s, ge.key.Value == "minimize"
 			}
 		case "where":
-			list, ok := p.scalars(ge.value, ge.field)
-			if !ok {
-				continue
-			}
-			for i, s := range list {
-				f := item(ge.field, i)
+			p.eachItem(ge, func(s, f string) {
 				c, err := parseCondition(s)
 				if err != nil {
 					p.add(at(ge.value, f), "%q: %v", s, err)
-					continue
+					return
 				}
 				if metric(c.Metric, ge.value, f) {
 					c.Pos = at(ge.value, f)
 					g.Where = append(g.Where, c)
 				}
-			}
+			})
 		case "per":
-			list, ok := p.scalars(ge.value, ge.field)
-			if !ok {
-				continue
-			}
-			for i, s := range list {
-				f := item(ge.field, i)
+			p.eachItem(ge, func(s, f string) {
 				if slices.Contains(g.Per, s) {
 					p.add(at(ge.value, f), "%q is given twice", s)
-					continue
+					return
 				}
 				g.Per = append(g.Per, s)
 				g.PerPos = append(g.PerPos, at(ge.value, f))
-			}
+			})
 		}
 	}
 	if g.Metric == "" {
 		p.add(g.Pos, "give the metric to rank by: minimize: METRIC or maximize: METRIC")
 	}
 	return g
+}
+
+// eachItem calls do with each value of a list field (or its one value) and the field
+// path that names it ("goal.where[1]").
+func (p *problems) eachItem(e entry, do func(value, field string)) {
+	list, ok := p.scalars(e.value, e.field)
+	if !ok {
+		return
+	}
+	for i, s := range list {
+		do(s, item(e.field, i))
+	}
 }
 
 // parseCondition reads "METRIC OP NUMBER".
