@@ -264,3 +264,83 @@ func TestTieredPriceFile(t *testing.T) {
 		}
 	}
 }
+
+// Hyperdisk Balanced and Premium SSD v2 have no bundled price (no stored source gave
+// their rates, prices.yaml): a run on either names it unpriced and adds nothing. A
+// price file prices each by its own free baseline (Hyperdisk Balanced's 3,000 IOPS
+// and 140 MiB/s, Premium SSD v2's 3,000 IOPS and 125 MB/s). The volumes are the
+// profiles' own, built from specs; the file's figures are a test's, not prices. By
+// hand, 100 GiB at 6,000 IOPS and 240 of throughput, at $0.10 a GiB, $0.01 an IOPS
+// and $0.10 a throughput unit a month above the baseline:
+//
+//	hyperdisk: 100 x 0.10 + (6000 - 3000) x 0.01 + (240 - 140) x 0.10 = 10 + 30 + 10   = $50
+//	v2:        100 x 0.10 + (6000 - 3000) x 0.01 + (240 - 125) x 0.10 = 10 + 30 + 11.5 = $51.50
+//
+// and over half an hour (1,800 s) at 500 transactions a second (900,000):
+// (50 + 51.5) / 730 / 2 = $0.0695205479..., $0.0772450532... per million.
+func TestUnbundledProfilesByHand(t *testing.T) {
+	reg, err := device.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tiers []TierVolumes
+	for _, spec := range []string{"gcp-hyperdisk-balanced(size=100GiB,iops=6000,throughput=240)", "azure-premium-ssd-v2(size=100GiB,iops=6000,throughput=240)"} {
+		m, err := reg.Build(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := device.VolumesOf(m)
+		if len(v) != 1 || v[0].SizeGiB != 100 || v[0].IOPS != 6000 || v[0].Throughput != 240 {
+			t.Fatalf("%s: volumes %+v", spec, v)
+		}
+		tiers = append(tiers, TierVolumes{Tier: v[0].Profile, Volumes: v})
+	}
+	work := Work{Window: "measured", Seconds: 1800, TPS: 500}
+	tbl, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Compute(tbl, tiers, work)
+	if s == nil || len(s.Volumes) != 0 || len(s.Unpriced) != 2 || s.USD != 0 ||
+		!strings.Contains(s.Unpriced[0], "no price for profile gcp-hyperdisk-balanced") || !strings.Contains(s.Unpriced[1], "no price for profile azure-premium-ssd-v2") {
+		t.Fatalf("bundled: %+v, want both named unpriced and no cost", s)
+	}
+	path := filepath.Join(t.TempDir(), "prices.yaml")
+	body := `# a test's figures, not prices
+volumes:
+  gcp-hyperdisk-balanced:
+    usd_per_gib_month: 0.10
+    usd_per_iops_month: 0.01
+    iops_free: 3000
+    usd_per_throughput_month: 0.10
+    throughput_free: 140
+    source: test
+    date: 2026-11-28
+  azure-premium-ssd-v2:
+    usd_per_gib_month: 0.10
+    usd_per_iops_month: 0.01
+    iops_free: 3000
+    usd_per_throughput_month: 0.10
+    throughput_free: 125
+    source: test
+    date: 2026-11-28
+`
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if tbl, err = Load(path); err != nil {
+		t.Fatal(err)
+	}
+	s = Compute(tbl, tiers, work)
+	if s == nil || len(s.Unpriced) != 0 || len(s.Volumes) != 2 {
+		t.Fatalf("priced by file: %+v", s)
+	}
+	for i, want := range []float64{50, 51.5} {
+		if !near(s.Volumes[i].USDPerMonth, want) {
+			t.Errorf("%s: $%v a month, want $%v", s.Volumes[i].Volume.Profile, s.Volumes[i].USDPerMonth, want)
+		}
+	}
+	if !near(s.USD, 101.5/730/2) || !near(s.USDPerMillionTransactions, 101.5/730/2/0.9) {
+		t.Errorf("run $%v, $%v per million; want $%v and $%v", s.USD, s.USDPerMillionTransactions, 101.5/730/2, 101.5/730/2/0.9)
+	}
+}

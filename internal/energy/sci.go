@@ -19,8 +19,8 @@ type SCI struct {
 	// EmbodiedG sums the items' shares.
 	EmbodiedG float64         `json:"embodied_g"`
 	Embodied  []EmbodiedShare `json:"embodied"`
-	// NotCounted is hardware without an embodied figure (the host unless
-	// --host-embodied-kg gives one).
+	// NotCounted is hardware without an embodied figure (the host when
+	// --host-embodied-kg 0 leaves it out).
 	NotCounted []string `json:"not_counted,omitempty"`
 	// TPS is the result's headline transactions a second; GPerTransaction is
 	// (OperationalG + EmbodiedG) / (TPS x Seconds).
@@ -34,6 +34,9 @@ type Embodied struct {
 	Kg        float64
 	LifeYears float64
 	Source    string
+	// Default says the figure is tierbench's default for a class of hardware, not
+	// one given for this hardware (the host's without --host-embodied-kg).
+	Default bool
 }
 
 // EmbodiedShare is one item's embodied carbon and the window's share of it: Kg x 1000
@@ -45,12 +48,25 @@ type EmbodiedShare struct {
 	TimeShare float64 `json:"time_share"`
 	G         float64 `json:"g"`
 	Source    string  `json:"source"`
+	// Default: the kg is tierbench's default (HostEmbodiedKg), not the hardware's own.
+	Default bool `json:"default,omitempty"`
 }
 
 // HostLifeYears is the host's life by default, HostLifeSource why.
 const (
 	HostLifeYears  = 6
 	HostLifeSource = "6: the servers' life the large cloud providers depreciate over, as Tailpipe's methodology reports it (tailpipe.ai/methodology/lifespan, read 2026-11-28)"
+)
+
+// HostEmbodiedKg is the host's embodied carbon when --host-embodied-kg does not give
+// it, and HostEmbodiedSource where it comes from: a published product carbon
+// footprint of a common two-socket 1U rack server, its emissions other than its use.
+// It stands for "a server"; the host's own figure replaces it.
+const (
+	HostEmbodiedKg     = 1314.1
+	HostEmbodiedSource = "default: Dell's product carbon footprint of the PowerEdge R640 (i.dell.com/sites/csdocuments/CorpComm_Docs/en/carbon-footprint-poweredge-R640.pdf): " +
+		"1,314.1 kg CO2e of its 7,730 kg over four years are not its use (manufacture, transport, end of life), " +
+		"as compiled from Dell's reports in github.com/YousefEZ/server-co2e (read 2026-11-28)"
 )
 
 // SecondsPerYear is a year of 365.25 days.
@@ -70,7 +86,7 @@ func (s *Section) AddSCI(label string, items []Embodied, notCounted []string, tp
 			continue
 		}
 		share := w.Seconds / (it.LifeYears * SecondsPerYear)
-		sh := EmbodiedShare{Name: it.Name, Kg: it.Kg, LifeYears: it.LifeYears, TimeShare: share, G: it.Kg * 1000 * share, Source: it.Source}
+		sh := EmbodiedShare{Name: it.Name, Kg: it.Kg, LifeYears: it.LifeYears, TimeShare: share, G: it.Kg * 1000 * share, Source: it.Source, Default: it.Default}
 		sci.Embodied = append(sci.Embodied, sh)
 		sci.EmbodiedG += sh.G
 	}

@@ -1,6 +1,8 @@
 package energy
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -35,5 +37,35 @@ func TestSCIByHand(t *testing.T) {
 	}
 	if err := s.AddSCI("nope", items, nil, 1); err == nil || !strings.Contains(err.Error(), `no window "nope"`) {
 		t.Errorf("error %v", err)
+	}
+}
+
+// A default figure is labelled so in result.json and in the summary; a given one is
+// not.
+func TestSCIDefaultLabelled(t *testing.T) {
+	s := &Section{Windows: []WindowResult{{Label: "measured", Seconds: 60, Total: Figures{CO2g: 1}}}}
+	items := []Embodied{{Name: "nvme", Kg: 100, LifeYears: 5, Source: "profile"}, {Name: "host", Kg: HostEmbodiedKg, LifeYears: HostLifeYears, Source: HostEmbodiedSource, Default: true}}
+	if err := s.AddSCI("measured", items, nil, 10); err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(s.SCI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back SCI
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Embodied) != 2 || back.Embodied[0].Default || !back.Embodied[1].Default {
+		t.Errorf("embodied %+v, want only the host's marked default", back.Embodied)
+	}
+	if strings.Count(string(b), `"default":true`) != 1 {
+		t.Errorf("result.json %s, want one default:true", b)
+	}
+	var out bytes.Buffer
+	WriteSummary(&out, s, "measured")
+	if !strings.Contains(out.String(), "embodied host: 1314.1 kg CO2e over 6 years is a default (a published server's figure; its source is in result.json), not this hardware's: give --host-embodied-kg") ||
+		strings.Contains(out.String(), "embodied nvme") {
+		t.Errorf("summary:\n%s\nwant the host's figure labelled a default and the device's not", out.String())
 	}
 }

@@ -64,6 +64,11 @@ func WriteSummary(w io.Writer, s *Section, label string) {
 			line += "; embodied not counted: " + strings.Join(sci.NotCounted, "; ")
 		}
 		fmt.Fprintln(w, line)
+		for _, e := range sci.Embodied {
+			if e.Default {
+				fmt.Fprintf(w, "  embodied %s: %.5g kg CO2e over %g years is a default (a published server's figure; its source is in result.json), not this hardware's: give --host-embodied-kg\n", e.Name, e.Kg, e.LifeYears)
+			}
+		}
 	}
 	for _, c := range s.Components {
 		if c.CPU != nil {

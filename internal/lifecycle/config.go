@@ -42,8 +42,8 @@ type Config struct {
 	// Prices price the run's cloud volumes and host for the cost section
 	// (docs/cloud.md, "Cost"): the bundled table, with --prices laid over it.
 	Prices *cost.Table
-	// HostEmbodied is the host's embodied carbon for the SCI (--host-embodied-kg; Kg 0:
-	// not counted).
+	// HostEmbodied is the host's embodied carbon for the SCI (--host-embodied-kg, or
+	// energy.HostEmbodiedKg labelled a default when it is not given; Kg 0: not counted).
 	HostEmbodied energy.Embodied
 	// Request is what the phase asked of the run.
 	Request workload.Request
@@ -140,6 +140,12 @@ func (s *Settings) Config(req workload.Request) (*Config, error) {
 	}
 	cfg.HostEmbodied = energy.Embodied{Name: "host", Kg: s.hostEmbodiedKg, LifeYears: s.hostLifeYears,
 		Source: fmt.Sprintf("--host-embodied-kg %g over --host-life-years %g", s.hostEmbodiedKg, s.hostLifeYears)}
+	if f := s.set.Lookup("host-embodied-kg"); f != nil && !f.Changed() {
+		// Not given: a published server's figure stands in, labelled a default
+		// (docs/energy.md, "SCI"); --host-embodied-kg 0 leaves the host out.
+		cfg.HostEmbodied.Kg, cfg.HostEmbodied.Default = energy.HostEmbodiedKg, true
+		cfg.HostEmbodied.Source = fmt.Sprintf("%s, over --host-life-years %g", energy.HostEmbodiedSource, s.hostLifeYears)
+	}
 	cfg.PrintEnergy = s.cpuWatts != nil || s.baseWatts != 0 || s.powerMeter != "" || s.powerMeterCmd != ""
 	if err := s.monitorConfig(cfg); err != nil {
 		return nil, err

@@ -73,7 +73,7 @@ func (r *Run) cost(res any, storage *result.Storage, en *energy.Section) *cost.S
 
 // sci attaches the headline window's SCI to the energy section (docs/energy.md,
 // "SCI"): the emulated devices' embodied carbon (each profile's figure) and the
-// host's when given.
+// host's (given, or the default labelled so).
 func (r *Run) sci(res any, storage *result.Storage, en *energy.Section) error {
 	if en == nil || len(en.Windows) == 0 {
 		return nil
@@ -102,7 +102,7 @@ func (r *Run) sci(res any, storage *result.Storage, en *energy.Section) error {
 	if h := r.cfg.HostEmbodied; h.Kg > 0 {
 		items = append(items, h)
 	} else {
-		notCounted = append(notCounted, "host: no embodied figure given (--host-embodied-kg)")
+		notCounted = append(notCounted, "host: --host-embodied-kg 0 leaves it out")
 	}
 	w, tps, _ := headline(res, en)
 	err := en.AddSCI(w.Label, items, notCounted, tps)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"tierbench/internal/energy"
 	"tierbench/internal/metrics"
 	"tierbench/internal/params"
 	"tierbench/internal/result"
@@ -269,5 +270,50 @@ func TestRunWithoutEngine(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, "earlier")); !os.IsNotExist(err) {
 		t.Errorf("the refused run set files aside: %v", err)
+	}
+}
+
+// TestHostEmbodiedDefault: without --host-embodied-kg the SCI counts the published
+// server figure and says it is a default; a given figure replaces it, and 0 leaves
+// the host out and says so. By hand, the default over a 3,600 s window and 6 years:
+// 1,314,100 g x 3600 / (6 x 31,557,600) = 24.98479 g.
+func TestHostEmbodiedDefault(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	for _, tc := range []struct {
+		args        []string
+		kg          float64
+		dflt        bool
+		notCounted  string
+		sourceStart string
+	}{
+		{nil, 1314.1, true, "", "default: Dell's product carbon footprint of the PowerEdge R640"},
+		{[]string{"--host-embodied-kg", "800"}, 800, false, "", "--host-embodied-kg 800 over --host-life-years 6"},
+		{[]string{"--host-embodied-kg", "0"}, 0, false, "host: --host-embodied-kg 0 leaves it out", ""},
+	} {
+		cfg, err := settingsFor(t, engineOpts, append(tc.args, "--out", out)...).Config(workload.Request{})
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		en := &energy.Section{Windows: []energy.WindowResult{{Label: "run", Seconds: 3600, Total: energy.Figures{CO2g: 5}}}}
+		if err := (&Run{cfg: cfg}).sci(nil, nil, en); err != nil {
+			t.Fatal(err)
+		}
+		sci := en.SCI
+		want := tc.kg * 1000 * 3600 / (6 * 31557600)
+		if math.Abs(sci.EmbodiedG-want) > 1e-9 {
+			t.Errorf("%v: embodied %v g, want %v", tc.args, sci.EmbodiedG, want)
+		}
+		if tc.kg == 0 {
+			if len(sci.Embodied) != 0 || len(sci.NotCounted) != 1 || sci.NotCounted[0] != tc.notCounted {
+				t.Errorf("%v: embodied %+v, not counted %q, want none and %q", tc.args, sci.Embodied, sci.NotCounted, tc.notCounted)
+			}
+			continue
+		}
+		if len(sci.Embodied) != 1 || sci.Embodied[0].Default != tc.dflt || !strings.HasPrefix(sci.Embodied[0].Source, tc.sourceStart) || len(sci.NotCounted) != 0 {
+			t.Errorf("%v: embodied %+v (not counted %q), want default=%v from %q", tc.args, sci.Embodied, sci.NotCounted, tc.dflt, tc.sourceStart)
+		}
+	}
+	if d := 1314100.0 * 3600 / (6 * 31557600); math.Abs(d-24.98479) > 1e-5 {
+		t.Fatalf("hand figure %v", d) // the arithmetic the comment states
 	}
 }

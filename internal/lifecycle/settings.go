@@ -126,7 +126,7 @@ func NewSettings(opts Options) *Settings {
 		params.Parsed(p, &s.cpuWatts, "cpu-watts", "", params.String, parseCPUWatts, "the CPUs' idle and full watts as IDLE,MAX (e.g. 12.5,125) for the energy section where the CPU's power is modelled (default: from the CPU's TDP in tierbench's table)")
 		p.Float(&s.baseWatts, "base-watts", 0, "watts of the rest of the host (motherboard, fans, NIC, power-supply loss) for the energy section (0: not counted)")
 		p.String(&s.powerMeter, "power-meter", "", params.String, "a file of (time, watts) readings of a meter on the whole host, for the energy section")
-		p.Float(&s.hostEmbodiedKg, "host-embodied-kg", 0, "kg CO2e of making the host, for the energy section's SCI (0: not counted, and said so)")
+		p.Float(&s.hostEmbodiedKg, "host-embodied-kg", 0, "kg CO2e of making the host, for the energy section's SCI (default: a Dell PowerEdge R640's published 1,314.1 kg, labelled a default; 0: not counted, and said so)")
 		p.Float(&s.hostLifeYears, "host-life-years", energy.HostLifeYears, "the life the host's embodied carbon is spread over ("+energy.HostLifeSource+")")
 		p.String(&s.prices, "prices", "", params.String, "a price file (docs/cloud.md, \"Cost\") laid over the bundled prices of cloud volumes, and the host's price an hour, for the cost section")
 		p.String(&s.powerMeterCmd, "power-meter-cmd", "", params.String, "a command that prints the host's watts (several lines: their sum), polled during the run (e.g. 'ipmitool dcmi power reading'), for the energy section")

@@ -13,7 +13,8 @@
 //     sweep, and the
 //     sections the run lifecycle attaches: the verdict of each window with its
 //     findings, their checks and thresholds; the monitoring summary of each window;
-//     the energy of each window and component; the storage section's tiers;
+//     the energy of each window and component, and the SCI's embodied items (a
+//     default figure said to be one); the storage section's tiers;
 //   - metrics.jsonl (the file the monitoring section names): charts over time of the
 //     host's CPU, memory and pressure, each disk's and emulated device's IOPS, MB/s,
 //     utilisation, await and queue, the engine's hit ratio, commits and waits, the

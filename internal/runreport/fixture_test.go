@@ -154,6 +154,13 @@ func fixtureEnergy() *energy.Section {
 		Windows: []energy.WindowResult{{Label: "run", Start: at(0), End: at(3), Seconds: 3, Transactions: 330,
 			Components: []energy.Figures{fig("cpu", 39, 13, 14, false), fig("dram", 9, 3, 3, false)}, Total: total,
 			Missing: []energy.Unavailable{{What: "base", Why: "give --base-watts"}, {What: "storage:wal", Why: "a test gives it no time"}}}},
+		// A default host figure beside a given device one: 3 s of a 5-year life is
+		// 3 / (5 x 31,557,600) = 1.9013e-8 of 100 kg, 0.0019013 g; of a 6-year life
+		// 1.5844e-8 of 1,314.1 kg, 0.020821 g.
+		SCI: &energy.SCI{Window: "run", Seconds: 3, OperationalG: 48 / 3.6e6 * 400, EmbodiedG: 0.0019013 + 0.020821,
+			Embodied: []energy.EmbodiedShare{
+				{Name: "data: nvme", Kg: 100, LifeYears: 5, TimeShare: 1.9013e-8, G: 0.0019013, Source: "profile"},
+				{Name: "host", Kg: energy.HostEmbodiedKg, LifeYears: 6, TimeShare: 1.5844e-8, G: 0.020821, Source: energy.HostEmbodiedSource, Default: true}}},
 		// The cpu model covers no utilisation in the second interval.
 		Chart: &energy.Chart{Start: at(0), EndS: []float64{1, 2, 3}, Series: []energy.ChartSeries{
 			{Name: "cpu", InTotal: true, Watts: energy.Floats{12, math.NaN(), 14}},

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"tierbench/internal/energy"
 	"tierbench/internal/metrics"
 	"tierbench/internal/report"
 	"tierbench/internal/report/chart"
@@ -284,6 +285,8 @@ func TestFixtureTables(t *testing.T) {
 		{"energy-1-run", "cpu", "per transaction (J)", 39.0 / 330},
 		{"energy-1-run", "total", "energy (J)", 48},
 		{"energy-1-run", "total", "CO2 (g)", 48 / 3.6e6 * 400},
+		{"sci-embodied", "host", "embodied (kg CO2e)", energy.HostEmbodiedKg},
+		{"sci-embodied", "data: nvme", "share (g)", 0.0019013},
 		{"storage", "data", "utilisation (%)", 99},
 		{"storage", "data", "p99 (ms)", 25}, // 25,000 µs
 		{"storage", "data", "energy (J)", 21.5},
@@ -292,6 +295,9 @@ func TestFixtureTables(t *testing.T) {
 		if got := cell(t, tableNamed(t, doc, c.table), c.row, c.column); got != c.want {
 			t.Errorf("%s, %s, %s: %v, want %v", c.table, c.row, c.column, got, c.want)
 		}
+	}
+	if e := tableNamed(t, doc, "sci-embodied"); e.Rows[0][5].Text != "profile or flag" || e.Rows[1][5].Text != "default" {
+		t.Errorf("embodied figures %q and %q, want profile or flag, and default", e.Rows[0][5].Text, e.Rows[1][5].Text)
 	}
 	v := tableNamed(t, doc, "verdicts")
 	if got := v.Rows[0][2].Text; got != "device-bound" {

@@ -333,6 +333,39 @@ func energySection(sec *report.Section, e *energy.Section) {
 		}
 		sec.AddTable(t)
 	}
+	sciTable(sec, e.SCI)
+}
+
+// sciTable adds the SCI (docs/energy.md, "SCI"): its operational and embodied grams
+// and each embodied item, a default figure said to be one.
+func sciTable(sec *report.Section, sci *energy.SCI) {
+	if sci == nil {
+		return
+	}
+	text := fmt.Sprintf("SCI, %s: %s g operational + %s g embodied", sci.Window, chart.FormatNumber(sci.OperationalG), chart.FormatNumber(sci.EmbodiedG))
+	if sci.GPerTransaction > 0 {
+		text += fmt.Sprintf(" = %s g CO2e per transaction", chart.FormatNumber(sci.GPerTransaction))
+	}
+	if len(sci.NotCounted) > 0 {
+		text += "; embodied not counted: " + strings.Join(sci.NotCounted, "; ")
+	}
+	sec.AddText(text + ".")
+	if len(sci.Embodied) == 0 {
+		return
+	}
+	t := report.NewTable("sci-embodied", fmt.Sprintf("Embodied carbon, %s (%s s)", sci.Window, chart.FormatNumber(sci.Seconds)),
+		report.Column{Label: "item"}, report.Column{Label: "embodied", Unit: "kg CO2e"}, report.Column{Label: "life", Unit: "years"},
+		report.Column{Label: "time share"}, report.Column{Label: "share", Unit: "g"}, report.Column{Label: "figure"}, report.Column{Label: "source"})
+	t.Note = "Each item's embodied carbon times the window's share of its life. A default figure stands for a class of hardware, not this one's: give the host's with --host-embodied-kg."
+	for _, it := range sci.Embodied {
+		figure := "profile or flag"
+		if it.Default {
+			figure = "default"
+		}
+		t.AddRow(report.Text(it.Name), report.Number(it.Kg), report.Number(it.LifeYears), report.Number(it.TimeShare),
+			report.Number(it.G), report.Text(figure), report.Text(it.Source))
+	}
+	sec.AddTable(t)
 }
 
 func measuredText(m bool) string {

@@ -42,8 +42,9 @@
 // Load reads one study's directories (one, or its shards', merged; directories of
 // different studies are refused) into Results; BuildReport summarises each cell's
 // repetitions (package report: mean, SD, confidence interval, Welch's test against the
-// baseline), words the comparisons (Findings), chooses each chart by the factors'
-// axes (Axis: numbers, sizes and durations as lines, categories as grouped bars), adds
+// baseline), words the comparisons (Findings), ranks the cells by the file's goal
+// (Goal: all together, or apart for each level of its per factors), chooses each
+// chart by the factors' axes (Axis: numbers, sizes and durations as lines, categories as grouped bars), adds
 // what the runs' result files hold beyond the headline metrics (latency, devices,
 // monitoring, verdicts, energy), and Report.Write writes report.html, its figures,
 // cells.csv and summary.json. Compare sets two studies, or two runs of one, side by

@@ -317,6 +317,13 @@ func (e *expansion) checkShape() {
 	for _, r := range s.Exclude {
 		e.checkMatch(r)
 	}
+	if g := s.Goal; g != nil {
+		for i, name := range g.Per {
+			if e.factor(name) == nil {
+				p.add(g.PerPos[i], "%q is not a factor: %s", name, e.factorNames())
+			}
+		}
+	}
 	if b := s.Baseline; b != nil {
 		e.checkMatch(*b)
 		for _, t := range b.Terms {

@@ -16,11 +16,16 @@ import (
 // Goal ranks a study's cells (docs/studies.md, "Goals"): the cells whose mean values
 // meet every condition of Where, best first by Metric (lowest with Minimize), e.g.
 // the cheapest configuration whose p99 is under 20 ms and whose TPS is at least 1,000.
+// With Per, the cells are ranked apart for each combination of those factors'
+// levels: the cheapest configuration for each database size.
 type Goal struct {
 	Metric   string      `json:"metric"`
 	Minimize bool        `json:"minimize"`
 	Where    []Condition `json:"where,omitempty"`
+	Per      []string    `json:"per,omitempty"`
 	Pos      Pos         `json:"-"`
+	// PerPos is where each of Per is, for the check that it names a factor.
+	PerPos []Pos `json:"-"`
 }
 
 // Condition is one bound a cell's mean must meet: "latency_p99_ms < 20".
@@ -79,7 +84,9 @@ func knownMetric(key string) bool {
 	return false
 }
 
-// goal reads goal: {minimize: METRIC | maximize: METRIC, where: ["METRIC OP NUMBER", ...]}.
+// goal reads goal: {minimize: METRIC | maximize: METRIC, where: ["METRIC OP NUMBER", ...],
+// per: [FACTOR, ...]}; that each of per is a factor is checked with the factors
+// (expansion.check).
 func (p *problems) goal(e entry) *Goal {
 	g := &Goal{Pos: at(e.key, e.field)}
 	metric := func(key string, n *yaml.Node, field string) bool {
@@ -89,7 +96,7 @@ func (p *problems) goal(e entry) *Goal {
 		}
 		return true
 	}
-	for _, ge := range p.mapping(e.value, e.field, "minimize", "maximize", "where") {
+	for _, ge := range p.mapping(e.value, e.field, "minimize", "maximize", "where", "per") {
 		switch ge.key.Value {
 		case "minimize", "maximize":
 			if g.Metric != "" {
@@ -100,28 +107,44 @@ func (p *problems) goal(e entry) *Goal {
 				g.Metric, g.Minimize = s, ge.key.Value == "minimize"
 			}
 		case "where":
-			list, ok := p.scalars(ge.value, ge.field)
-			if !ok {
-				continue
-			}
-			for i, s := range list {
-				f := item(ge.field, i)
+			p.eachItem(ge, func(s, f string) {
 				c, err := parseCondition(s)
 				if err != nil {
 					p.add(at(ge.value, f), "%q: %v", s, err)
-					continue
+					return
 				}
 				if metric(c.Metric, ge.value, f) {
 					c.Pos = at(ge.value, f)
 					g.Where = append(g.Where, c)
 				}
-			}
+			})
+		case "per":
+			p.eachItem(ge, func(s, f string) {
+				if slices.Contains(g.Per, s) {
+					p.add(at(ge.value, f), "%q is given twice", s)
+					return
+				}
+				g.Per = append(g.Per, s)
+				g.PerPos = append(g.PerPos, at(ge.value, f))
+			})
 		}
 	}
 	if g.Metric == "" {
 		p.add(g.Pos, "give the metric to rank by: minimize: METRIC or maximize: METRIC")
 	}
 	return g
+}
+
+// eachItem calls do with each value of a list field (or its one value) and the field
+// path that names it ("goal.where[1]").
+func (p *problems) eachItem(e entry, do func(value, field string)) {
+	list, ok := p.scalars(e.value, e.field)
+	if !ok {
+		return
+	}
+	for i, s := range list {
+		do(s, item(e.field, i))
+	}
 }
 
 // parseCondition reads "METRIC OP NUMBER".
@@ -150,7 +173,44 @@ type Ranking struct {
 	Excluded []string
 }
 
-// Rank ranks the summary's cells by g, by each metric's mean over a cell's runs.
+// GoalGroup is the ranking of one combination of the Per factors' levels: Levels says
+// which ("benchmark=mix-small"; "" without Per).
+type GoalGroup struct {
+	Levels string
+	Ranking
+}
+
+// RankPer ranks the summary's cells by g within each combination of the Per factors'
+// levels, in the order the combinations first appear; one group of every cell
+// without Per.
+func (g *Goal) RankPer(sum *report.Summary) []GoalGroup {
+	var groups []GoalGroup
+	index := map[string]int{}
+	cells := map[string][]report.CellSummary{}
+	for _, c := range sum.Cells {
+		var levels []string
+		for _, name := range g.Per {
+			for _, f := range c.Factors {
+				if f.Name == name {
+					levels = append(levels, f.Name+"="+f.Value)
+				}
+			}
+		}
+		key := strings.Join(levels, ",")
+		if _, ok := index[key]; !ok {
+			index[key] = len(groups)
+			groups = append(groups, GoalGroup{Levels: key})
+		}
+		cells[key] = append(cells[key], c)
+	}
+	for i := range groups {
+		groups[i].Ranking = g.Rank(&report.Summary{Cells: cells[groups[i].Levels]})
+	}
+	return groups
+}
+
+// Rank ranks the summary's cells by g, by each metric's mean over a cell's runs,
+// all together (RankPer ranks them apart by the Per factors).
 func (g *Goal) Rank(sum *report.Summary) Ranking {
 	var r Ranking
 	for _, c := range sum.Cells {
@@ -203,8 +263,9 @@ func cmpFloat(a, b float64) int {
 	return 0
 }
 
-// Text says which cell wins and by how much: its mean against the runner-up's.
-func (g *Goal) Text(r Ranking) string {
+// Text says which cell wins and by how much: its mean against the runner-up's; with
+// Per, among the cells of the group's levels.
+func (g *Goal) Text(r GoalGroup) string {
 	dir := "highest"
 	if g.Minimize {
 		dir = "lowest"
@@ -216,6 +277,9 @@ func (g *Goal) Text(r Ranking) string {
 	goal := fmt.Sprintf("the %s %s", dir, g.Metric)
 	if len(conds) > 0 {
 		goal += " where " + strings.Join(conds, " and ")
+	}
+	if r.Levels != "" {
+		goal += ", among the cells with " + r.Levels
 	}
 	switch len(r.Ranked) {
 	case 0:

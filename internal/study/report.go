@@ -322,13 +322,15 @@ func (b *reportBuilder) plan() report.Plan {
 func (b *reportBuilder) sections(doc *report.Document) error {
 	results := doc.Section("Results")
 	if g := b.rec.Goal; g != nil {
-		r := g.Rank(b.sum)
-		sec := results.Section("Goal").AddText(g.Text(r))
-		for i, c := range r.Ranked {
-			sec.AddText(fmt.Sprintf("%d. %s: %s %.4g", i+1, c.ID, g.Metric, c.Mean))
-		}
-		for _, e := range r.Excluded {
-			sec.AddText("Not meeting the conditions: " + e)
+		sec := results.Section("Goal")
+		for _, r := range g.RankPer(b.sum) {
+			sec.AddText(g.Text(r))
+			for i, c := range r.Ranked {
+				sec.AddText(fmt.Sprintf("%d. %s: %s %.4g", i+1, c.ID, g.Metric, c.Mean))
+			}
+			for _, e := range r.Excluded {
+				sec.AddText("Not meeting the conditions: " + e)
+			}
 		}
 	}
 	for _, d := range b.group(groupHeadline) {

@@ -194,3 +194,29 @@ func TestCostAgainstPerformance(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestReportGoalPer: the report's Goal section ranks each engine's cells apart. By
+// hand from zippedResults, the mean NOPM over the two repetitions is 100 x users + 15
+// (postgres twice that): sqlite's users=16 cell wins with 1,615 against users=4's 415,
+// (1615 - 415) / 415 = 289.2% higher; postgres's with 3,230 against 830.
+func TestReportGoalPer(t *testing.T) {
+	res := zippedResults()
+	res.Record.Goal = &Goal{Metric: "nopm", Per: []string{"engine"}}
+	rep, err := BuildReport(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html, err := rep.Doc.HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"Goal: the highest nopm, among the cells with engine=sqlite. engine=sqlite,users=16,buffer=1GB wins with 1615, 289.2% higher than the runner-up engine=sqlite,users=4,buffer=64MB (415).",
+		"Goal: the highest nopm, among the cells with engine=postgres. engine=postgres,users=16,buffer=1GB wins with 3230, 289.2% higher than the runner-up engine=postgres,users=4,buffer=64MB (830).",
+		"3. engine=postgres,users=1,buffer=8MB: nopm 230",
+	} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("the report does not say %q", want)
+		}
+	}
+}
