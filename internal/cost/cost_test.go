@@ -126,6 +126,8 @@ volumes:
 		{strings.Replace(good, "usd_per_hour: 0.192", "usd_per_hour: cheap", 1), `:2: host: field usd_per_hour: "cheap" is not a number`},
 		{strings.Replace(good, "date: 2026-11-01", "dated: 2026-11-01", 1), `:8: aws-gp3: unknown field "dated"`},
 		{"hosts: {}\n", `:1: unknown key "hosts"`},
+		{"volumes: {aws-gp3: {usd_per_gib_month: 0.08\n", `:1: the '{' opened on this line is not closed`},
+		{"volumes:\n\taws-gp3: {}\n", `:2: a character that cannot start a value (such as '@', '` + "`" + `' or a tab)`},
 	}
 	known := func(n string) bool { return n != "aws-gp9" }
 	if err := tbl.Check(known); err != nil {
@@ -140,7 +142,7 @@ volumes:
 	}
 	for _, b := range bad {
 		_, err := Load(write(b.body))
-		if err == nil || !strings.Contains(err.Error(), p+b.want) {
+		if err == nil || !strings.Contains(err.Error(), p+b.want) || strings.Contains(err.Error(), ": yaml: ") {
 			t.Errorf("error %v, want one containing %q", err, p+b.want)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"tierbench/internal/yamltext"
 )
 
 // Price is one profile's prices, in USD a month (HoursPerMonth hours).
@@ -122,10 +124,17 @@ type fieldSpec struct {
 	tiers    *[]Tier
 }
 
+// priceDoc words a price file's YAML syntax errors.
+var priceDoc = yamltext.Doc{
+	What:  "a price file",
+	Empty: "give volumes: (and host:) as docs/cloud.md shows",
+	Holds: "one mapping of volumes: and host:",
+}
+
 func (t *Table) merge(b []byte, origin string) error {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(b, &doc); err != nil {
-		return fmt.Errorf("%s: %w", origin, err)
+		return priceDoc.Error(origin, b, err)
 	}
 	if len(doc.Content) == 0 {
 		return fmt.Errorf("%s: empty price file: give volumes: (and host:) as docs/cloud.md shows", origin)

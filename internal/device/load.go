@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"tierbench/internal/yamltext"
 )
 
 //go:embed profiles/*.yaml
@@ -202,6 +204,13 @@ func compositeNames() []string {
 	return names
 }
 
+// profileDoc words a profile file's YAML syntax errors.
+var profileDoc = yamltext.Doc{
+	What:  "a profile file",
+	Empty: "no profile in the file (expected name:, class: and the fields)",
+	Holds: "one mapping per profile, the profiles separated by ---",
+}
+
 // ParseProfiles reads the profiles in one YAML file (one profile per document; several
 // documents separated by ---). file names the file in errors. Each field is a number
 // (or true/false, or a text) or a mapping {value: ..., source: "..."}:
@@ -221,7 +230,7 @@ func ParseProfiles(file string, data []byte) ([]*Profile, error) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", file, err)
+			return nil, profileDoc.Error(file, data, err)
 		}
 		if len(doc.Content) == 0 {
 			continue

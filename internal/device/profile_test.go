@@ -103,7 +103,8 @@ active_w: 8
 			"devices/my.yaml:6: field cylinders must be a whole number, got 10.5"},
 		{"no name", strings.Replace(good, "name: my-disk\n", "", 1),
 			"devices/my.yaml:1: profile has no name"},
-		{"bad yaml", good + "  broken: [\n", "devices/my.yaml: yaml:"},
+		{"bad yaml", good + "broken: [\n", "devices/my.yaml:15: the '[' opened on this line is not closed"},
+		{"tab", good + "\tbroken: 1\n", "devices/my.yaml:15: a tab in the indentation"},
 		{"taken name", strings.Replace(good, "name: my-disk", "name: hdd-7200", 1),
 			`profile "hdd-7200" is already defined (builtin profile hdd-7200)`},
 		{"watts beyond any device", strings.Replace(good, "active_w: 8", "active_w: 1e308", 1),
@@ -124,8 +125,8 @@ active_w: 8
 			}
 			t.Chdir(filepath.Dir(dir))
 			_, err := Load("devices")
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("error %v\nwant it to contain %q", err, tt.want)
+			if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), ": yaml: ") {
+				t.Errorf("error %v\nwant it to contain %q, in words", err, tt.want)
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -12,28 +13,30 @@ import (
 type rule struct {
 	pkgs   []string // go list patterns
 	forbid []string // a path forbids itself and what is under it; a path ending in "/" only what is under it
+	allow  []string // exact packages the forbid does not cover
 	why    string
 }
 
 var leaves = []string{
 	"tierbench/internal/device", "tierbench/internal/energy", "tierbench/internal/params",
 	"tierbench/internal/capacity", "tierbench/internal/metrics", "tierbench/internal/rundir", "tierbench/internal/host",
+	"tierbench/internal/yamltext",
 }
 
 var rules = []rule{
-	{leaves, []string{"tierbench/"},
-		"a leaf imports nothing of tierbench, so that every package may use it"},
+	{leaves, []string{"tierbench/"}, leaves,
+		"a leaf imports nothing of tierbench but other leaves, so that every package may use it"},
 	{[]string{"tierbench/internal/emulator/preload"},
 		[]string{"tierbench/internal/engine", "tierbench/internal/monitor", "tierbench/internal/verdict", "tierbench/internal/result",
 			"tierbench/internal/placement", "tierbench/internal/lifecycle", "tierbench/internal/workload"},
-		"the shared-memory ring is shared by the shim, the SQLite VFS and the emulator's server, and carries requests only"},
+		nil, "the shared-memory ring is shared by the shim, the SQLite VFS and the emulator's server, and carries requests only"},
 	{[]string{"tierbench/internal/workload/...", "tierbench/internal/result/...", "tierbench/internal/resultfile"},
 		[]string{"tierbench/internal/emulator", "tierbench/internal/placement", "tierbench/internal/engine/",
 			"github.com/hanwen/go-fuse", "github.com/jackc/pgx", "github.com/go-sql-driver/mysql", "github.com/mattn/go-sqlite3"},
-		"workloads, results and their decoder know engines through package engine; the lifecycle puts engine, placement and workload together"},
+		nil, "workloads, results and their decoder know engines through package engine; the lifecycle puts engine, placement and workload together"},
 	{[]string{"tierbench/internal/lifecycle"},
 		[]string{"tierbench/internal/workload/", "tierbench/internal/report", "tierbench/internal/runreport", "tierbench/internal/study"},
-		"the lifecycle knows workloads through their registry and writes results, not reports"},
+		nil, "the lifecycle knows workloads through their registry and writes results, not reports"},
 }
 
 // forbidden reports whether dep is one of what forbid names.
@@ -107,7 +110,7 @@ func TestLayers(t *testing.T) {
 				t.Errorf("%s links nothing at all: go list gave no dependencies", pkg)
 			}
 			for _, d := range ds {
-				if f, bad := forbidden(d, r.forbid); bad {
+				if f, bad := forbidden(d, r.forbid); bad && !slices.Contains(r.allow, d) {
 					t.Errorf("%s links %s, which the rule against %s forbids: %s", pkg, d, f, r.why)
 				}
 			}

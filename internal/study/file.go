@@ -13,6 +13,7 @@ import (
 
 	"tierbench/internal/params"
 	"tierbench/internal/workload"
+	"tierbench/internal/yamltext"
 )
 
 // File is a study file as read: what it runs, its factors and how they combine,
@@ -148,6 +149,13 @@ var (
 	unclosedRE = regexp.MustCompile(`\$\{([^}]*)$`)
 )
 
+// studyDoc words a study file's YAML syntax errors.
+var studyDoc = yamltext.Doc{
+	What:  "a study file",
+	Empty: "a study needs at least a name and a workload",
+	Holds: "one mapping (name, workload, params, factors, ...)",
+}
+
 // Parse reads a study file; path names it in errors. Errors are a *FileError, each
 // problem as file:line: field: what is wrong and what is valid. Parse checks the
 // file's shape; Expand checks it against the workloads' parameters.
@@ -156,12 +164,12 @@ func Parse(path string, data []byte) (*File, error) {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil {
-		line, msg := syntaxProblem(data, err)
+		line, msg := studyDoc.Problem(data, err)
 		p.add(Pos{Line: line}, "%s", msg)
 		return nil, p.err()
 	}
 	if len(doc.Content) == 0 {
-		p.add(Pos{}, "empty: a study needs at least a name and a workload")
+		p.add(Pos{}, "empty: %s", studyDoc.Empty)
 		return nil, p.err()
 	}
 	var next yaml.Node
@@ -170,7 +178,7 @@ func Parse(path string, data []byte) (*File, error) {
 		p.add(Pos{Line: next.Line}, "a second YAML document (after '---'): a study file holds one, and the rest would be ignored")
 		return nil, p.err()
 	case !errors.Is(err, io.EOF):
-		line, msg := syntaxProblem(data, err)
+		line, msg := studyDoc.Problem(data, err)
 		p.add(Pos{Line: line}, "%s", msg)
 		return nil, p.err()
 	}

@@ -199,10 +199,20 @@ func TestParseReportsSeveralErrors(t *testing.T) {
 	}
 }
 
+// TestParseNotYAML: a mix that is not YAML is one line naming the file and the line
+// of the mistake in words, not yaml.v3's own text or its "EOF".
 func TestParseNotYAML(t *testing.T) {
-	for _, src := range []string{"", "name: [unclosed", "- a\n- b\n"} {
-		if _, err := Parse("x.yaml", []byte(src)); err == nil || !strings.HasPrefix(err.Error(), "x.yaml") {
-			t.Errorf("Parse(%q) error = %v, want one naming the file", src, err)
+	for _, tc := range []struct{ src, want string }{
+		{"", "x.yaml: empty: a mix needs name:, tables: and transactions:"},
+		{"# only a comment\n", "x.yaml: empty: a mix needs name:, tables: and transactions:"},
+		{"name: bbs\ntables: [unclosed\n", "x.yaml:2: the '[' opened on this line is not closed"},
+		{"name: bbs\ntables: {a: b\ntransactions: []\n", "x.yaml:2: the '{' opened on this line is not closed"},
+		{"name: bbs\n\ttables: []\n", "x.yaml:2: a tab in the indentation"},
+		{"- a\n- b\n", "x.yaml"},
+	} {
+		_, err := Parse("x.yaml", []byte(tc.src))
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), ": yaml: ") || strings.Contains(err.Error(), "EOF") {
+			t.Errorf("Parse(%q) error = %v, want one beginning %q in words", tc.src, err, tc.want)
 		}
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"tierbench/internal/yamltext"
 )
 
 // Mix is a parsed and validated mix file.
@@ -185,6 +187,13 @@ func (m *Mix) TxnNames() []string {
 	return out
 }
 
+// mixDoc words a mix file's YAML syntax errors.
+var mixDoc = yamltext.Doc{
+	What:  "a mix",
+	Empty: "a mix needs name:, tables: and transactions:",
+	Holds: "one mapping (name, tables, transactions, ...)",
+}
+
 // Parse reads and validates a mix; file names it in errors.
 func Parse(file string, data []byte) (*Mix, error) {
 	sum := sha256.Sum256(data)
@@ -192,14 +201,17 @@ func Parse(file string, data []byte) (*Mix, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s: empty file: a mix needs name:, tables: and transactions:", c.file)
-		}
-		return nil, fmt.Errorf("%s: %w", c.file, err)
+		return nil, mixDoc.Error(c.file, data, err)
+	}
+	if len(doc.Content) == 0 {
+		return nil, mixDoc.Error(c.file, data, io.EOF)
 	}
 	var extra yaml.Node
-	if err := dec.Decode(&extra); err == nil {
+	switch err := dec.Decode(&extra); {
+	case err == nil:
 		return nil, fmt.Errorf("%s:%d: one mix per file: remove the second document", c.file, extra.Line)
+	case !errors.Is(err, io.EOF):
+		return nil, mixDoc.Error(c.file, data, err)
 	}
 	m := &Mix{File: file, SHA256: hex.EncodeToString(sum[:]), Source: data}
 	root := doc.Content[0]
