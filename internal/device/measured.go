@@ -93,7 +93,11 @@ func measuredClass() *class {
 		}
 		fields = append(fields, field{key: TailKey(op), required: true,
 			help: fmt.Sprintf("mean %s latency of the slowest 0.1%%", op)})
-		fields = append(fields, field{key: MeanKey(op), required: true, above: true,
+		// A flush's mean may be 0: the fit takes it as the write-and-fdatasync pairs'
+		// mean less the write's, which is 0 (clamped) on a device whose fdatasync after
+		// an overwrite costs nothing measurable; the distribution is then flat at 0.
+		// A read's or write's mean is what the servers' count divides by: above 0.
+		fields = append(fields, field{key: MeanKey(op), required: true, above: op != "flush",
 			help: fmt.Sprintf("mean %s latency at queue depth 1", op)})
 	}
 	fields = append(fields,

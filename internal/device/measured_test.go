@@ -134,3 +134,43 @@ func TestMeasuredDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// A fit whose fdatasync cost nothing beyond the write leaves every flush figure at 0
+// (the pairs' mean less the write's, clamped): such a profile parses, and its flush
+// completes when the writes it waits for do. A negative mean is refused.
+func TestMeasuredFlushOfZero(t *testing.T) {
+	good, err := os.ReadFile("testdata/measured.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := strings.SplitN(string(good), "---", 2)[0]
+	zero := first
+	for _, key := range []string{"p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99", "p999", "tail", "mean"} {
+		from := "flush_" + key + "_us: 50\n"
+		if !strings.Contains(zero, from) {
+			t.Fatalf("testdata/measured.yaml has no %q", from)
+		}
+		zero = strings.Replace(zero, from, "flush_"+key+"_us: 0\n", 1)
+	}
+	ps, err := ParseProfiles("m.yaml", []byte(zero))
+	if err != nil {
+		t.Fatalf("a flush of 0 refused: %v", err)
+	}
+	m := NewMeasured("mconst", ps[0])
+	runSteps(t, m, []step{
+		{0, wr(0, 8192), 20 * us},
+		{5 * us, fl(1), 20 * us}, // waits for the write, then nothing
+		{30 * us, fl(1), 30 * us},
+	})
+
+	negative := strings.Replace(zero, "flush_mean_us: 0\n", "flush_mean_us: -1\n", 1)
+	_, err = ParseProfiles("m.yaml", []byte(negative))
+	if want := "field flush_mean_us must be >= 0, got -1"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a flush mean of -1: error %v, want %q", err, want)
+	}
+	// reads and writes still need a mean above 0: the servers' count divides by it
+	_, err = ParseProfiles("m.yaml", []byte(strings.Replace(first, "read_mean_us: 10\n", "read_mean_us: 0\n", 1)))
+	if want := "field read_mean_us must be > 0, got 0"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a read mean of 0: error %v, want %q", err, want)
+	}
+}
