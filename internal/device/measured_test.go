@@ -60,6 +60,19 @@ func TestMeasuredServiceTimes(t *testing.T) {
 			{5 * us, fl(1), 70 * us}, // from 20 us, 50 us
 		})
 	})
+	t.Run("a flush waits for its own file's writes only", func(t *testing.T) {
+		// mconst: two servers, writes 20 us, flushes 50 us
+		runSteps(t, build(t, r, "mconst"), []step{
+			{0, wr(0, 8192), 20 * us},                      // file 1, first server
+			{0, wrOf(2, 8192, 8192), 20 * us},              // file 2, second server
+			{0, wrOf(2, 16384, 8192), 40 * us},             // file 2, waits for a server
+			{25 * us, fl(1), 75 * us},                      // file 1's write is done: 25 + 50
+			{25 * us, fl(2), 90 * us},                      // from file 2's last write at 40
+			{25 * us, Request{Op: OpFlush}, 90 * us},       // file 0: every write, from 40
+			{30 * us, wrOf(0, 24576, 8192), 30*us + 20*us}, // no file: a free server at 30
+			{35 * us, fl(1), 85 * us},                      // not waiting for the fileless write
+		})
+	})
 	t.Run("bytes beyond the block at the transfer rate", func(t *testing.T) {
 		// 1,000,000 bytes past 8 KiB at 1000 MB/s: 1 ms more
 		runSteps(t, build(t, r, "mconst"), []step{
@@ -173,4 +186,26 @@ func TestMeasuredFlushOfZero(t *testing.T) {
 	if want := "field read_mean_us must be > 0, got 0"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("a read mean of 0: error %v, want %q", err, want)
 	}
+}
+
+func wrOf(file uint64, off, size int64) Request {
+	return Request{Op: OpWrite, Offset: off, Size: size, File: file}
+}
+
+// A page cache's writeback above dirty_ratio carries the file of each page, so that a
+// later fsync of that file waits for it on a device that scopes its flush to the file.
+func TestPageCacheWritebackKeepsTheFile(t *testing.T) {
+	// pagecache over mconst: 4 pages, 2 may be dirty; a page copied in 1 us; mconst
+	// writes take 20 us on either of two servers, its flush 50 us
+	m := build(t, measuredRegistry(t), "pagecache(mconst,size=16KiB,copy=4.096GB/s,dirty_ratio=0.5)")
+	runSteps(t, m, []step{
+		{0, wrOf(7, 0, 4096), 1 * us},
+		{0, wrOf(8, 4096, 4096), 1 * us},
+		// a third dirty page: file 7's page 0, the oldest, is written back, 0-20 us
+		{0, wrOf(8, 8192, 4096), 21 * us},
+		// file 7 has nothing dirty, but its page is still being written: 20 + 50
+		{5 * us, fl(7), 70 * us},
+		// file 8's two pages go as one write on the free server, 5-25, then 50
+		{5 * us, fl(8), 75 * us},
+	})
 }
