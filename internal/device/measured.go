@@ -1,6 +1,7 @@
 package device
 
 import (
+	"container/heap"
 	"fmt"
 	"math"
 	"time"
@@ -15,13 +16,21 @@ import (
 // A read or write is served by one of K parallel servers. Its service time is drawn
 // from the measured latency distribution of its operation at queue depth 1 (the
 // quantiles p1 ... p99.9 and the mean of the slowest 0.1%), plus the bytes beyond the
-// probes' block size at the measured transfer rate. K comes from Little's law: the
-// queue-depth-32 probe's rate (read_iops, write_iops) times the mean latency at depth 1
-// is how many requests the device serves at once, x; K is x rounded up, and a request
-// that had to wait for a server (the device was saturated) takes K/x times its drawn
-// time, so that K whole servers pass exactly the measured rate. One request alone sees
-// the measured distribution, 32 at once the measured IOPS. Reads and writes share one
-// set of servers or have one each (queues), as the mixed probe decided.
+// probes' block size at the measured transfer rate. How many requests the device
+// serves at once comes from Little's law: a probe's rate at depth d times the mean
+// latency at depth 1 is x(d), at least 1. Probes at depth 32 (read_iops, write_iops)
+// and, when the fit ran them, 128 (read_iops_qd128, write_iops_qd128) give the curve:
+// x(n) with n requests in flight is x(32) up to 32, a straight line from x(32) to
+// x(128) between them, and x(128) beyond (x(32) throughout without the deeper probe).
+// K is the largest x rounded up. A request submitted with n in flight (itself
+// included) takes its drawn time if n is at most x(n) rounded up, else min(n, K)/x(n)
+// times it, so that the busy servers pass exactly x(n) requests per mean latency. One
+// request alone sees the measured distribution, 32 at once the depth-32 IOPS, 128 at
+// once the depth-128 IOPS. The deeper probe is there because a block layer queues
+// more than 32: a page cache's writeback of 4096 scattered pages passed 121-139
+// thousand writes a second on a virtio disk whose depth-32 probe passed 56 thousand
+// (docs/devices.md, "The flush's scope, measured"). Reads and writes share one set of
+// servers or have one each (queues), as the mixed probe decided.
 //
 // A flush of a file waits for that file's writes submitted before it, not for other
 // files', then takes a delay drawn from the flush distribution (fdatasync after an
@@ -36,7 +45,8 @@ import (
 // requests always get the same completions (no clock, no random source). What is not
 // modelled: dependence of latency on the offset or on the distance between requests
 // (the probes are uniform random), a cache in the device that a small working set
-// would hit, and latency that grows with load before every server is busy.
+// would hit, and how the device's concurrency grows between the probes' depths (a
+// straight line is assumed).
 type Measured struct {
 	counters
 	name     string
@@ -44,10 +54,10 @@ type Measured struct {
 	capacity int64
 	block    int64
 
-	lat   [3]quantiles // by Op
-	rate  [2]int64     // bytes per second beyond block, by Op
-	scale [2]float64   // service stretch of a request that waited, by Op
-	pools [][]time.Duration
+	lat   [3]quantiles  // by Op
+	rate  [2]int64      // bytes per second beyond block, by Op
+	curve [2]depthCurve // requests served at once by requests in flight, by Op
+	pools []*servers
 	// pool is the index in pools of each operation's servers
 	pool [2]int
 	// lastWrite is when each file's latest write completes; anyWrite the latest of all
@@ -55,6 +65,37 @@ type Measured struct {
 	anyWrite  time.Duration
 	draws     splitmix64
 }
+
+// servers are one set of K servers: when each is next free, and the completions of
+// the requests submitted to them that were in flight at the latest submission.
+type servers struct {
+	free     []time.Duration
+	inflight durationHeap
+}
+
+// The queue depths of the fit's IOPS probes (docs/devices.md, "Device twins"): 32,
+// the depth vendors quote IOPS at, and 128, nearer what the block layer queues.
+const (
+	IOPSDepth     = 32
+	DeepIOPSDepth = 128
+)
+
+// depthCurve is x(n), how many requests the device serves at once with n in flight:
+// x32 up to IOPSDepth, a straight line to x128 at DeepIOPSDepth, x128 beyond.
+type depthCurve struct{ x32, x128 float64 }
+
+func (c depthCurve) at(n int) float64 {
+	switch {
+	case n <= IOPSDepth:
+		return c.x32
+	case n >= DeepIOPSDepth:
+		return c.x128
+	}
+	f := float64(n-IOPSDepth) / float64(DeepIOPSDepth-IOPSDepth)
+	return c.x32 + f*(c.x128-c.x32)
+}
+
+func (c depthCurve) most() float64 { return max(c.x32, c.x128) }
 
 // prunedFiles is how many files' last writes are kept before those already complete
 // are forgotten (a flush submitted later cannot wait for them).
@@ -114,6 +155,8 @@ func measuredClass() *class {
 	fields = append(fields,
 		field{key: "read_iops", required: true, above: true, help: "most reads a second (queue depth 32)"},
 		field{key: "write_iops", required: true, above: true, help: "most writes a second (queue depth 32)"},
+		field{key: "read_iops_qd128", help: "reads a second at queue depth 128 (0: not measured; the depth-32 rate holds beyond 32)"},
+		field{key: "write_iops_qd128", help: "writes a second at queue depth 128 (0: not measured; the depth-32 rate holds beyond 32)"},
 		field{key: "read_mbps", required: true, above: true, help: "transfer rate of read bytes beyond block_kib, MB/s"},
 		field{key: "write_mbps", required: true, above: true, help: "transfer rate of written bytes beyond block_kib, MB/s"},
 		field{key: "queues", kind: kindChoice, choices: []string{"shared", "separate"}, def: Figure{Text: "shared"},
@@ -166,25 +209,25 @@ func NewMeasured(name string, p *Profile) *Measured {
 	for i, op := range measuredOps {
 		m.lat[i] = quantilesOf(p, op)
 	}
-	var x [2]float64
 	for i, op := range measuredOps[:2] {
 		m.rate[i] = int64(math.Round(p.Num(op+"_mbps") * 1e6))
-		x[i] = m.Concurrency(Op(i), p.Num(op+"_iops"))
+		c := depthCurve{x32: m.Concurrency(Op(i), p.Num(op+"_iops"))}
+		c.x128 = c.x32
+		if deep := p.Num(op + "_iops_qd128"); deep > 0 {
+			c.x128 = m.Concurrency(Op(i), deep)
+		}
+		m.curve[i] = c
 	}
-	servers := func(x float64) int { return int(min(math.Ceil(x), maxMeasuredServers)) }
+	newServers := func(x float64) *servers {
+		return &servers{free: make([]time.Duration, int(min(math.Ceil(x), maxMeasuredServers)))}
+	}
 	if p.Text("queues") == "separate" {
-		for i := range x {
-			k := servers(x[i])
-			m.pools = append(m.pools, make([]time.Duration, k))
+		for i := range m.curve {
+			m.pools = append(m.pools, newServers(m.curve[i].most()))
 			m.pool[i] = i
-			m.scale[i] = float64(k) / x[i]
 		}
 	} else {
-		k := servers(max(x[0], x[1]))
-		m.pools = [][]time.Duration{make([]time.Duration, k)}
-		for i := range x {
-			m.scale[i] = float64(k) / x[i]
-		}
+		m.pools = []*servers{newServers(max(m.curve[0].most(), m.curve[1].most()))}
 	}
 	return m
 }
@@ -197,7 +240,7 @@ func (m *Measured) Concurrency(op Op, iops float64) float64 {
 
 // Servers is K for each operation (reads, writes): the number of its servers.
 func (m *Measured) Servers() [2]int {
-	return [2]int{len(m.pools[m.pool[OpRead]]), len(m.pools[m.pool[OpWrite]])}
+	return [2]int{len(m.pools[m.pool[OpRead]].free), len(m.pools[m.pool[OpWrite]].free)}
 }
 
 func (m *Measured) Name() string    { return m.name }
@@ -219,20 +262,26 @@ func (m *Measured) Submit(at time.Duration, r Request) time.Duration {
 		return done
 	}
 	op := r.Op
-	servers := m.pools[m.pool[op]]
+	pool := m.pools[m.pool[op]]
+	for len(pool.inflight) > 0 && pool.inflight[0] <= at {
+		heap.Pop(&pool.inflight)
+	}
+	n := len(pool.inflight) + 1
 	i := 0
-	for j, t := range servers {
-		if t < servers[i] {
+	for j, t := range pool.free {
+		if t < pool.free[i] {
 			i = j
 		}
 	}
-	start := max(at, servers[i])
+	start := max(at, pool.free[i])
 	service := m.lat[op].at(u) + xfer(max(r.Size, 0)-m.block, m.rate[op])
-	if start > at {
-		service = time.Duration(math.Round(float64(service) * m.scale[op]))
+	if x := m.curve[op].at(n); float64(n) > math.Ceil(x) {
+		busy := min(n, len(pool.free))
+		service = time.Duration(math.Round(float64(service) * float64(busy) / x))
 	}
 	done := start + service
-	servers[i] = done
+	pool.free[i] = done
+	heap.Push(&pool.inflight, done)
 	if op == OpWrite {
 		m.noteWrite(at, r.File, done)
 	}
@@ -337,3 +386,17 @@ func (q quantiles) Mean() time.Duration {
 // MeanLatency is the mean of operation op's latency distribution (at the block size),
 // for the fit's comparisons.
 func (m *Measured) MeanLatency(op Op) time.Duration { return m.lat[op].Mean() }
+
+// durationHeap is a min-heap of times.
+type durationHeap []time.Duration
+
+func (h durationHeap) Len() int           { return len(h) }
+func (h durationHeap) Less(i, j int) bool { return h[i] < h[j] }
+func (h durationHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *durationHeap) Push(x any)        { *h = append(*h, x.(time.Duration)) }
+func (h *durationHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}

@@ -1,6 +1,7 @@
 package device
 
 import (
+	"container/heap"
 	"math"
 	"os"
 	"strings"
@@ -208,4 +209,67 @@ func TestPageCacheWritebackKeepsTheFile(t *testing.T) {
 		// file 8's two pages go as one write on the free server, 5-25, then 50
 		{5 * us, fl(8), 75 * us},
 	})
+}
+
+// mdeep's reads take 10 us and pass 100000 a second at depth 32 and 400000 at depth
+// 128: x(32) = 1 and x(128) = 4 requests at once, so K = 4 servers. Its writes (20
+// us, 50000 a second at depth 32, no deeper probe) stay at x = 1 at every depth.
+func TestMeasuredDepthCurve(t *testing.T) {
+	r := measuredRegistry(t)
+	m := build(t, r, "mdeep").(*Measured)
+	if got := m.Servers(); got != [2]int{4, 4} {
+		t.Errorf("servers %v, want 4 shared", got)
+	}
+	for _, c := range []struct {
+		op   Op
+		n    int
+		want float64
+	}{
+		{OpRead, 1, 1}, {OpRead, 32, 1}, {OpRead, 80, 2.5}, // half way from 32 to 128
+		{OpRead, 128, 4}, {OpRead, 500, 4}, {OpWrite, 80, 1}, {OpWrite, 500, 1},
+	} {
+		if got := m.curve[c.op].at(c.n); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("%v x(%d) = %v, want %v", c.op, c.n, got, c.want)
+		}
+	}
+	t.Run("a burst is stretched by the requests in flight", func(t *testing.T) {
+		// with n in flight and x(n) = 1, each takes min(n, 4) x 10 us
+		runSteps(t, build(t, r, "mdeep"), []step{
+			{0, rd(0, 8192), 10 * us},           // alone
+			{0, rd(8192, 8192), 20 * us},        // 2 in flight
+			{0, rd(16384, 8192), 30 * us},       // 3
+			{0, rd(24576, 8192), 40 * us},       // 4
+			{0, rd(32768, 8192), 10*us + 40*us}, // 5: the first server frees at 10
+		})
+	})
+	// Closed loops at depth d: each completion submits the next read. The rate is
+	// x(d) / 10 us: 100000 at 32 (each of 4 servers takes 4/1 x 10 us), 250000 at 80
+	// (4/2.5 x 10 us), 400000 at 128 (10 us).
+	for _, c := range []struct {
+		depth int
+		want  float64
+	}{{32, 100000}, {80, 250000}, {128, 400000}} {
+		got := closedLoopRate(build(t, r, "mdeep"), c.depth, 40000)
+		if math.Abs(got-c.want)/c.want > 0.01 {
+			t.Errorf("depth %d: %.0f reads a second, want %.0f", c.depth, got, c.want)
+		}
+	}
+}
+
+// closedLoopRate keeps depth reads in flight until n have been submitted and returns
+// how many completed a second.
+func closedLoopRate(m Model, depth, n int) float64 {
+	var pending durationHeap
+	for i := range depth {
+		heap.Push(&pending, m.Submit(0, rd(int64(i)*8192, 8192)))
+	}
+	var last time.Duration
+	for i := depth; i < n; i++ {
+		at := heap.Pop(&pending).(time.Duration)
+		heap.Push(&pending, m.Submit(at, rd(int64(i%1000)*8192, 8192)))
+	}
+	for pending.Len() > 0 {
+		last = max(last, heap.Pop(&pending).(time.Duration))
+	}
+	return float64(n) / last.Seconds()
 }

@@ -79,10 +79,16 @@ func (res *FitResult) derive(runs [][]round) error {
 		fields = append(fields, field{device.MeanKey(src.op), num(mean, 1),
 			fmt.Sprintf("%s probe: mean of %d %s in %s%s", src.probe, n, src.what, rounds, src.less)})
 	}
-	for _, src := range []struct{ op, probe string }{{"read", "randread-8k-qd32"}, {"write", "randwrite-8k-qd32"}} {
+	for _, src := range []struct {
+		key, probe string
+		depth      int
+	}{
+		{"read_iops", "randread-8k-qd32", depth}, {"write_iops", "randwrite-8k-qd32", depth},
+		{"read_iops_qd128", "randread-8k-qd128", deepDepth}, {"write_iops_qd128", "randwrite-8k-qd128", deepDepth},
+	} {
 		r := results[probeIndex(src.probe)]
-		fields = append(fields, field{src.op + "_iops", num(r.Measured, 0),
-			fmt.Sprintf("%s probe: median of %s (CV %.1f%%), %d threads each waiting for its request", src.probe, rounds, r.CVPct, depth)})
+		fields = append(fields, field{src.key, num(r.Measured, 0),
+			fmt.Sprintf("%s probe: median of %s (CV %.1f%%), %d threads each waiting for its request", src.probe, rounds, r.CVPct, src.depth)})
 	}
 	for _, src := range []struct{ op, seq, rnd string }{{"read", "seqread-1m-qd1", "randread-8k-qd1"}, {"write", "seqwrite-1m-qd1", "randwrite-8k-qd1"}} {
 		seq, rnd := meanUs(byName[src.seq].pooled), meanUs(byName[src.rnd].pooled)
@@ -120,6 +126,7 @@ func (res *FitResult) derive(runs [][]round) error {
 	fits := map[string]string{
 		"randread-8k-qd1": "read_p*_us, read_tail_us", "randwrite-8k-qd1": "write_p*_us, write_tail_us",
 		"writeflush-8k": "flush_p*_us, flush_tail_us", "randread-8k-qd32": "read_iops", "randwrite-8k-qd32": "write_iops",
+		"randread-8k-qd128": "read_iops_qd128", "randwrite-8k-qd128": "write_iops_qd128",
 		"seqread-1m-qd1": "read_mbps", "seqwrite-1m-qd1": "write_mbps", "randrw70-8k-qd32": "queues",
 	}
 	for i := range results {
