@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -272,4 +273,56 @@ func closedLoopRate(m Model, depth, n int) float64 {
 		last = max(last, heap.Pop(&pending).(time.Duration))
 	}
 	return float64(n) / last.Seconds()
+}
+
+// mqueue is mconst (two servers, writes 20 us, flushes 50 us) behind a block layer
+// that holds 2 requests in the device's queue.
+func TestMeasuredQueueBound(t *testing.T) {
+	r := measuredRegistry(t)
+	burst := []step{
+		// file 8 writes back 6 pages at once: two at a time, 20 us each
+		{0, wrOf(8, 0, 8192), 20 * us},
+		{0, wrOf(8, 8192, 8192), 20 * us},
+		{0, wrOf(8, 16384, 8192), 40 * us},
+		{0, wrOf(8, 24576, 8192), 40 * us},
+		{0, wrOf(8, 32768, 8192), 60 * us},
+		{0, wrOf(8, 40960, 8192), 60 * us},
+	}
+	t.Run("a newcomer of another file waits behind the queue, not the backlog", func(t *testing.T) {
+		runSteps(t, build(t, r, "mqueue"), append(burst,
+			// file 7 at 5 us: 6 in flight, more than the queue's 2; behind 2 with 2
+			// servers it starts when the first in flight completes, at 20, ends at 40
+			step{5 * us, wrOf(7, 65536, 8192), 40 * us},
+			step{5 * us, fl(7), 90 * us}, // 40 + 50
+			// both servers free at 60; the first carries file 7's 20 us, to 80. File
+			// 8 still has requests waiting: its next keeps its place after its own,
+			// on the other server, 60-80
+			step{10 * us, wrOf(8, 49152, 8192), 80 * us},
+			// no file never passes: both servers are free at 80
+			step{10 * us, wrOf(0, 57344, 8192), 100 * us},
+		))
+	})
+	t.Run("without a bound it waits for the whole backlog", func(t *testing.T) {
+		runSteps(t, build(t, r, "mconst"), append(burst,
+			step{5 * us, wrOf(7, 65536, 8192), 80 * us}, // the first server frees at 60
+			step{5 * us, fl(7), 130 * us},
+		))
+	})
+}
+
+func TestNth(t *testing.T) {
+	rng := splitmix64(1)
+	for n := 1; n <= 60; n++ {
+		xs := make([]time.Duration, n)
+		for i := range xs {
+			xs[i] = time.Duration(rng.next() % 20) // with repeats
+		}
+		sorted := slices.Clone(xs)
+		slices.Sort(sorted)
+		for k := range n {
+			if got := nth(slices.Clone(xs), k); got != sorted[k] {
+				t.Fatalf("nth(%v, %d) = %v, want %v", xs, k, got, sorted[k])
+			}
+		}
+	}
 }

@@ -96,7 +96,12 @@ func (res *FitResult) derive(runs [][]round) error {
 		fields = append(fields, field{src.op + "_mbps", num(rate, 1),
 			fmt.Sprintf("%s probe: 1 MiB in %.1f us on average; %s (%s probe)", src.seq, seq, how, src.rnd)})
 	}
-	fields = append(fields,
+	queue := field{"queue_depth", "0", "no block device under " + res.Where.Dir + " to read nr_requests of: no bound"}
+	if w := res.Where; w.QueueDepth > 0 {
+		queue = field{"queue_depth", strconv.Itoa(w.QueueDepth),
+			fmt.Sprintf("nr_requests of /sys/block/%s/queue: the requests the block layer holds in the device's queue", w.Device)}
+	}
+	fields = append(fields, queue,
 		field{"queues", "shared", ""},
 		field{"idle_w", "0", "not measured: a fit times requests only; give the device's watts from its datasheet"},
 		field{"active_w", "0", "not measured: a fit times requests only; give the device's watts from its datasheet"},

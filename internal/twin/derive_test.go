@@ -39,7 +39,7 @@ func derived(t *testing.T, pairs []time.Duration) *FitResult {
 	set("randwrite-8k-qd128", rate(50000))
 	set("randrw70-8k-qd32", rate(25000))
 	set("commit-8k", round{requests: 1000, elapsed: time.Second, latencies: same(1000, time.Millisecond)})
-	res := &FitResult{Where: &Where{Dir: "/d", Device: "vdz", FSType: "ext4", Source: "/dev/vdz", CapacityBytes: 100e9},
+	res := &FitResult{Where: &Where{Dir: "/d", Device: "vdz", FSType: "ext4", Source: "/dev/vdz", CapacityBytes: 100e9, QueueDepth: 256},
 		Rounds: 1, Name: "twin-vdz", Host: "h", Budget: time.Second, Size: 1 << 30}
 	if err := res.derive(runs); err != nil {
 		t.Fatal(err)
@@ -54,7 +54,7 @@ func TestDerive(t *testing.T) {
 	for key, want := range map[string]float64{
 		"capacity_gb": 100, "read_p50_us": 100, "read_p99_us": 100, "read_p999_us": 1000, "read_tail_us": 1000,
 		"read_mean_us": 109, "write_p1_us": 200, "write_mean_us": 200, "flush_p50_us": 300, "flush_mean_us": 300,
-		"read_iops": 30000, "write_iops": 20000, "read_iops_qd128": 60000, "write_iops_qd128": 50000,
+		"read_iops": 30000, "write_iops": 20000, "read_iops_qd128": 60000, "write_iops_qd128": 50000, "queue_depth": 256,
 		// 1040384 bytes in 991 us and in 500 us: bytes per microsecond are MB/s
 		"read_mbps": 1049.8, "write_mbps": 2080.8,
 	} {
@@ -69,6 +69,9 @@ func TestDerive(t *testing.T) {
 	ps, err := device.ParseProfiles("t.yaml", res.Profile)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if src := ps[0].Fields["queue_depth"].Source; src != "nr_requests of /sys/block/vdz/queue: the requests the block layer holds in the device's queue" {
+		t.Errorf("queue_depth source %q", src)
 	}
 	if src := ps[0].Fields["flush_p50_us"].Source; src != "writeflush-8k probe: p50 of 1000 writes and fdatasyncs in 1 rounds, less the mean 8 KiB write (200.0 us, randwrite-8k-qd1 probe)" {
 		t.Errorf("flush source %q", src)
