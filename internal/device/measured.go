@@ -19,7 +19,8 @@ import (
 // probes' block size at the measured transfer rate. How many requests the device
 // serves at once comes from Little's law: a probe's rate at depth d times the mean
 // latency at depth 1 is x(d), at least 1. Probes at depth 32 (read_iops, write_iops)
-// and, when the fit ran them, 128 (read_iops_qd128, write_iops_qd128) give the curve:
+// and, when the fit ran them, 128 (read_iops_qd128; write_iops_qd128, which the fit
+// takes from a writeback that fills the block layer's queue) give the curve:
 // x(n) with n requests in flight is x(32) up to 32, a straight line from x(32) to
 // x(128) between them, and x(128) beyond (x(32) throughout without the deeper probe).
 // K is the largest x rounded up. A request submitted with n in flight (itself
@@ -37,7 +38,9 @@ import (
 // O_DIRECT overwrite: what the device's cache flush costs, with no file system journal
 // to write). fdatasync writes back and waits for its own file's pages, and the cache
 // flush after them does not wait for requests still queued. A flush of file 0 (no
-// file: a whole-device flush) waits for every write.
+// file: a whole-device flush) waits for every write. Not modelled: the journal commit
+// an fdatasync owes when its file's size or blocks changed (the fit's files are
+// preallocated and overwritten, which commits nothing to ext4's journal).
 //
 // The host's block layer holds at most queue_depth requests in the device's queue
 // (its nr_requests); a longer backlog waits in the host, and a request of another
