@@ -172,7 +172,7 @@ func measuredClass() *class {
 		field{key: "write_iops", required: true, above: true, help: "most writes a second (queue depth 32)"},
 		field{key: "queue_depth", kind: kindInteger, help: "requests the host's block layer holds in the device's queue (nr_requests); 0: no bound, a request waits for every one submitted before it"},
 		field{key: "read_iops_qd128", help: "reads a second at queue depth 128 (0: not measured; the depth-32 rate holds beyond 32)"},
-		field{key: "write_iops_qd128", help: "writes a second at queue depth 128 (0: not measured; the depth-32 rate holds beyond 32)"},
+		field{key: "write_iops_qd128", help: "writes a second at queue depth 128 or more (the fit: a writeback filling the block layer's queue; 0: not measured, the depth-32 rate holds beyond 32)"},
 		field{key: "read_mbps", required: true, above: true, help: "transfer rate of read bytes beyond block_kib, MB/s"},
 		field{key: "write_mbps", required: true, above: true, help: "transfer rate of written bytes beyond block_kib, MB/s"},
 		field{key: "queues", kind: kindChoice, choices: []string{"shared", "separate"}, def: Figure{Text: "shared"},
