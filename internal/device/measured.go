@@ -1,6 +1,7 @@
 package device
 
 import (
+	"container/heap"
 	"fmt"
 	"math"
 	"time"
@@ -15,23 +16,47 @@ import (
 // A read or write is served by one of K parallel servers. Its service time is drawn
 // from the measured latency distribution of its operation at queue depth 1 (the
 // quantiles p1 ... p99.9 and the mean of the slowest 0.1%), plus the bytes beyond the
-// probes' block size at the measured transfer rate. K comes from Little's law: the
-// queue-depth-32 probe's rate (read_iops, write_iops) times the mean latency at depth 1
-// is how many requests the device serves at once, x; K is x rounded up, and a request
-// that had to wait for a server (the device was saturated) takes K/x times its drawn
-// time, so that K whole servers pass exactly the measured rate. One request alone sees
-// the measured distribution, 32 at once the measured IOPS. Reads and writes share one
-// set of servers or have one each (queues), as the mixed probe decided.
+// probes' block size at the measured transfer rate. How many requests the device
+// serves at once comes from Little's law: a probe's rate at depth d times the mean
+// latency at depth 1 is x(d), at least 1. Probes at depth 32 (read_iops, write_iops)
+// and, when the fit ran them, 128 (read_iops_qd128; write_iops_qd128, which the fit
+// takes from a writeback that fills the block layer's queue) give the curve:
+// x(n) with n requests in flight is x(32) up to 32, a straight line from x(32) to
+// x(128) between them, and x(128) beyond (x(32) throughout without the deeper probe).
+// K is the largest x rounded up. A request submitted with n in flight (itself
+// included) takes its drawn time if n is at most x(n) rounded up, else min(n, K)/x(n)
+// times it, so that the busy servers pass exactly x(n) requests per mean latency. One
+// request alone sees the measured distribution, 32 at once the depth-32 IOPS, 128 at
+// once the depth-128 IOPS. The deeper probe is there because a block layer queues
+// more than 32: a page cache's writeback of 4096 scattered pages passed 121-139
+// thousand writes a second on a virtio disk whose depth-32 probe passed 56 thousand
+// (docs/devices.md, "The flush's scope, measured"). Reads and writes share one set of
+// servers or have one each (queues), as the mixed probe decided.
 //
-// A flush waits for every write acknowledged before it, then takes a delay drawn from
-// the flush distribution (fdatasync after an O_DIRECT overwrite: what the device's cache
-// flush costs, with no file system journal to write).
+// A flush of a file waits for that file's writes submitted before it, not for other
+// files', then takes a delay drawn from the flush distribution (fdatasync after an
+// O_DIRECT overwrite: what the device's cache flush costs, with no file system journal
+// to write). fdatasync writes back and waits for its own file's pages, and the cache
+// flush after them does not wait for requests still queued. A flush of file 0 (no
+// file: a whole-device flush) waits for every write. Not modelled: the journal commit
+// an fdatasync owes when its file's size or blocks changed (the fit's files are
+// preallocated and overwritten, which commits nothing to ext4's journal).
+//
+// The host's block layer holds at most queue_depth requests in the device's queue
+// (its nr_requests); a longer backlog waits in the host, and a request of another
+// file gets a place among the queue's rather than behind the whole backlog (passes).
+// On a virtio disk, commits (an 8 KiB write and fdatasync) kept going at about 3 ms
+// each while another file's 4096 scattered pages were being written back; a model
+// whose flush waited for every earlier write, and whose requests waited for every
+// request before them, made the one commit wait for the whole writeback
+// (docs/devices.md, "The flush's scope, measured").
 //
 // The draws come from a fixed-seed generator advanced once per request, so the same
 // requests always get the same completions (no clock, no random source). What is not
 // modelled: dependence of latency on the offset or on the distance between requests
 // (the probes are uniform random), a cache in the device that a small working set
-// would hit, and latency that grows with load before every server is busy.
+// would hit, and how the device's concurrency grows between the probes' depths (a
+// straight line is assumed).
 type Measured struct {
 	counters
 	name     string
@@ -39,15 +64,57 @@ type Measured struct {
 	capacity int64
 	block    int64
 
-	lat   [3]quantiles // by Op
-	rate  [2]int64     // bytes per second beyond block, by Op
-	scale [2]float64   // service stretch of a request that waited, by Op
-	pools [][]time.Duration
+	lat   [3]quantiles  // by Op
+	rate  [2]int64      // bytes per second beyond block, by Op
+	curve [2]depthCurve // requests served at once by requests in flight, by Op
+	pools []*servers
 	// pool is the index in pools of each operation's servers
-	pool      [2]int
-	lastWrite time.Duration
-	draws     splitmix64
+	pool [2]int
+	// queue is how many requests the host's block layer holds ahead of a newcomer
+	// (0: no bound)
+	queue int
+	// files are what each file has on the device; anyWrite is when the latest write
+	// of all completes
+	files    map[uint64]fileState
+	anyWrite time.Duration
+	draws    splitmix64
 }
+
+// servers are one set of K servers: when each is next free, and the completions of
+// the requests submitted to them that were in flight at the latest submission.
+type servers struct {
+	free     []time.Duration
+	inflight durationHeap
+	scratch  []time.Duration // for passes
+}
+
+// The queue depths of the fit's IOPS probes (docs/devices.md, "Device twins"): 32,
+// the depth vendors quote IOPS at, and 128, nearer what the block layer queues.
+const (
+	IOPSDepth     = 32
+	DeepIOPSDepth = 128
+)
+
+// depthCurve is x(n), how many requests the device serves at once with n in flight:
+// x32 up to IOPSDepth, a straight line to x128 at DeepIOPSDepth, x128 beyond.
+type depthCurve struct{ x32, x128 float64 }
+
+func (c depthCurve) at(n int) float64 {
+	switch {
+	case n <= IOPSDepth:
+		return c.x32
+	case n >= DeepIOPSDepth:
+		return c.x128
+	}
+	f := float64(n-IOPSDepth) / float64(DeepIOPSDepth-IOPSDepth)
+	return c.x32 + f*(c.x128-c.x32)
+}
+
+func (c depthCurve) most() float64 { return max(c.x32, c.x128) }
+
+// prunedFiles is how many files' last writes are kept before those already complete
+// are forgotten (a flush submitted later cannot wait for them).
+const prunedFiles = 1024
 
 // maxMeasuredServers bounds K: a device that serves more requests at once than this is
 // beyond what one host's queue depth can tell apart.
@@ -93,12 +160,19 @@ func measuredClass() *class {
 		}
 		fields = append(fields, field{key: TailKey(op), required: true,
 			help: fmt.Sprintf("mean %s latency of the slowest 0.1%%", op)})
-		fields = append(fields, field{key: MeanKey(op), required: true, above: true,
+		// A flush's mean may be 0: the fit takes it as the write-and-fdatasync pairs'
+		// mean less the write's, which is 0 (clamped) on a device whose fdatasync after
+		// an overwrite costs nothing measurable; the distribution is then flat at 0.
+		// A read's or write's mean is what the servers' count divides by: above 0.
+		fields = append(fields, field{key: MeanKey(op), required: true, above: op != "flush",
 			help: fmt.Sprintf("mean %s latency at queue depth 1", op)})
 	}
 	fields = append(fields,
 		field{key: "read_iops", required: true, above: true, help: "most reads a second (queue depth 32)"},
 		field{key: "write_iops", required: true, above: true, help: "most writes a second (queue depth 32)"},
+		field{key: "queue_depth", kind: kindInteger, help: "requests the host's block layer holds in the device's queue (nr_requests); 0: no bound, a request waits for every one submitted before it"},
+		field{key: "read_iops_qd128", help: "reads a second at queue depth 128 (0: not measured; the depth-32 rate holds beyond 32)"},
+		field{key: "write_iops_qd128", help: "writes a second at queue depth 128 or more (the fit: a writeback filling the block layer's queue; 0: not measured, the depth-32 rate holds beyond 32)"},
 		field{key: "read_mbps", required: true, above: true, help: "transfer rate of read bytes beyond block_kib, MB/s"},
 		field{key: "write_mbps", required: true, above: true, help: "transfer rate of written bytes beyond block_kib, MB/s"},
 		field{key: "queues", kind: kindChoice, choices: []string{"shared", "separate"}, def: Figure{Text: "shared"},
@@ -146,29 +220,31 @@ func NewMeasured(name string, p *Profile) *Measured {
 		capacity: int64(math.Round(p.Num("capacity_gb") * 1e9)),
 		block:    max(1, int64(math.Round(p.Num("block_kib")*1024))),
 		draws:    splitmix64(0x7477696e), // "twin"
+		files:    map[uint64]fileState{},
+		queue:    int(p.Num("queue_depth")),
 	}
 	for i, op := range measuredOps {
 		m.lat[i] = quantilesOf(p, op)
 	}
-	var x [2]float64
 	for i, op := range measuredOps[:2] {
 		m.rate[i] = int64(math.Round(p.Num(op+"_mbps") * 1e6))
-		x[i] = m.Concurrency(Op(i), p.Num(op+"_iops"))
+		c := depthCurve{x32: m.Concurrency(Op(i), p.Num(op+"_iops"))}
+		c.x128 = c.x32
+		if deep := p.Num(op + "_iops_qd128"); deep > 0 {
+			c.x128 = m.Concurrency(Op(i), deep)
+		}
+		m.curve[i] = c
 	}
-	servers := func(x float64) int { return int(min(math.Ceil(x), maxMeasuredServers)) }
+	newServers := func(x float64) *servers {
+		return &servers{free: make([]time.Duration, int(min(math.Ceil(x), maxMeasuredServers)))}
+	}
 	if p.Text("queues") == "separate" {
-		for i := range x {
-			k := servers(x[i])
-			m.pools = append(m.pools, make([]time.Duration, k))
+		for i := range m.curve {
+			m.pools = append(m.pools, newServers(m.curve[i].most()))
 			m.pool[i] = i
-			m.scale[i] = float64(k) / x[i]
 		}
 	} else {
-		k := servers(max(x[0], x[1]))
-		m.pools = [][]time.Duration{make([]time.Duration, k)}
-		for i := range x {
-			m.scale[i] = float64(k) / x[i]
-		}
+		m.pools = []*servers{newServers(max(m.curve[0].most(), m.curve[1].most()))}
 	}
 	return m
 }
@@ -181,7 +257,7 @@ func (m *Measured) Concurrency(op Op, iops float64) float64 {
 
 // Servers is K for each operation (reads, writes): the number of its servers.
 func (m *Measured) Servers() [2]int {
-	return [2]int{len(m.pools[m.pool[OpRead]]), len(m.pools[m.pool[OpWrite]])}
+	return [2]int{len(m.pools[m.pool[OpRead]].free), len(m.pools[m.pool[OpWrite]].free)}
 }
 
 func (m *Measured) Name() string    { return m.name }
@@ -194,31 +270,127 @@ func (m *Measured) Submit(at time.Duration, r Request) time.Duration {
 	m.busy.advance(at)
 	u := float64(m.draws.next()>>11) / (1 << 53)
 	if r.Op == OpFlush {
-		start := max(at, m.lastWrite)
+		start := max(at, m.anyWrite)
+		if r.File != 0 {
+			start = max(at, m.files[r.File].write)
+		}
 		done := start + m.lat[OpFlush].at(u)
 		m.busy.add(start, done)
 		return done
 	}
 	op := r.Op
-	servers := m.pools[m.pool[op]]
+	pool := m.pools[m.pool[op]]
+	for len(pool.inflight) > 0 && pool.inflight[0] <= at {
+		heap.Pop(&pool.inflight)
+	}
+	n := len(pool.inflight) + 1
 	i := 0
-	for j, t := range servers {
-		if t < servers[i] {
+	for j, t := range pool.free {
+		if t < pool.free[i] {
 			i = j
 		}
 	}
-	start := max(at, servers[i])
+	start := max(at, pool.free[i])
 	service := m.lat[op].at(u) + xfer(max(r.Size, 0)-m.block, m.rate[op])
-	if start > at {
-		service = time.Duration(math.Round(float64(service) * m.scale[op]))
+	if x := m.curve[op].at(n); float64(n) > math.Ceil(x) {
+		busy := min(n, len(pool.free))
+		service = time.Duration(math.Round(float64(service) * float64(busy) / x))
+	}
+	if passed, ok := m.passes(at, r.File, pool, start); ok {
+		// it runs in the place the block layer gave it; the requests it passed are
+		// behind it, which the server that frees first carries from now on
+		start = passed
+		pool.free[i] += service
+	} else {
+		pool.free[i] = start + service
 	}
 	done := start + service
-	servers[i] = done
-	if op == OpWrite {
-		m.lastWrite = max(m.lastWrite, done)
-	}
+	heap.Push(&pool.inflight, done)
+	m.note(at, r, start, done)
 	m.busy.add(start, done)
 	return done
+}
+
+// passes is where a request of file submitted at at starts when the block layer
+// bounds the queue ahead of it (docs/devices.md, "Device twins"): the host holds at
+// most queue requests in the device's queue; a longer backlog waits in the host, and
+// a newcomer of another file gets its place among the queue's, where the device's
+// first-come order (fifo, the start it would have) puts it behind every request
+// submitted before. On a virtio disk, commits kept going at about 3 ms each behind
+// another file's writeback of 4096 pages that took 30 ms, where first-come order made
+// the one commit wait for all of it. Only a file with nothing of its own still
+// waiting passes (its requests keep their order; a writeback's burst does not pass
+// itself), and file 0 (no file) never does. With K servers busy, the newcomer behind
+// queue requests starts when the (queue+1-K)-th of those in flight completes.
+func (m *Measured) passes(at time.Duration, file uint64, pool *servers, fifo time.Duration) (time.Duration, bool) {
+	ahead := len(pool.inflight) // the request itself is not among them yet
+	if m.queue == 0 || file == 0 || fifo <= at || ahead <= m.queue || m.files[file].start > at {
+		return 0, false
+	}
+	pool.scratch = append(pool.scratch[:0], pool.inflight...)
+	k := max(m.queue+1-len(pool.free), 1)
+	start := max(at, nth(pool.scratch, k-1))
+	return start, start < fifo
+}
+
+// nth is the k-th smallest of xs (from 0), which it reorders: quickselect, linear on
+// average, as a pass is looked for while thousands may be in flight.
+func nth(xs []time.Duration, k int) time.Duration {
+	lo, hi := 0, len(xs)-1
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		pivot := max(min(xs[lo], xs[mid]), min(max(xs[lo], xs[mid]), xs[hi])) // median of three
+		i, j := lo, hi
+		for i <= j {
+			for xs[i] < pivot {
+				i++
+			}
+			for xs[j] > pivot {
+				j--
+			}
+			if i <= j {
+				xs[i], xs[j] = xs[j], xs[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return xs[k]
+		}
+	}
+	return xs[k]
+}
+
+// fileState is what a file has on the device: when its latest request starts and
+// when its latest write completes.
+type fileState struct{ start, write time.Duration }
+
+// note records request r of its file, submitted at at, running from start to done.
+func (m *Measured) note(at time.Duration, r Request, start, done time.Duration) {
+	if r.Op == OpWrite {
+		m.anyWrite = max(m.anyWrite, done)
+	}
+	if r.File == 0 {
+		return
+	}
+	if len(m.files) >= prunedFiles {
+		for f, st := range m.files {
+			if st.start <= at && st.write <= at {
+				delete(m.files, f)
+			}
+		}
+	}
+	st := m.files[r.File]
+	st.start = max(st.start, start)
+	if r.Op == OpWrite {
+		st.write = max(st.write, done)
+	}
+	m.files[r.File] = st
 }
 
 // quantiles is a latency distribution given by its quantiles and its mean: flat below
@@ -302,3 +474,17 @@ func (q quantiles) Mean() time.Duration {
 // MeanLatency is the mean of operation op's latency distribution (at the block size),
 // for the fit's comparisons.
 func (m *Measured) MeanLatency(op Op) time.Duration { return m.lat[op].Mean() }
+
+// durationHeap is a min-heap of times.
+type durationHeap []time.Duration
+
+func (h durationHeap) Len() int           { return len(h) }
+func (h durationHeap) Less(i, j int) bool { return h[i] < h[j] }
+func (h durationHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *durationHeap) Push(x any)        { *h = append(*h, x.(time.Duration)) }
+func (h *durationHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}

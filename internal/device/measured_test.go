@@ -1,8 +1,10 @@
 package device
 
 import (
+	"container/heap"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -58,6 +60,19 @@ func TestMeasuredServiceTimes(t *testing.T) {
 		runSteps(t, build(t, r, "mconst"), []step{
 			{0, wr(0, 8192), 20 * us},
 			{5 * us, fl(1), 70 * us}, // from 20 us, 50 us
+		})
+	})
+	t.Run("a flush waits for its own file's writes only", func(t *testing.T) {
+		// mconst: two servers, writes 20 us, flushes 50 us
+		runSteps(t, build(t, r, "mconst"), []step{
+			{0, wr(0, 8192), 20 * us},                      // file 1, first server
+			{0, wrOf(2, 8192, 8192), 20 * us},              // file 2, second server
+			{0, wrOf(2, 16384, 8192), 40 * us},             // file 2, waits for a server
+			{25 * us, fl(1), 75 * us},                      // file 1's write is done: 25 + 50
+			{25 * us, fl(2), 90 * us},                      // from file 2's last write at 40
+			{25 * us, Request{Op: OpFlush}, 90 * us},       // file 0: every write, from 40
+			{30 * us, wrOf(0, 24576, 8192), 30*us + 20*us}, // no file: a free server at 30
+			{35 * us, fl(1), 85 * us},                      // not waiting for the fileless write
 		})
 	})
 	t.Run("bytes beyond the block at the transfer rate", func(t *testing.T) {
@@ -131,6 +146,183 @@ func TestMeasuredDeterministic(t *testing.T) {
 		at := time.Duration(i) * 30 * us
 		if x, y := a.Submit(at, rd(i*8192, 8192)), b.Submit(at, rd(i*8192, 8192)); x != y {
 			t.Fatalf("request %d: %v and %v", i, x, y)
+		}
+	}
+}
+
+// A fit whose fdatasync cost nothing beyond the write leaves every flush figure at 0
+// (the pairs' mean less the write's, clamped): such a profile parses, and its flush
+// completes when the writes it waits for do. A negative mean is refused.
+func TestMeasuredFlushOfZero(t *testing.T) {
+	good, err := os.ReadFile("testdata/measured.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := strings.SplitN(string(good), "---", 2)[0]
+	zero := first
+	for _, key := range []string{"p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99", "p999", "tail", "mean"} {
+		from := "flush_" + key + "_us: 50\n"
+		if !strings.Contains(zero, from) {
+			t.Fatalf("testdata/measured.yaml has no %q", from)
+		}
+		zero = strings.Replace(zero, from, "flush_"+key+"_us: 0\n", 1)
+	}
+	ps, err := ParseProfiles("m.yaml", []byte(zero))
+	if err != nil {
+		t.Fatalf("a flush of 0 refused: %v", err)
+	}
+	m := NewMeasured("mconst", ps[0])
+	runSteps(t, m, []step{
+		{0, wr(0, 8192), 20 * us},
+		{5 * us, fl(1), 20 * us}, // waits for the write, then nothing
+		{30 * us, fl(1), 30 * us},
+	})
+
+	negative := strings.Replace(zero, "flush_mean_us: 0\n", "flush_mean_us: -1\n", 1)
+	_, err = ParseProfiles("m.yaml", []byte(negative))
+	if want := "field flush_mean_us must be >= 0, got -1"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a flush mean of -1: error %v, want %q", err, want)
+	}
+	// reads and writes still need a mean above 0: the servers' count divides by it
+	_, err = ParseProfiles("m.yaml", []byte(strings.Replace(first, "read_mean_us: 10\n", "read_mean_us: 0\n", 1)))
+	if want := "field read_mean_us must be > 0, got 0"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a read mean of 0: error %v, want %q", err, want)
+	}
+}
+
+func wrOf(file uint64, off, size int64) Request {
+	return Request{Op: OpWrite, Offset: off, Size: size, File: file}
+}
+
+// A page cache's writeback above dirty_ratio carries the file of each page, so that a
+// later fsync of that file waits for it on a device that scopes its flush to the file.
+func TestPageCacheWritebackKeepsTheFile(t *testing.T) {
+	// pagecache over mconst: 4 pages, 2 may be dirty; a page copied in 1 us; mconst
+	// writes take 20 us on either of two servers, its flush 50 us
+	m := build(t, measuredRegistry(t), "pagecache(mconst,size=16KiB,copy=4.096GB/s,dirty_ratio=0.5)")
+	runSteps(t, m, []step{
+		{0, wrOf(7, 0, 4096), 1 * us},
+		{0, wrOf(8, 4096, 4096), 1 * us},
+		// a third dirty page: file 7's page 0, the oldest, is written back, 0-20 us
+		{0, wrOf(8, 8192, 4096), 21 * us},
+		// file 7 has nothing dirty, but its page is still being written: 20 + 50
+		{5 * us, fl(7), 70 * us},
+		// file 8's two pages go as one write on the free server, 5-25, then 50
+		{5 * us, fl(8), 75 * us},
+	})
+}
+
+// mdeep's reads take 10 us and pass 100000 a second at depth 32 and 400000 at depth
+// 128: x(32) = 1 and x(128) = 4 requests at once, so K = 4 servers. Its writes (20
+// us, 50000 a second at depth 32, no deeper probe) stay at x = 1 at every depth.
+func TestMeasuredDepthCurve(t *testing.T) {
+	r := measuredRegistry(t)
+	m := build(t, r, "mdeep").(*Measured)
+	if got := m.Servers(); got != [2]int{4, 4} {
+		t.Errorf("servers %v, want 4 shared", got)
+	}
+	for _, c := range []struct {
+		op   Op
+		n    int
+		want float64
+	}{
+		{OpRead, 1, 1}, {OpRead, 32, 1}, {OpRead, 80, 2.5}, // half way from 32 to 128
+		{OpRead, 128, 4}, {OpRead, 500, 4}, {OpWrite, 80, 1}, {OpWrite, 500, 1},
+	} {
+		if got := m.curve[c.op].at(c.n); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("%v x(%d) = %v, want %v", c.op, c.n, got, c.want)
+		}
+	}
+	t.Run("a burst is stretched by the requests in flight", func(t *testing.T) {
+		// with n in flight and x(n) = 1, each takes min(n, 4) x 10 us
+		runSteps(t, build(t, r, "mdeep"), []step{
+			{0, rd(0, 8192), 10 * us},           // alone
+			{0, rd(8192, 8192), 20 * us},        // 2 in flight
+			{0, rd(16384, 8192), 30 * us},       // 3
+			{0, rd(24576, 8192), 40 * us},       // 4
+			{0, rd(32768, 8192), 10*us + 40*us}, // 5: the first server frees at 10
+		})
+	})
+	// Closed loops at depth d: each completion submits the next read. The rate is
+	// x(d) / 10 us: 100000 at 32 (each of 4 servers takes 4/1 x 10 us), 250000 at 80
+	// (4/2.5 x 10 us), 400000 at 128 (10 us).
+	for _, c := range []struct {
+		depth int
+		want  float64
+	}{{32, 100000}, {80, 250000}, {128, 400000}} {
+		got := closedLoopRate(build(t, r, "mdeep"), c.depth, 40000)
+		if math.Abs(got-c.want)/c.want > 0.01 {
+			t.Errorf("depth %d: %.0f reads a second, want %.0f", c.depth, got, c.want)
+		}
+	}
+}
+
+// closedLoopRate keeps depth reads in flight until n have been submitted and returns
+// how many completed a second.
+func closedLoopRate(m Model, depth, n int) float64 {
+	var pending durationHeap
+	for i := range depth {
+		heap.Push(&pending, m.Submit(0, rd(int64(i)*8192, 8192)))
+	}
+	var last time.Duration
+	for i := depth; i < n; i++ {
+		at := heap.Pop(&pending).(time.Duration)
+		heap.Push(&pending, m.Submit(at, rd(int64(i%1000)*8192, 8192)))
+	}
+	for pending.Len() > 0 {
+		last = max(last, heap.Pop(&pending).(time.Duration))
+	}
+	return float64(n) / last.Seconds()
+}
+
+// mqueue is mconst (two servers, writes 20 us, flushes 50 us) behind a block layer
+// that holds 2 requests in the device's queue.
+func TestMeasuredQueueBound(t *testing.T) {
+	r := measuredRegistry(t)
+	burst := []step{
+		// file 8 writes back 6 pages at once: two at a time, 20 us each
+		{0, wrOf(8, 0, 8192), 20 * us},
+		{0, wrOf(8, 8192, 8192), 20 * us},
+		{0, wrOf(8, 16384, 8192), 40 * us},
+		{0, wrOf(8, 24576, 8192), 40 * us},
+		{0, wrOf(8, 32768, 8192), 60 * us},
+		{0, wrOf(8, 40960, 8192), 60 * us},
+	}
+	t.Run("a newcomer of another file waits behind the queue, not the backlog", func(t *testing.T) {
+		runSteps(t, build(t, r, "mqueue"), append(burst,
+			// file 7 at 5 us: 6 in flight, more than the queue's 2; behind 2 with 2
+			// servers it starts when the first in flight completes, at 20, ends at 40
+			step{5 * us, wrOf(7, 65536, 8192), 40 * us},
+			step{5 * us, fl(7), 90 * us}, // 40 + 50
+			// both servers free at 60; the first carries file 7's 20 us, to 80. File
+			// 8 still has requests waiting: its next keeps its place after its own,
+			// on the other server, 60-80
+			step{10 * us, wrOf(8, 49152, 8192), 80 * us},
+			// no file never passes: both servers are free at 80
+			step{10 * us, wrOf(0, 57344, 8192), 100 * us},
+		))
+	})
+	t.Run("without a bound it waits for the whole backlog", func(t *testing.T) {
+		runSteps(t, build(t, r, "mconst"), append(burst,
+			step{5 * us, wrOf(7, 65536, 8192), 80 * us}, // the first server frees at 60
+			step{5 * us, fl(7), 130 * us},
+		))
+	})
+}
+
+func TestNth(t *testing.T) {
+	rng := splitmix64(1)
+	for n := 1; n <= 60; n++ {
+		xs := make([]time.Duration, n)
+		for i := range xs {
+			xs[i] = time.Duration(rng.next() % 20) // with repeats
+		}
+		sorted := slices.Clone(xs)
+		slices.Sort(sorted)
+		for k := range n {
+			if got := nth(slices.Clone(xs), k); got != sorted[k] {
+				t.Fatalf("nth(%v, %d) = %v, want %v", xs, k, got, sorted[k])
+			}
 		}
 	}
 }

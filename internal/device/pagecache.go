@@ -1,6 +1,7 @@
 package device
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"time"
@@ -151,14 +152,20 @@ func (c *PageCache) submit(at time.Duration, r Request) time.Duration {
 		}
 	}
 	if r.Op == OpWrite && int64(c.dirty.len()) > c.dirtyLimit {
-		var old []int64
+		// each file's pages go as that file's writes, so that a later fsync of the
+		// file waits for them on a device that scopes its flush to the file, as
+		// fdatasync waits for its file's pages under writeback (files in order, so
+		// that the same requests always reach the device in the same order)
+		old := map[uint64][]int64{}
 		for int64(c.dirty.len()) > c.dirtyLimit {
-			p, _, _ := c.dirty.oldest()
+			p, file, _ := c.dirty.oldest()
 			c.clean(p)
-			old = append(old, p)
+			old[file] = append(old[file], p)
 		}
-		slices.Sort(old)
-		done = max(done, c.transfer(at, OpWrite, old, 0))
+		for _, file := range slices.Sorted(maps.Keys(old)) {
+			slices.Sort(old[file])
+			done = max(done, c.transfer(at, OpWrite, old[file], file))
+		}
 	}
 	return done + xfer(size, c.copyRate)
 }

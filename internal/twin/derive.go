@@ -79,10 +79,23 @@ func (res *FitResult) derive(runs [][]round) error {
 		fields = append(fields, field{device.MeanKey(src.op), num(mean, 1),
 			fmt.Sprintf("%s probe: mean of %d %s in %s%s", src.probe, n, src.what, rounds, src.less)})
 	}
-	for _, src := range []struct{ op, probe string }{{"read", "randread-8k-qd32"}, {"write", "randwrite-8k-qd32"}} {
+	for _, src := range []struct {
+		key, probe string
+		depth      int
+	}{
+		{"read_iops", "randread-8k-qd32", depth}, {"write_iops", "randwrite-8k-qd32", depth},
+		{"read_iops_qd128", "randread-8k-qd128", deepDepth}, {"write_iops_qd128", "writeback-8k", 0},
+	} {
 		r := results[probeIndex(src.probe)]
-		fields = append(fields, field{src.op + "_iops", num(r.Measured, 0),
-			fmt.Sprintf("%s probe: median of %s (CV %.1f%%), %d threads each waiting for its request", src.probe, rounds, r.CVPct, depth)})
+		how := fmt.Sprintf("%d threads each waiting for its request", src.depth)
+		if src.depth == 0 {
+			how = fmt.Sprintf("fdatasync of %d scattered 8 KiB blocks written through the page cache, the block layer's queue full", writebackBlocks)
+			if q := res.Where.QueueDepth; q > 0 {
+				how += fmt.Sprintf(" (nr_requests %d)", q)
+			}
+		}
+		fields = append(fields, field{src.key, num(r.Measured, 0),
+			fmt.Sprintf("%s probe: median of %s (CV %.1f%%), %s", src.probe, rounds, r.CVPct, how)})
 	}
 	for _, src := range []struct{ op, seq, rnd string }{{"read", "seqread-1m-qd1", "randread-8k-qd1"}, {"write", "seqwrite-1m-qd1", "randwrite-8k-qd1"}} {
 		seq, rnd := meanUs(byName[src.seq].pooled), meanUs(byName[src.rnd].pooled)
@@ -90,7 +103,12 @@ func (res *FitResult) derive(runs [][]round) error {
 		fields = append(fields, field{src.op + "_mbps", num(rate, 1),
 			fmt.Sprintf("%s probe: 1 MiB in %.1f us on average; %s (%s probe)", src.seq, seq, how, src.rnd)})
 	}
-	fields = append(fields,
+	queue := field{"queue_depth", "0", "no block device under " + res.Where.Dir + " to read nr_requests of: no bound"}
+	if w := res.Where; w.QueueDepth > 0 {
+		queue = field{"queue_depth", strconv.Itoa(w.QueueDepth),
+			fmt.Sprintf("nr_requests of /sys/block/%s/queue: the requests the block layer holds in the device's queue", w.Device)}
+	}
+	fields = append(fields, queue,
 		field{"queues", "shared", ""},
 		field{"idle_w", "0", "not measured: a fit times requests only; give the device's watts from its datasheet"},
 		field{"active_w", "0", "not measured: a fit times requests only; give the device's watts from its datasheet"},
@@ -120,6 +138,7 @@ func (res *FitResult) derive(runs [][]round) error {
 	fits := map[string]string{
 		"randread-8k-qd1": "read_p*_us, read_tail_us", "randwrite-8k-qd1": "write_p*_us, write_tail_us",
 		"writeflush-8k": "flush_p*_us, flush_tail_us", "randread-8k-qd32": "read_iops", "randwrite-8k-qd32": "write_iops",
+		"randread-8k-qd128": "read_iops_qd128", "writeback-8k": "write_iops_qd128",
 		"seqread-1m-qd1": "read_mbps", "seqwrite-1m-qd1": "write_mbps", "randrw70-8k-qd32": "queues",
 	}
 	for i := range results {
@@ -294,6 +313,15 @@ func modelFigure(m device.Model, p probe) float64 {
 			sum += t - start
 		}
 		return float64(sum) / n / 1e3
+	case kindWriteback:
+		// every block at once, as the kernel submits them (the model has no queue
+		// bound for one file), then the flush
+		var last time.Duration
+		for range writebackBlocks {
+			last = max(last, m.Submit(0, device.Request{Op: device.OpWrite, Offset: rng.Int64N(blocks) * p.size, Size: p.size, File: 1, Direct: true}))
+		}
+		last = max(last, m.Submit(0, device.Request{Op: device.OpFlush, File: 1}))
+		return writebackBlocks / last.Seconds()
 	case kindCommit:
 		var t, sum time.Duration
 		for i := range int64(n) {

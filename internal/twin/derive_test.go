@@ -1,6 +1,7 @@
 package twin
 
 import (
+	"math"
 	"strconv"
 	"testing"
 	"time"
@@ -34,9 +35,11 @@ func derived(t *testing.T, pairs []time.Duration) *FitResult {
 	set("seqwrite-1m-qd1", round{requests: 10, bytes: 10 << 20, elapsed: 7 * time.Millisecond, latencies: same(10, 700*time.Microsecond)})
 	set("randread-8k-qd32", rate(29000), rate(30000), rate(31000))
 	set("randwrite-8k-qd32", rate(20000))
+	set("randread-8k-qd128", rate(60000))
+	set("writeback-8k", rate(50000))
 	set("randrw70-8k-qd32", rate(25000))
 	set("commit-8k", round{requests: 1000, elapsed: time.Second, latencies: same(1000, time.Millisecond)})
-	res := &FitResult{Where: &Where{Dir: "/d", Device: "vdz", FSType: "ext4", Source: "/dev/vdz", CapacityBytes: 100e9},
+	res := &FitResult{Where: &Where{Dir: "/d", Device: "vdz", FSType: "ext4", Source: "/dev/vdz", CapacityBytes: 100e9, QueueDepth: 256},
 		Rounds: 1, Name: "twin-vdz", Host: "h", Budget: time.Second, Size: 1 << 30}
 	if err := res.derive(runs); err != nil {
 		t.Fatal(err)
@@ -51,7 +54,7 @@ func TestDerive(t *testing.T) {
 	for key, want := range map[string]float64{
 		"capacity_gb": 100, "read_p50_us": 100, "read_p99_us": 100, "read_p999_us": 1000, "read_tail_us": 1000,
 		"read_mean_us": 109, "write_p1_us": 200, "write_mean_us": 200, "flush_p50_us": 300, "flush_mean_us": 300,
-		"read_iops": 30000, "write_iops": 20000,
+		"read_iops": 30000, "write_iops": 20000, "read_iops_qd128": 60000, "write_iops_qd128": 50000, "queue_depth": 256,
 		// 1040384 bytes in 991 us and in 500 us: bytes per microsecond are MB/s
 		"read_mbps": 1049.8, "write_mbps": 2080.8,
 	} {
@@ -67,6 +70,12 @@ func TestDerive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if src := ps[0].Fields["queue_depth"].Source; src != "nr_requests of /sys/block/vdz/queue: the requests the block layer holds in the device's queue" {
+		t.Errorf("queue_depth source %q", src)
+	}
+	if src := ps[0].Fields["write_iops_qd128"].Source; src != "writeback-8k probe: median of 1 rounds (CV 0.0%), fdatasync of 4096 scattered 8 KiB blocks written through the page cache, the block layer's queue full (nr_requests 256)" {
+		t.Errorf("write_iops_qd128 source %q", src)
+	}
 	if src := ps[0].Fields["flush_p50_us"].Source; src != "writeflush-8k probe: p50 of 1000 writes and fdatasyncs in 1 rounds, less the mean 8 KiB write (200.0 us, randwrite-8k-qd1 probe)" {
 		t.Errorf("flush source %q", src)
 	}
@@ -74,6 +83,14 @@ func TestDerive(t *testing.T) {
 	for _, r := range res.Probes {
 		if r.Probe == "writeflush-8k" && (r.Model < 499 || r.Model > 501) {
 			t.Errorf("writeflush-8k: model %v us, want 500", r.Model)
+		}
+		// at depth 128 and beyond the model passes the deeper probes' rates: x(128) =
+		// 60000 x 109 us = 6.54 reads and 50000 x 200 us = 10 writes at once, each
+		// stretched so that the busy servers pass x(128) per mean latency (the
+		// writeback's 4096 writes at once, then a 300 us flush: 0.4% of them)
+		if want := map[string]float64{"randread-8k-qd128": 60000, "writeback-8k": 50000}[r.Probe]; want != 0 &&
+			math.Abs(r.Model-want)/want > 0.03 {
+			t.Errorf("%s: model %.0f IOPS, want %.0f within 3%%", r.Probe, r.Model, want)
 		}
 		if r.Probe == "randread-8k-qd32" && r.CVPct != round3(1000.0/30000*100) {
 			t.Errorf("CV of 29000, 30000, 31000: %v%%, want %v", r.CVPct, strconv.FormatFloat(1000.0/30000*100, 'f', 3, 64))

@@ -9,7 +9,9 @@
 // The probes (probe.go) run on files in the directory with O_DIRECT, so the page
 // cache stays out of them: random 8 KiB reads and writes at queue depth 1 (the latency
 // distributions) and 32 (the rates, from 32 threads each waiting for its request, as a
-// database's threads do), a 70/30 mix at depth 32 (do reads and writes share the
+// database's threads do), reads at 128 the same way and writes at the block layer's
+// full queue by a writeback of scattered blocks (what a checkpoint makes the kernel
+// do), a 70/30 mix at depth 32 (do reads and writes share the
 // device?), sequential 1 MiB reads and writes (transfer rates), and fdatasync after an
 // O_DIRECT overwrite (the device's flush). The working set is written in full first
 // (preconditioned), and every probe runs in several rounds, round after round through

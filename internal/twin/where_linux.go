@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -26,6 +27,9 @@ type Where struct {
 	Scheduler  string `json:"scheduler,omitempty"`
 	Rotational bool   `json:"rotational"`
 	Model      string `json:"model,omitempty"`
+	// QueueDepth is the block layer's queue of the device (nr_requests): how many
+	// requests it holds in the device's queue before a submitter waits; 0 unknown.
+	QueueDepth int `json:"queue_depth,omitempty"`
 	// CapacityBytes is the file system's size, FreeBytes what an unprivileged writer
 	// may still use.
 	CapacityBytes int64 `json:"capacity_bytes"`
@@ -80,6 +84,7 @@ func Locate(dir string) (*Where, error) {
 		w.Scheduler = selected(readLine(filepath.Join(q, "scheduler")))
 		w.Rotational = readLine(filepath.Join(q, "rotational")) == "1"
 		w.Model = readLine(filepath.Join("/sys/block", w.Device, "device", "model"))
+		w.QueueDepth, _ = strconv.Atoi(readLine(filepath.Join(q, "nr_requests")))
 	}
 	return w, nil
 }

@@ -27,9 +27,12 @@ const logSize = 64 << 20
 type workingSet struct {
 	size      int64
 	data, log *os.File
-	paths     []string
-	logPos    int64
-	flushPos  int64
+	// buffered is the data file opened again without O_DIRECT, for the writeback
+	// probe
+	buffered *os.File
+	paths    []string
+	logPos   int64
+	flushPos int64
 }
 
 // ErrNoDirect says the file system refused O_DIRECT: the probes would measure the page
@@ -66,6 +69,9 @@ func openWorkingSet(dir string, size int64) (_ *workingSet, err error) {
 	if ws.log, err = open(base+".log", 0); err != nil {
 		return nil, writeError(dir, err)
 	}
+	if ws.buffered, err = openFile(base+".data", os.O_RDWR, 0); err != nil {
+		return nil, writeError(dir, err)
+	}
 	return ws, nil
 }
 
@@ -82,7 +88,7 @@ func writeError(dir string, err error) error {
 
 // remove closes and removes the probe files.
 func (ws *workingSet) remove() {
-	for _, f := range []*os.File{ws.data, ws.log} {
+	for _, f := range []*os.File{ws.data, ws.log, ws.buffered} {
 		if f != nil {
 			f.Close()
 		}
@@ -140,6 +146,9 @@ func (ws *workingSet) fill(ctx context.Context) error {
 // run runs probe p once: until budget has passed or max requests completed, or ctx
 // ends (then the error is ctx's). seed makes the random offsets of each round its own.
 func (ws *workingSet) run(ctx context.Context, p probe, budget time.Duration, maxRequests int64, seed uint64) (round, error) {
+	if p.kind == kindWriteback {
+		return ws.writeback(ctx, p, budget, seed)
+	}
 	workers := max(p.depth, 1)
 	type result struct {
 		lat   []time.Duration
@@ -227,6 +236,52 @@ func (ws *workingSet) run(ctx context.Context, p probe, budget time.Duration, ma
 		return r, err
 	}
 	return r, nil
+}
+
+// writeback runs a writeback probe: cycles of writebackBlocks buffered writes to
+// distinct random blocks and a timed fdatasync, until budget has passed or ctx ends.
+// The round's elapsed time is the fdatasyncs' alone, and its requests the blocks
+// they wrote back; after each the pages are dropped, so the page cache does not grow
+// through the fit.
+func (ws *workingSet) writeback(ctx context.Context, p probe, budget time.Duration, seed uint64) (round, error) {
+	var r round
+	buf, err := alignedBuffer(p.size)
+	if err != nil {
+		return r, err
+	}
+	defer unix.Munmap(buf)
+	rng := rand.New(rand.NewPCG(seed, 0))
+	blocks := ws.size / p.size
+	n := min(writebackBlocks, blocks)
+	fd := int(ws.buffered.Fd())
+	seen := make(map[int64]bool, n)
+	deadline := time.Now().Add(budget)
+	for ctx.Err() == nil && time.Now().Before(deadline) {
+		clear(seen)
+		for int64(len(seen)) < n {
+			off := rng.Int64N(blocks) * p.size
+			if seen[off] {
+				continue
+			}
+			seen[off] = true
+			if _, err := unix.Pwrite(fd, buf, off); err != nil {
+				return r, fmt.Errorf("probe %s: %w", p.Name, err)
+			}
+		}
+		t0 := time.Now()
+		if err := unix.Fdatasync(fd); err != nil {
+			return r, fmt.Errorf("probe %s: %w", p.Name, err)
+		}
+		d := time.Since(t0)
+		r.elapsed += d
+		r.requests += n
+		r.bytes += n * p.size
+		r.latencies = append(r.latencies, d)
+		if err := unix.Fadvise(fd, 0, 0, unix.FADV_DONTNEED); err != nil {
+			return r, fmt.Errorf("probe %s: %w", p.Name, err)
+		}
+	}
+	return r, ctx.Err()
 }
 
 // direct reads or writes buf at off through the O_DIRECT file.
