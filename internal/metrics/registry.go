@@ -134,9 +134,9 @@ func (h *Handle) Record(op string, latency time.Duration, c Counts) {
 }
 
 // Op is a Handle's recorder of one operation, found once: for a worker whose
-// operations take microseconds, finding the operation by name and deferring the unlock
-// on every record was half a percent of the file workload's CPU on a RAM-backed file system
-// (docs/postmark.md, "Against Debian's postmark").
+// operations take microseconds, finding the operation by name and deferring the
+// unlock on every record was half a percent of the file workload's CPU on a
+// RAM-backed file system (docs/postmark.md, "Against Debian's postmark").
 type Op struct {
 	h *Handle
 	s *OpStats
