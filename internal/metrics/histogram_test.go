@@ -108,6 +108,34 @@ func TestRegistryTicks(t *testing.T) {
 	}
 }
 
+// A handle's recorder of one operation adds to the same histogram as Record by name,
+// across ticks, and exists only for the registry's operations.
+func TestHandleOp(t *testing.T) {
+	start := time.Unix(1000, 0)
+	r := NewRegistry([]string{"a", "b"}, start)
+	h := r.NewHandle()
+	a, ok := h.Op("a")
+	if _, known := h.Op("nope"); !ok || known {
+		t.Fatalf("Op(a) found %v, Op(nope) found %v", ok, known)
+	}
+	a.Record(ms(2))
+	h.Record("a", ms(4), Counts{Queries: 1})
+	iv, _ := r.Tick(start.Add(time.Second), start)
+	if rep := iv.Report("a"); rep.Count != 2 || rep.Queries != 1 || iv.Count("b") != 0 {
+		t.Errorf("first tick: a %+v, b %d", rep, iv.Count("b"))
+	}
+	a.Record(ms(6))
+	a.Record(ms(8))
+	iv, cum := r.Tick(start.Add(2*time.Second), start)
+	if iv.Count("a") != 2 || cum.Count("a") != 4 {
+		t.Errorf("second tick: interval %d, cumulative %d; want 2 and 4", iv.Count("a"), cum.Count("a"))
+	}
+	// (2+4+6+8)/4 ms
+	if got := cum.Report("a").Latency.Mean; got < 4.99 || got > 5.01 {
+		t.Errorf("mean %v ms, want 5", got)
+	}
+}
+
 // TestHistogramMemoryIsBounded: a histogram's memory does not grow with what it
 // records, so long runs stay flat.
 func TestHistogramMemoryIsBounded(t *testing.T) {

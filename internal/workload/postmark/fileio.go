@@ -97,7 +97,7 @@ func (x *executor) read(path []byte, n int) error {
 		if err = s.open(path, syscall.O_RDONLY); err != nil {
 			return err
 		}
-		err = inBlocks(n, x.cfg.ReadBlock, func(lo, hi int) error { return s.fread(x.readBuf[:hi-lo]) })
+		err = inBlocks(n, x.cfg.ReadBlock, func(lo, hi int) error { return s.fskip(x.readBuf[:hi-lo]) })
 		s.f.close()
 	} else {
 		var f fd

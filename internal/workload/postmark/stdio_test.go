@@ -143,3 +143,99 @@ func TestPathOf(t *testing.T) {
 		}
 	}
 }
+
+// What waits to be written is kept where the caller's blocks are while they follow one
+// another in memory, and copied into the buffer when they do not: the system calls and
+// the bytes written are the same either way, and fread gives back what was written,
+// with the calls that fskip, which copies nothing out, makes too.
+func TestStreamBlocksWhereverTheyAre(t *testing.T) {
+	dir := shortTempDir(t)
+	src := []byte(strings.Repeat("0123456789abcdefghijklmnopqrstuvwxyz", 1000))
+	const n = 20000
+	// The blocks of n bytes: 700 at a time, from the source itself, or from copies
+	// of each block (never adjacent), or alternating.
+	pieces := func(how string) [][]byte {
+		var out [][]byte
+		for lo, i := 0, 0; lo < n; lo, i = lo+700, i+1 {
+			b := src[lo:min(lo+700, n)]
+			if how == "copies" || how == "mixed" && i%2 == 1 {
+				b = append([]byte(nil), b...)
+			}
+			out = append(out, b)
+		}
+		return out
+	}
+	var want []string
+	for _, how := range []string{"source", "copies", "mixed"} {
+		path := filepath.Join(dir, how)
+		var calls []string
+		recordCalls(t, &calls)
+		var s stream
+		if err := s.open(append([]byte(path), 0), syscall.O_WRONLY|syscall.O_CREAT|syscall.O_TRUNC); err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range pieces(how) {
+			if err := s.fwrite(b); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.fclose(); err != nil {
+			t.Fatal(err)
+		}
+		sawCall = nil
+		if want == nil {
+			want = calls
+			if len(want) < 5 || want[2] != "write 4096" {
+				t.Fatalf("%s: calls %v, want whole buffers written", how, calls)
+			}
+		} else if !slices.Equal(calls, want) {
+			t.Errorf("%s: calls\n  %v\nwant (the source's blocks)\n  %v", how, calls, want)
+		}
+		got, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(src[:n]) {
+			t.Errorf("%s: the file holds %d bytes that are not the source's first %d", how, len(got), n)
+		}
+	}
+
+	read := func(keep bool) ([]byte, []string) {
+		var calls []string
+		recordCalls(t, &calls)
+		defer func() { sawCall = nil }()
+		var s stream
+		if err := s.open(append([]byte(filepath.Join(dir, "mixed")), 0), syscall.O_RDONLY); err != nil {
+			t.Fatal(err)
+		}
+		var got []byte
+		p := make([]byte, 700)
+		for lo := 0; lo < n; lo += len(p) {
+			b := p[:min(len(p), n-lo)]
+			clear(b)
+			var err error
+			if keep {
+				err = s.fread(b)
+			} else {
+				err = s.fskip(b)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, b...)
+		}
+		s.f.close()
+		return got, calls
+	}
+	got, calls := read(true)
+	if string(got) != string(src[:n]) {
+		t.Errorf("fread gave %d bytes that are not the file's", len(got))
+	}
+	skipped, skipCalls := read(false)
+	if !slices.Equal(calls, skipCalls) || len(calls) < 6 {
+		t.Errorf("fskip's calls\n  %v\nfread's\n  %v", skipCalls, calls)
+	}
+	if strings.Trim(string(skipped), "\x00") != "" {
+		t.Error("fskip copied what the buffer held")
+	}
+}
