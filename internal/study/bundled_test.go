@@ -3,6 +3,7 @@ package study
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -43,8 +44,14 @@ func TestBundledStudiesValidate(t *testing.T) {
 			if err := p.Validate(context.Background(), out); err != nil {
 				t.Errorf("%s --size %s: %v", name, size, err)
 			}
-			if len(p.Notes) > 0 {
-				t.Errorf("%s --size %s: %q", name, size, p.Notes)
+			// A study with snapshot: true whose TPC-H cells load for themselves (their
+			// load test is part of what TPC-H measures) is told so in its plan by
+			// design; any other note is a mistake in the study file.
+			notes := slices.DeleteFunc(slices.Clone(p.Notes), func(n string) bool {
+				return strings.HasPrefix(n, "snapshot: ") && strings.Contains(n, "tpch has no load phase of its own")
+			})
+			if len(notes) > 0 {
+				t.Errorf("%s --size %s: %q", name, size, notes)
 			}
 		}
 	}
