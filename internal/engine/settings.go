@@ -79,3 +79,25 @@ func SortedSettings(settings map[string]string) []string {
 func SettingKey(name string) string {
 	return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(name)), "-", "_")
 }
+
+// BufferChecker is implemented by drivers whose engine refuses a buffer (Config.
+// BufferBytes, --buffer) below a size, so that a run's configuration, and with it a
+// study's validation, refuses it before a server starts and fails.
+type BufferChecker interface {
+	// CheckBuffer returns a *BufferError when the engine would refuse a buffer of
+	// bytes with settings (Config.Settings, which may change what it needs).
+	CheckBuffer(bytes int64, settings map[string]string) error
+}
+
+// BufferError is a buffer below the least its engine takes.
+type BufferError struct {
+	Engine   string
+	Bytes    int64
+	MinBytes int64
+	// Why says whose rule it is.
+	Why string
+}
+
+func (e *BufferError) Error() string {
+	return fmt.Sprintf("%s needs a buffer of at least %d MiB, got %.4g MiB: %s", e.Engine, e.MinBytes>>20, float64(e.Bytes)/(1<<20), e.Why)
+}

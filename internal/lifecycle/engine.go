@@ -53,6 +53,11 @@ func (s *Settings) engineConfig(req workload.Request) (*engine.Config, error) {
 			return nil, fmt.Errorf("--set: %w", err)
 		}
 	}
+	if c, ok := drv.(engine.BufferChecker); ok && cfg.BufferBytes > 0 && cfg.DSN == "" {
+		if err := c.CheckBuffer(cfg.BufferBytes, cfg.Settings); err != nil {
+			return nil, fmt.Errorf("--buffer: %w", err)
+		}
+	}
 	return cfg, nil
 }
 

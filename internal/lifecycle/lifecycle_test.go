@@ -57,6 +57,7 @@ func TestSettingsRefuseWithoutRunning(t *testing.T) {
 		{"no out", engineOpts, nil, "--out is required: the directory for results"},
 		{"unknown engine", engineOpts, []string{"--engine", "oracle"}, `--engine "oracle": unknown engine: valid engines are mysql, postgres, sqlite`},
 		{"bad buffer", engineOpts, []string{"--buffer", "huge"}, `--buffer "huge" is not a size`},
+		{"buffer below mariadb's least", engineOpts, []string{"--engine", "mysql", "--buffer", "5MB"}, "--buffer: mariadb needs a buffer of at least 6 MiB, got 5 MiB: InnoDB refuses"},
 		{"set on external", engineOpts, []string{"--engine", "postgres", "--dsn", "postgres://x@h/db", "--set", "a=1"}, "never does on an external server"},
 		{"bad set", engineOpts, []string{"--set", "work_mem"}, `--set "work_mem": give name=value`},
 		{"bad client io", engineOpts, []string{"--client-io", "fibers"}, `--client-io "fibers": give auto, thread or poller`},
