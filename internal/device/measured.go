@@ -84,7 +84,7 @@ type Measured struct {
 // the requests submitted to them that were in flight at the latest submission.
 type servers struct {
 	free     []time.Duration
-	inflight durationHeap
+	inflight DurationHeap
 	scratch  []time.Duration // for passes
 }
 
@@ -475,14 +475,15 @@ func (q quantiles) Mean() time.Duration {
 // for the fit's comparisons.
 func (m *Measured) MeanLatency(op Op) time.Duration { return m.lat[op].Mean() }
 
-// durationHeap is a min-heap of times.
-type durationHeap []time.Duration
+// DurationHeap is a min-heap of times (container/heap): the completions of requests
+// in flight, earliest first, for the models and for the fit's queue-depth probes.
+type DurationHeap []time.Duration
 
-func (h durationHeap) Len() int           { return len(h) }
-func (h durationHeap) Less(i, j int) bool { return h[i] < h[j] }
-func (h durationHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *durationHeap) Push(x any)        { *h = append(*h, x.(time.Duration)) }
-func (h *durationHeap) Pop() any {
+func (h DurationHeap) Len() int           { return len(h) }
+func (h DurationHeap) Less(i, j int) bool { return h[i] < h[j] }
+func (h DurationHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *DurationHeap) Push(x any)        { *h = append(*h, x.(time.Duration)) }
+func (h *DurationHeap) Pop() any {
 	old := *h
 	x := old[len(old)-1]
 	*h = old[:len(old)-1]

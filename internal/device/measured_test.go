@@ -260,7 +260,7 @@ func TestMeasuredDepthCurve(t *testing.T) {
 // closedLoopRate keeps depth reads in flight until n have been submitted and returns
 // how many completed a second.
 func closedLoopRate(m Model, depth, n int) float64 {
-	var pending durationHeap
+	var pending DurationHeap
 	for i := range depth {
 		heap.Push(&pending, m.Submit(0, rd(int64(i)*8192, 8192)))
 	}

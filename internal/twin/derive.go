@@ -352,7 +352,7 @@ func modelFigure(m device.Model, p probe) float64 {
 		return float64(sum) / n / 1e3
 	}
 	// depth requests in flight; each completion submits the next
-	var q doneHeap
+	var q device.DurationHeap
 	for range p.depth {
 		heap.Push(&q, m.Submit(0, next()))
 	}
@@ -365,17 +365,4 @@ func modelFigure(m device.Model, p probe) float64 {
 		last = max(last, heap.Pop(&q).(time.Duration))
 	}
 	return n / last.Seconds()
-}
-
-type doneHeap []time.Duration
-
-func (h doneHeap) Len() int           { return len(h) }
-func (h doneHeap) Less(i, j int) bool { return h[i] < h[j] }
-func (h doneHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *doneHeap) Push(x any)        { *h = append(*h, x.(time.Duration)) }
-func (h *doneHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
 }
