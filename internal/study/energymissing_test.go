@@ -39,14 +39,7 @@ func TestReportEnergyMissing(t *testing.T) {
 	if _, err := fakeRunner(p, out, fakeEnergyEnv+"=users=2").Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Load(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := BuildReport(res)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := loadReport(t, out)
 	labels := map[string]string{}
 	for _, m := range rep.Metrics {
 		labels[m.Key] = m.Label

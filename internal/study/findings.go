@@ -16,10 +16,7 @@ import (
 // of its baseline) is said to be not compared, and why.
 func (r *Report) Findings() []string {
 	var out []string
-	byID := map[string]report.CellSummary{}
-	for _, c := range r.Summary.Cells {
-		byID[c.ID] = c
-	}
+	byID := r.cellsByID()
 	for _, m := range r.Metrics {
 		if !r.headline[m.Key] {
 			continue
@@ -104,4 +101,13 @@ func directionWord(m report.Metric, diffPct float64) string {
 		return "slower"
 	}
 	return "faster"
+}
+
+// cellsByID is the summary's cells by their ID.
+func (r *Report) cellsByID() map[string]report.CellSummary {
+	byID := map[string]report.CellSummary{}
+	for _, c := range r.Summary.Cells {
+		byID[c.ID] = c
+	}
+	return byID
 }

@@ -157,10 +157,7 @@ func (r *Report) HostFindings() []string {
 		return nil
 	}
 	var out, warn []string
-	byID := map[string]report.CellSummary{}
-	for _, c := range r.Summary.Cells {
-		byID[c.ID] = c
-	}
+	byID := r.cellsByID()
 	for _, m := range r.Metrics {
 		if !r.headline[m.Key] {
 			continue

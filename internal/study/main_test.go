@@ -131,6 +131,20 @@ func expand(t *testing.T, src, size string) (*Plan, error) {
 	return Expand(s)
 }
 
+// loadReport loads the study in out and builds its report.
+func loadReport(t *testing.T, out string) *Report {
+	t.Helper()
+	res, err := Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := BuildReport(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
 func mustExpand(t *testing.T, src, size string) *Plan {
 	t.Helper()
 	p, err := expand(t, src, size)

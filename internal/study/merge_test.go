@@ -139,14 +139,7 @@ func TestHostsReport(t *testing.T) {
 	if _, err := runTask(context.Background(), taskRunner(p, out, 4, 7, fakeScaleEnv+"=1.1")); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Load(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := BuildReport(res)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := loadReport(t, out)
 	hs := rep.Hosts
 	if len(hs.Hosts) != 2 || hs.Hosts[0].Name != "node-a" || hs.Hosts[0].Runs != 4 || hs.Hosts[0].Cells != 4 || hs.Hosts[1].Name != "node-b" {
 		t.Fatalf("hosts %+v", hs.Hosts)
@@ -197,11 +190,7 @@ func TestHostsReport(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res, _ = Load(cross)
-	rep, err = BuildReport(res)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep = loadReport(t, cross)
 	want := "warning: TPS: think=10ms at users=1 is compared with think=0s across hosts only (it ran on node-b, its baseline on node-a): the difference includes the machines'; run each block on one host (--shard K/N blocks by host, `study tasks --hosts N`)"
 	if fs := rep.HostFindings(); !slices.Contains(fs, want) {
 		t.Errorf("findings %q\nwant %q", fs, want)

@@ -97,14 +97,7 @@ func TestRunnerFailsResumesRetries(t *testing.T) {
 		t.Errorf("the refused study touched its runs: %d files, then %d", len(before), len(after))
 	}
 
-	res, err := Load(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := BuildReport(res)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := loadReport(t, out)
 	for _, cs := range rep.Summary.Cells {
 		c := p.Cell(cs.ID)
 		users := map[string]int{"1": 1, "2": 2}[c.Values["users"][0]]
