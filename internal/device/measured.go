@@ -16,7 +16,7 @@ import (
 // A read or write is served by one of K parallel servers. Its service time is drawn
 // from the measured latency distribution of its operation at queue depth 1 (the
 // quantiles p1 ... p99.9 and the mean of the slowest 0.1%), plus the bytes beyond the
-// probes' block size at the measured transfer rate. How many requests the device
+// probes' block size at the measured transfer rate (below). How many requests the device
 // serves at once comes from Little's law: a probe's rate at depth d times the mean
 // latency at depth 1 is x(d), at least 1. Probes at depth 32 (read_iops, write_iops)
 // and, when the fit ran them, 128 (read_iops_qd128; write_iops_qd128, which the fit
@@ -51,6 +51,25 @@ import (
 // request before them, made the one commit wait for the whole writeback
 // (docs/devices.md, "The flush's scope, measured").
 //
+// The host's block layer sends the device no request larger than max_request_kib
+// (its max_sectors_kb): a larger read or write becomes ceil(size/max) requests,
+// submitted at once in ascending offsets, each counted as a request (as the kernel's
+// diskstats count them); the caller's completes with its last part. And the device
+// has one media rate, the one the 1 MiB probes at depth 1 measured: the bytes beyond
+// the block do not stream on K servers at once. A request's latency runs on its
+// server; its transfer then takes the transfer channel from the later of the
+// latency's end and the channel's being free, and the server stays busy until the
+// transfer ends. There is one channel per set of servers rather than per device:
+// queues is the mixed probe's choice of whether reads and writes share one throughput
+// limit, and the read and write rates were each measured alone, so nothing measured
+// says that separate queues' transfers slow each other. Only the latency part is
+// stretched by x(n) (the channel already bounds the transfers). A request of at most
+// the block never touches the channel, so 8 KiB requests at any depth, and one large
+// request alone, take what they took without it. On a virtio disk a 1 GiB writeback
+// went as 256 requests of 4 MiB that filled the block layer's queue, and another
+// file's commits waited 251-358 ms behind them; as one request on one server it let
+// them through (docs/devices.md, "The flush's scope, measured").
+//
 // The draws come from a fixed-seed generator advanced once per request, so the same
 // requests always get the same completions (no clock, no random source). What is not
 // modelled: dependence of latency on the offset or on the distance between requests
@@ -83,8 +102,9 @@ type Measured struct {
 	draws    splitmix64
 }
 
-// servers are one set of K servers: when each is next free, and the completions of
-// the requests submitted to them that were in flight at the latest submission.
+// servers are one set of K servers: when each is next free, the completions of the
+// requests submitted to them that were in flight at the latest submission, and when
+// their transfer channel is next free.
 type servers struct {
 	free     []time.Duration
 	inflight DurationHeap
