@@ -16,11 +16,12 @@ import (
 // A read or write is served by one of K parallel servers. Its service time is drawn
 // from the measured latency distribution of its operation at queue depth 1 (the
 // quantiles p1 ... p99.9 and the mean of the slowest 0.1%), plus the bytes beyond the
-// probes' block size at the measured transfer rate (below). How many requests the device
-// serves at once comes from Little's law: a probe's rate at depth d times the mean
-// latency at depth 1 is x(d), at least 1. Probes at depth 32 (read_iops, write_iops)
-// and, when the fit ran them, 128 (read_iops_qd128; write_iops_qd128, which the fit
-// takes from a writeback that fills the block layer's queue) give the curve:
+// probes' block size at the measured transfer rate (on one channel, below). How many
+// requests the device serves at once comes from Little's law: a probe's rate at depth
+// d times the mean latency at depth 1 is x(d), at least 1. Probes at depth 32
+// (read_iops, write_iops) and, when the fit ran them, 128 (read_iops_qd128;
+// write_iops_qd128, which the fit takes from a writeback that fills the block layer's
+// queue) give the curve:
 // x(n) with n requests in flight is x(32) up to 32, a straight line from x(32) to
 // x(128) between them, and x(128) beyond (x(32) throughout without the deeper probe).
 // K is the largest x rounded up. A request submitted with n in flight (itself
