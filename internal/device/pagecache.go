@@ -50,8 +50,8 @@ type pageState struct {
 func pageCacheClass() *class {
 	return &class{
 		name:      "pagecache",
-		help:      "host page cache of the emulated machine (O_DIRECT bypasses it)",
-		syntax:    "pagecache(INNER,size=4GiB[,page=4KiB,copy=10GB/s,dirty_ratio=0.2,readahead=128KiB])",
+		help:      "host page cache of the emulated machine (O_DIRECT bypasses it); readahead=0 by default, Linux reads ahead 128KiB",
+		syntax:    "pagecache(INNER,size=4GiB[,page=4KiB,copy=10GB/s,dirty_ratio=0.2,readahead=0])",
 		composite: true,
 		fields: []field{
 			{key: "inner", kind: kindSpec, required: true, help: "the device under the cache"},
