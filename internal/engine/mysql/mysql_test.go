@@ -88,28 +88,6 @@ func TestExternal(t *testing.T) {
 	enginetest.Run(t, h)
 }
 
-func TestUnreachableDSNHidesPassword(t *testing.T) {
-	for _, dsn := range []string{
-		"bob:Sup3rSecret@tcp(127.0.0.1:1)/tpch",
-		"bob:Sup3rSecret@unix(/nonexistent/mysqld.sock)/tpch",
-		"mysql://bob:Sup3rSecret@127.0.0.1:1/tpch",
-		"bob:Sup3rSecret@tcp(127.0.0.1:1/tpch",
-	} {
-		_, err := engine.Open(context.Background(), engine.Config{Name: "mysql", DSN: dsn})
-		if err == nil {
-			t.Fatalf("%s: no error", dsn)
-		}
-		msg := err.Error()
-		t.Log(msg)
-		if strings.Contains(msg, "Sup3rSecret") || strings.Contains(msg, "\n") {
-			t.Errorf("error leaks the password or spans lines: %q", msg)
-		}
-		if !strings.Contains(msg, "127.0.0.1") && !strings.Contains(msg, "/nonexistent/mysqld.sock") {
-			t.Errorf("error does not name the host or socket: %q", msg)
-		}
-	}
-}
-
 func TestMissingBinaries(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	old := binGlobs
@@ -118,22 +96,6 @@ func TestMissingBinaries(t *testing.T) {
 	_, err := engine.Open(context.Background(), engine.Config{Name: "mysql", Dir: t.TempDir()})
 	if err == nil || !strings.Contains(err.Error(), "apt-get install mariadb-server") {
 		t.Fatalf("got %v, want a hint to apt-get install mariadb-server", err)
-	}
-}
-
-func TestStartFailureCleansUp(t *testing.T) {
-	t.Parallel()
-	enginetest.RequireServer(t, Installed())
-	dir := enginetest.ServerDir(t)
-	_, err := engine.Open(context.Background(), engine.Config{
-		Name: "mysql", Dir: dir, Settings: map[string]string{"no-such-option": "1"},
-	})
-	if err == nil {
-		t.Fatal("a bad option started")
-	}
-	t.Log(err)
-	if _, statErr := os.Stat(filepath.Join(dir, "mysql")); !os.IsNotExist(statErr) {
-		t.Errorf("instance dir left after a failed start: %v", statErr)
 	}
 }
 
@@ -168,29 +130,6 @@ func TestLoadWithoutLocalInfile(t *testing.T) {
 	}
 	if !strings.HasPrefix(info.Settings["load_method"], "insert") {
 		t.Errorf("load_method = %q", info.Settings["load_method"])
-	}
-}
-
-func TestInstallFailureCleansUp(t *testing.T) {
-	bin := enginetest.ServerDir(t)
-	for name, script := range map[string]string{
-		"mariadbd":           "#!/bin/sh\necho 'mariadbd  Ver 10.11.0-MariaDB (fake)'\n",
-		"mariadb-install-db": "#!/bin/sh\necho 'simulated failure' >&2\nexit 1\n",
-	} {
-		if err := os.WriteFile(filepath.Join(bin, name), []byte(script), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Setenv("PATH", bin)
-	dir := enginetest.ServerDir(t)
-	_, err := engine.Open(context.Background(), engine.Config{Name: "mysql", Dir: dir, TempDir: filepath.Join(dir, "tmp")})
-	if err == nil || !strings.Contains(err.Error(), "simulated failure") {
-		t.Fatalf("got %v, want the install output", err)
-	}
-	for _, sub := range []string{"mysql", "tmp/mysql-temp"} {
-		if _, statErr := os.Stat(filepath.Join(dir, sub)); !os.IsNotExist(statErr) {
-			t.Errorf("%s left after a failed install: %v", sub, statErr)
-		}
 	}
 }
 
