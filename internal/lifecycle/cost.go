@@ -30,6 +30,16 @@ func metricsOf(res any) map[string]float64 {
 	return out
 }
 
+// tierModels are the emulated tiers' models as placement built them for the storage
+// section (placement.Placed.Models); none without the registry that says what each
+// is billed for and what making it emitted.
+func (r *Run) tierModels() map[string]device.Model {
+	if r.cfg.Placement.Registry == nil {
+		return nil
+	}
+	return r.placed.Models()
+}
+
 // cost prices the run (docs/cloud.md, "Cost"): the billed volumes of its emulated
 // tiers and the host over the headline window. Nil when nothing is priced or billed.
 func (r *Run) cost(res any, storage *result.Storage, en *energy.Section) *cost.Section {
@@ -40,7 +50,7 @@ func (r *Run) cost(res any, storage *result.Storage, en *energy.Section) *cost.S
 		storage = &result.Storage{}
 	}
 	var tiers []cost.TierVolumes
-	models := r.placed.Models()
+	models := r.tierModels()
 	for _, t := range storage.Tiers {
 		if m, ok := models[t.Name]; ok {
 			if v := device.VolumesOf(m); len(v) > 0 {
@@ -61,7 +71,7 @@ func (r *Run) sci(res any, storage *result.Storage, en *energy.Section) error {
 	}
 	var items []energy.Embodied
 	var notCounted []string
-	models := r.placed.Models()
+	models := r.tierModels()
 	if storage != nil {
 		for _, t := range storage.Tiers {
 			m, ok := models[t.Name]
