@@ -26,67 +26,28 @@ var harness = enginetest.Harness{
 	RunningSQL: "SELECT COUNT(*) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)' AND state = 'active'",
 }
 
+// TestManaged runs the suite on a managed cluster, its WAL and temporary files on
+// tiers of their own.
 func TestManaged(t *testing.T) {
 	t.Parallel()
 	enginetest.RequireServer(t, Installed())
-	dir := enginetest.ServerDir(t)
-	h := harness
-	h.Open = func(t *testing.T) engine.Engine {
-		e, err := engine.Open(context.Background(), engine.Config{
-			Name: "postgres", Dir: filepath.Join(dir, "data"), WALDir: filepath.Join(dir, "wal"),
-			TempDir: filepath.Join(dir, "tmp"), BufferBytes: 32 << 20,
-			Settings: map[string]string{"fsync": "off", "max_connections": "20"},
-			// The suite's sessions (cancel included) wait on threads here; TestExternal
-			// runs it on the poller.
-			ClientIO: engine.ClientIOThread,
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		info, err := e.Info(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if info.Settings["shared_buffers"] != "32MB" || info.Settings["fsync"] != "off" || info.Settings["temp_tablespaces"] != tempTablespace ||
-			info.Settings["client_io"] != "thread" {
-			t.Errorf("settings not applied: %v", info.Settings)
-		}
-		return e
-	}
-	enginetest.Run(t, h)
-	for _, sub := range []string{"wal/postgres-wal", "tmp/postgres-temp"} {
-		if _, err := os.Stat(filepath.Join(dir, sub)); err == nil {
-			t.Errorf("%s left after Close", sub)
-		}
-	}
+	harness.RunManaged(t, engine.Config{Name: "postgres", BufferBytes: 32 << 20, Settings: map[string]string{"fsync": "off", "max_connections": "20"}},
+		func(set map[string]string) bool {
+			return set["shared_buffers"] == "32MB" && set["fsync"] == "off" && set["temp_tablespaces"] == tempTablespace
+		}, "wal/postgres-wal", "tmp/postgres-temp")
+}
+
+// socketDSN reaches the managed cluster m as an external server would, through its
+// socket directory.
+func socketDSN(m engine.Engine) string {
+	return fmt.Sprintf("host=%s user=%s dbname=tierbench", m.(managedEngine).managed.RunDir, superuser)
 }
 
 // TestExternal runs the suite in external mode against TIERBENCH_POSTGRES_DSN, or
 // when that is not set against a managed cluster reached through its socket.
 func TestExternal(t *testing.T) {
 	t.Parallel()
-	dsn := os.Getenv("TIERBENCH_POSTGRES_DSN")
-	if dsn == "" {
-		enginetest.RequireServer(t, Installed())
-		m, err := engine.Open(context.Background(), engine.Config{Name: "postgres", Dir: enginetest.ServerDir(t)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer m.Close()
-		dsn = fmt.Sprintf("host=%s user=%s dbname=tierbench", m.(managedEngine).managed.RunDir, superuser)
-	}
-	h := harness
-	h.Open = func(t *testing.T) engine.Engine {
-		e, err := engine.Open(context.Background(), engine.Config{Name: "postgres", DSN: dsn})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if info, err := e.Info(context.Background()); err != nil || info.Settings["client_io"] != "poller" {
-			t.Errorf("client_io %q (%v): auto with no session count should keep the poller", info.Settings["client_io"], err)
-		}
-		return e
-	}
-	enginetest.Run(t, h)
+	harness.RunExternal(t, "postgres", "TIERBENCH_POSTGRES_DSN", Installed, socketDSN)
 }
 
 // TestSessionCancel: a statement run under a context that never ends stops when
