@@ -29,7 +29,8 @@ import (
 // QphH@Size (unrounded) 92 on hdd-7200, 160 on hdd-15k, 538 on sata-ssd. With 16 MiB
 // the whole database stays cached and the CPU's noise decides the ranking; with 8 MiB a
 // disk thrashes for two minutes and more. 64 KiB pages stand for the kernel's
-// readahead, which the page cache model does not have: with 4 KiB pages a scan on a
+// readahead, which the page cache model does not do by default (readahead=0;
+// docs/devices.md, "Caches and tiers"): with 4 KiB pages a scan on a
 // disk pays a seek for every page a hole in the cache leaves.
 const (
 	DefaultSF         = 0.01

@@ -16,11 +16,12 @@ import (
 // A read or write is served by one of K parallel servers. Its service time is drawn
 // from the measured latency distribution of its operation at queue depth 1 (the
 // quantiles p1 ... p99.9 and the mean of the slowest 0.1%), plus the bytes beyond the
-// probes' block size at the measured transfer rate. How many requests the device
-// serves at once comes from Little's law: a probe's rate at depth d times the mean
-// latency at depth 1 is x(d), at least 1. Probes at depth 32 (read_iops, write_iops)
-// and, when the fit ran them, 128 (read_iops_qd128; write_iops_qd128, which the fit
-// takes from a writeback that fills the block layer's queue) give the curve:
+// probes' block size at the measured transfer rate (on one channel, below). How many
+// requests the device serves at once comes from Little's law: a probe's rate at depth
+// d times the mean latency at depth 1 is x(d), at least 1. Probes at depth 32
+// (read_iops, write_iops) and, when the fit ran them, 128 (read_iops_qd128;
+// write_iops_qd128, which the fit takes from a writeback that fills the block layer's
+// queue) give the curve:
 // x(n) with n requests in flight is x(32) up to 32, a straight line from x(32) to
 // x(128) between them, and x(128) beyond (x(32) throughout without the deeper probe).
 // K is the largest x rounded up. A request submitted with n in flight (itself
@@ -51,6 +52,25 @@ import (
 // request before them, made the one commit wait for the whole writeback
 // (docs/devices.md, "The flush's scope, measured").
 //
+// The host's block layer sends the device no request larger than max_request_kib
+// (its max_sectors_kb): a larger read or write becomes ceil(size/max) requests,
+// submitted at once in ascending offsets, each counted as a request (as the kernel's
+// diskstats count them); the caller's completes with its last part. And the device
+// has one media rate, the one the 1 MiB probes at depth 1 measured: the bytes beyond
+// the block do not stream on K servers at once. A request's latency runs on its
+// server; its transfer then takes the transfer channel from the later of the
+// latency's end and the channel's being free, and the server stays busy until the
+// transfer ends. There is one channel per set of servers rather than per device:
+// queues is the mixed probe's choice of whether reads and writes share one throughput
+// limit, and the read and write rates were each measured alone, so nothing measured
+// says that separate queues' transfers slow each other. Only the latency part is
+// stretched by x(n) (the channel already bounds the transfers). A request of at most
+// the block never touches the channel, so 8 KiB requests at any depth, and one large
+// request alone, take what they took without it. On a virtio disk a 1 GiB writeback
+// went as 256 requests of 4 MiB that filled the block layer's queue, and another
+// file's commits waited 251-358 ms behind them; as one request on one server it let
+// them through (docs/devices.md, "The flush's scope, measured").
+//
 // The draws come from a fixed-seed generator advanced once per request, so the same
 // requests always get the same completions (no clock, no random source). What is not
 // modelled: dependence of latency on the offset or on the distance between requests
@@ -73,6 +93,9 @@ type Measured struct {
 	// queue is how many requests the host's block layer holds ahead of a newcomer
 	// (0: no bound)
 	queue int
+	// split is the largest request the block layer sends the device, in bytes
+	// (0: none is split)
+	split int64
 	// files are what each file has on the device; anyWrite is when the latest write
 	// of all completes
 	files    map[uint64]fileState
@@ -80,12 +103,15 @@ type Measured struct {
 	draws    splitmix64
 }
 
-// servers are one set of K servers: when each is next free, and the completions of
-// the requests submitted to them that were in flight at the latest submission.
+// servers are one set of K servers: when each is next free, the completions of the
+// requests submitted to them that were in flight at the latest submission, and when
+// their transfer channel is next free.
 type servers struct {
 	free     []time.Duration
 	inflight DurationHeap
 	scratch  []time.Duration // for passes
+	// channel is when the servers' one transfer channel is next free
+	channel time.Duration
 }
 
 // The queue depths of the fit's IOPS probes (docs/devices.md, "Device twins"): 32,
@@ -171,6 +197,7 @@ func measuredClass() *class {
 		field{key: "read_iops", required: true, above: true, help: "most reads a second (queue depth 32)"},
 		field{key: "write_iops", required: true, above: true, help: "most writes a second (queue depth 32)"},
 		field{key: "queue_depth", kind: kindInteger, help: "requests the host's block layer holds in the device's queue (nr_requests); 0: no bound, a request waits for every one submitted before it"},
+		field{key: "max_request_kib", kind: kindInteger, help: "largest request the host's block layer sends the device, KiB (max_sectors_kb): a larger read or write is split into requests of this size; 0: none is split"},
 		field{key: "read_iops_qd128", help: "reads a second at queue depth 128 (0: not measured; the depth-32 rate holds beyond 32)"},
 		field{key: "write_iops_qd128", help: "writes a second at queue depth 128 or more (the fit: a writeback filling the block layer's queue; 0: not measured, the depth-32 rate holds beyond 32)"},
 		field{key: "read_mbps", required: true, above: true, help: "transfer rate of read bytes beyond block_kib, MB/s"},
@@ -222,6 +249,7 @@ func NewMeasured(name string, p *Profile) *Measured {
 		draws:    splitmix64(0x7477696e), // "twin"
 		files:    map[uint64]fileState{},
 		queue:    int(p.Num("queue_depth")),
+		split:    int64(p.Num("max_request_kib")) * 1024,
 	}
 	for i, op := range measuredOps {
 		m.lat[i] = quantilesOf(p, op)
@@ -266,8 +294,27 @@ func (m *Measured) Capacity() int64 { return m.capacity }
 
 // Submit implements Model.
 func (m *Measured) Submit(at time.Duration, r Request) time.Duration {
-	m.count(r)
 	m.busy.advance(at)
+	size := max(r.Size, 0)
+	if r.Op == OpFlush || m.split == 0 || size <= m.split {
+		m.count(r)
+		return m.serve(at, r)
+	}
+	// the block layer's parts, all submitted now, in order; each is a request of its
+	// own, as the kernel's diskstats count them
+	done := at
+	for off := int64(0); off < size; off += m.split {
+		part := r
+		part.Offset, part.Size = r.Offset+off, min(m.split, size-off)
+		m.count(part)
+		done = max(done, m.serve(at, part))
+	}
+	return done
+}
+
+// serve runs one request no larger than the device takes (a flush, or a read or
+// write of at most split bytes) and returns its completion.
+func (m *Measured) serve(at time.Duration, r Request) time.Duration {
 	u := float64(m.draws.next()>>11) / (1 << 53)
 	if r.Op == OpFlush {
 		start := max(at, m.anyWrite)
@@ -291,20 +338,33 @@ func (m *Measured) Submit(at time.Duration, r Request) time.Duration {
 		}
 	}
 	start := max(at, pool.free[i])
-	service := m.lat[op].at(u) + xfer(max(r.Size, 0)-m.block, m.rate[op])
+	latency := m.lat[op].at(u)
 	if x := m.curve[op].at(n); float64(n) > math.Ceil(x) {
 		busy := min(n, len(pool.free))
-		service = time.Duration(math.Round(float64(service) * float64(busy) / x))
+		latency = time.Duration(math.Round(float64(latency) * float64(busy) / x))
 	}
+	// the bytes beyond the block, on the pool's one transfer channel (nothing for a
+	// request of at most the block: it never waits for the channel)
+	move := xfer(max(r.Size, 0)-m.block, m.rate[op])
+	var done time.Duration
 	if passed, ok := m.passes(at, r.File, pool, start); ok {
-		// it runs in the place the block layer gave it; the requests it passed are
-		// behind it, which the server that frees first carries from now on
+		// it runs in the place the block layer gave it, its transfer included; the
+		// requests it passed are behind it, which the server that frees first and
+		// the channel carry from now on
 		start = passed
-		pool.free[i] += service
+		done = start + latency + move
+		pool.free[i] += done - start
+		if move > 0 {
+			pool.channel = max(pool.channel, start+latency) + move
+		}
 	} else {
-		pool.free[i] = start + service
+		done = start + latency
+		if move > 0 {
+			done = max(done, pool.channel) + move
+			pool.channel = done
+		}
+		pool.free[i] = done
 	}
-	done := start + service
 	heap.Push(&pool.inflight, done)
 	m.note(at, r, start, done)
 	m.busy.add(start, done)

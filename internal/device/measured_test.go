@@ -326,3 +326,152 @@ func TestNth(t *testing.T) {
 		}
 	}
 }
+
+// Times in the split and channel tests: mconst and msplit write 20 us and read 10 us on
+// two shared servers, and move the bytes beyond 8 KiB at 500 MB/s (writes) and 1000
+// MB/s (reads). msplit also splits at 64 KiB and holds 2 requests in the queue.
+const (
+	write64KiB = 114688 * time.Nanosecond  // 57344 bytes at 500 MB/s
+	read64KiB  = 57344 * time.Nanosecond   // at 1000 MB/s
+	read36KiB  = 28672 * time.Nanosecond   // 36 KiB - 8 KiB at 1000 MB/s
+	write1MiB  = 2080768 * time.Nanosecond // 1040384 bytes at 500 MB/s
+	read1MiB   = 1040384 * time.Nanosecond // at 1000 MB/s
+	write256   = 507904 * time.Nanosecond  // 256 KiB - 8 KiB in one request at 500 MB/s
+)
+
+func TestMeasuredSplit(t *testing.T) {
+	r := measuredRegistry(t)
+	t.Run("a write larger than max_request_kib is that many requests", func(t *testing.T) {
+		// 256 KiB at 64 KiB: 4 parts at once. The first two start on the two servers
+		// at 0; their latencies end at 20 us and their transfers follow each other on
+		// the channel; parts 3 and 4 take the servers as they free and wait for the
+		// channel: 20 us + 4 transfers
+		m := build(t, r, "msplit")
+		runSteps(t, m, []step{{0, wr(0, 256<<10), 20*us + 4*write64KiB}})
+		// a 100 KiB read at 1 ms, the device idle: 64 and 36 KiB, the second's
+		// transfer after the first's
+		runSteps(t, m, []step{{ms, rd(0, 100<<10), ms + 10*us + read64KiB + read36KiB}})
+		st := m.Stats()
+		if st.Writes != 4 || st.WriteBytes != 256<<10 || st.Reads != 2 || st.ReadBytes != 100<<10 {
+			t.Errorf("counters %+v, want 4 writes of 256 KiB and 2 reads of 100 KiB", st)
+		}
+	})
+	t.Run("without max_request_kib nothing is split", func(t *testing.T) {
+		m := build(t, r, "mconst")
+		runSteps(t, m, []step{{0, wr(0, 256<<10), 20*us + write256}})
+		if st := m.Stats(); st.Writes != 1 || st.WriteBytes != 256<<10 {
+			t.Errorf("counters %+v, want 1 write of 256 KiB", st)
+		}
+	})
+	t.Run("a write of at most max_request_kib is one request", func(t *testing.T) {
+		m := build(t, r, "msplit")
+		runSteps(t, m, []step{{0, wr(0, 64<<10), 20*us + write64KiB}})
+		if st := m.Stats(); st.Writes != 1 {
+			t.Errorf("%d writes, want 1", st.Writes)
+		}
+	})
+}
+
+func TestMeasuredTransferChannel(t *testing.T) {
+	r := measuredRegistry(t)
+	t.Run("one 1 MiB write at a time is what it was", func(t *testing.T) {
+		runSteps(t, build(t, r, "mconst"), []step{
+			{0, wr(0, 1<<20), 20*us + write1MiB},
+			{20*us + write1MiB, wr(1<<20, 1<<20), 2 * (20*us + write1MiB)},
+		})
+	})
+	t.Run("two 1 MiB writes at once take twice one", func(t *testing.T) {
+		// two servers, but one channel: the second's latency ends at 20 us, its bytes
+		// wait for the first's (without the channel both would end at 20 us + 1 MiB)
+		runSteps(t, build(t, r, "mconst"), []step{
+			{0, wr(0, 1<<20), 20*us + write1MiB},
+			{0, wr(1<<20, 1<<20), 20*us + 2*write1MiB},
+		})
+	})
+	t.Run("shared queues share the channel, separate ones do not", func(t *testing.T) {
+		runSteps(t, build(t, r, "mconst"), []step{
+			{0, rd(0, 1<<20), 10*us + read1MiB},
+			{0, wr(0, 1<<20), 10*us + read1MiB + write1MiB},
+		})
+		runSteps(t, build(t, r, "msep"), []step{
+			{0, rd(0, 1<<20), 10*us + read1MiB},
+			{0, wr(0, 1<<20), 20*us + write1MiB},
+		})
+	})
+	t.Run("requests of at most the block never wait for the channel", func(t *testing.T) {
+		// the completions the model gave before the channel: the 8 KiB reads take the
+		// free server (10 us), then the first to free again (10 + 10 us), while the
+		// 1 MiB read holds the channel until 10 us + 1 MiB
+		m := build(t, r, "mconst")
+		runSteps(t, m, []step{
+			{0, rd(0, 1<<20), 10*us + read1MiB},
+			{0, rd(1<<20, 8192), 10 * us},
+			{0, rd(2<<20, 8192), 20 * us},
+			{25 * us, wr(3<<20, 8192), 45 * us},
+		})
+		if ch := m.(*Measured).pools[0].channel; ch != 10*us+read1MiB {
+			t.Errorf("channel free at %v, want %v (the 1 MiB read's end)", ch, 10*us+read1MiB)
+		}
+	})
+}
+
+// msplit's queue holds 2 requests: a write of another file submitted behind a split
+// write's 8 parts starts when the first part in flight completes (queue 2 + 1 - 2
+// servers), as it would behind 8 requests submitted one by one.
+func TestMeasuredSplitQueue(t *testing.T) {
+	r := measuredRegistry(t)
+	// 512 KiB of file 8 at 0: parts on alternate servers, each latency ending before
+	// the channel frees, so the parts end 20 us + 1, 2, ..., 8 transfers; the first
+	// at 134.688 us
+	first := 20*us + write64KiB
+	big := step{0, wrOf(8, 0, 512<<10), 20*us + 8*write64KiB}
+	t.Run("a small write passes to the queue's end", func(t *testing.T) {
+		runSteps(t, build(t, r, "msplit"), []step{big,
+			{5 * us, wrOf(7, 1<<20, 8192), first + 20*us},
+			{5 * us, fl(7), first + 20*us + 50*us},
+		})
+	})
+	t.Run("without a queue bound it waits for the backlog", func(t *testing.T) {
+		// the same device without queue_depth: the first server to free carries
+		// part 7, which ends at 20 us + 7 transfers
+		m := NewMeasured("msplit", measuredProfileWith(t, "msplit", "queue_depth: 2\n", ""))
+		runSteps(t, m, []step{big,
+			{5 * us, wrOf(7, 1<<20, 8192), 20*us + 7*write64KiB + 20*us},
+		})
+	})
+	t.Run("a large write that passes moves the channel back", func(t *testing.T) {
+		runSteps(t, build(t, r, "msplit"), []step{big,
+			// file 9's 64 KiB passes to 134.688 us; its bytes go at its latency's end
+			{5 * us, wrOf(9, 2<<20, 64<<10), first + 20*us + write64KiB},
+			// no file never passes: the second server frees at 20 us + 8 transfers
+			{10 * us, wrOf(0, 3<<20, 8192), 20*us + 8*write64KiB + 20*us},
+			// both servers free at 957.504 us; the channel, 20 us + 8 transfers plus
+			// file 9's, is later than this write's latency end
+			{10 * us, wrOf(0, 4<<20, 64<<10), 20*us + 8*write64KiB + write64KiB + write64KiB},
+		})
+	})
+}
+
+// measuredProfileWith is testdata/measured.yaml's profile name with from replaced by to.
+func measuredProfileWith(t *testing.T, name, from, to string) *Profile {
+	t.Helper()
+	text, err := os.ReadFile("testdata/measured.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, doc := range strings.Split(string(text), "---") {
+		if !strings.Contains(doc, "name: "+name+"\n") {
+			continue
+		}
+		if !strings.Contains(doc, from) {
+			t.Fatalf("profile %s has no %q", name, from)
+		}
+		ps, err := ParseProfiles("m.yaml", []byte(strings.Replace(doc, from, to, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ps[0]
+	}
+	t.Fatalf("testdata/measured.yaml has no profile %s", name)
+	return nil
+}

@@ -92,6 +92,9 @@ type Stats struct {
 	Hits, Misses int64
 	// Writebacks counts dirty pages or blocks written to the inner device.
 	Writebacks int64
+	// ReadaheadPages counts the pages a page cache read from the inner device ahead of
+	// the reads that asked for them (Hits and Misses count only the asked-for pages).
+	ReadaheadPages int64
 }
 
 // counters is embedded by every model to keep Stats.

@@ -12,7 +12,9 @@ import (
 // sizes means something; docs/devices.md, "Caches and tiers").
 //
 //   - A read copies hit pages from memory and reads the missing ones from the device,
-//     contiguous misses as one request. There is no readahead.
+//     contiguous misses as one request. With readahead > 0 a file read sequentially
+//     also brings in the pages after the request, as Linux's on-demand readahead does
+//     (readahead.go); with readahead=0, the default, only the requested pages.
 //   - A write dirties pages and returns after the copy; a partial write to a page not in
 //     the cache first reads that page. When dirty pages exceed dirty_ratio of the cache
 //     (Linux vm.dirty_ratio) the writer waits while the oldest-dirtied pages are written
@@ -35,6 +37,9 @@ type PageCache struct {
 	cache  *lru[pageState]
 	dirty  *lru[uint64] // dirty pages in the order they were dirtied -> file
 	byFile map[uint64]map[int64]struct{}
+
+	raMax int64          // largest readahead window in pages; 0: no readahead
+	ra    *lru[*raState] // readahead state of the files read lately, by file
 }
 
 type pageState struct {
@@ -45,8 +50,8 @@ type pageState struct {
 func pageCacheClass() *class {
 	return &class{
 		name:      "pagecache",
-		help:      "host page cache of the emulated machine (O_DIRECT bypasses it)",
-		syntax:    "pagecache(INNER,size=4GiB[,page=4KiB,copy=10GB/s,dirty_ratio=0.2])",
+		help:      "host page cache of the emulated machine (O_DIRECT bypasses it); readahead=0 by default, Linux reads ahead 128KiB",
+		syntax:    "pagecache(INNER,size=4GiB[,page=4KiB,copy=10GB/s,dirty_ratio=0.2,readahead=0])",
 		composite: true,
 		fields: []field{
 			{key: "inner", kind: kindSpec, required: true, help: "the device under the cache"},
@@ -54,6 +59,8 @@ func pageCacheClass() *class {
 			{key: "page_kib", min: 0.5, def: Figure{Value: 4, Source: "Linux page size on x86-64"}, help: "page size"},
 			{key: "copy_gbps", above: true, def: Figure{Value: 10, Source: "assumption: one core's memcpy"}, help: "memory copy rate in GB/s"},
 			{key: "dirty_ratio", above: true, max: 1, def: Figure{Value: 0.2, Source: "Linux vm.dirty_ratio default 20"}, help: "fraction of the cache that may be dirty"},
+			{key: "readahead_kib", min: 0, def: Figure{Value: 0, Source: "tierbench default: no readahead, so that earlier results keep their meaning; Linux reads ahead up to 128 KiB (VM_READAHEAD_PAGES) or the device's read_ahead_kb"},
+				help: "largest readahead window on sequential reads (0: none, the default; Linux's default is 128KiB)"},
 		},
 		check: func(p *Profile) error { return checkCacheEntries(p, "page_kib") },
 		build: func(b *builder, p *Profile, name string) (Model, error) {
@@ -80,6 +87,8 @@ func NewPageCache(name string, p *Profile, inner Model) *PageCache {
 	}
 	c.pages = max(1, int64(p.Num("size_gib")*(1<<30))/c.page)
 	c.dirtyLimit = max(1, int64(float64(c.pages)*p.Num("dirty_ratio")))
+	c.raMax = int64(p.Num("readahead_kib")*1024) / c.page
+	c.ra = newLRU[*raState]()
 	return c
 }
 
@@ -119,6 +128,9 @@ func (c *PageCache) submit(at time.Duration, r Request) time.Duration {
 	}
 	if size == 0 {
 		return at
+	}
+	if r.Op == OpRead && c.raMax > 0 {
+		return c.readAhead(at, r) + xfer(size, c.copyRate)
 	}
 	first, last := r.Offset/c.page, (r.Offset+size-1)/c.page
 	// Pages to read from the device go as they are found, contiguous runs as one

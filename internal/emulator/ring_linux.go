@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"tierbench/internal/device"
 	"tierbench/internal/emulator/preload"
 )
@@ -28,6 +30,16 @@ type ringServer struct {
 	once sync.Once
 	// mu lets drain take the queues from the consumer: the ring has one consumer.
 	mu sync.Mutex
+	// rt: the consumer's thread runs at a real-time priority (Tuning.RTConsumer).
+	rt bool
+}
+
+// realtimeThread puts the calling thread in SCHED_FIFO at the lowest real-time
+// priority: it then runs as soon as it wakes, ahead of every normal thread, and
+// yields to none of them until it sleeps again. It needs CAP_SYS_NICE or an
+// RLIMIT_RTPRIO above 0; without them it returns the kernel's refusal.
+func realtimeThread() error {
+	return unix.SchedSetAttr(0, &unix.SchedAttr{Size: unix.SizeofSchedAttr, Policy: unix.SCHED_FIFO, Priority: 1}, 0)
 }
 
 // drainEvery bounds how stale the counters get while the ring is idle: completions
@@ -45,8 +57,14 @@ func startRingServer(r *preload.Ring, devs []*timedDevice, tune preload.Tuning) 
 }
 
 func (s *ringServer) run() {
+	// The thread stays locked until the goroutine ends, and Go then ends the thread:
+	// a real-time priority set on it never passes to other goroutines.
 	runtime.LockOSThread()
 	defer close(s.done)
+	if s.tune.RTConsumer {
+		s.rt = realtimeThread() == nil
+		s.ring.SetRealtimeConsumer(s.rt)
+	}
 	var load hostLoad
 	last := time.Now()
 	for {

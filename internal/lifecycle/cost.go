@@ -30,23 +30,14 @@ func metricsOf(res any) map[string]float64 {
 	return out
 }
 
-// tierModels builds each tier's device model again (the registry is deterministic),
-// for what it is billed for and what making it emitted.
-func (r *Run) tierModels(storage *result.Storage) map[string]device.Model {
-	out := map[string]device.Model{}
-	reg := r.cfg.Placement.Registry
-	if storage == nil || reg == nil {
-		return out
+// tierModels are the emulated tiers' models as placement built them for the storage
+// section (placement.Placed.Models); none without the registry that says what each
+// is billed for and what making it emitted.
+func (r *Run) tierModels() map[string]device.Model {
+	if r.cfg.Placement.Registry == nil {
+		return nil
 	}
-	for _, t := range storage.Tiers {
-		if t.Spec == "" {
-			continue
-		}
-		if m, err := reg.Build(t.Spec); err == nil {
-			out[t.Name] = m
-		}
-	}
-	return out
+	return r.placed.Models()
 }
 
 // cost prices the run (docs/cloud.md, "Cost"): the billed volumes of its emulated
@@ -59,8 +50,8 @@ func (r *Run) cost(res any, storage *result.Storage, en *energy.Section) *cost.S
 		storage = &result.Storage{}
 	}
 	var tiers []cost.TierVolumes
-	models := r.tierModels(storage)
-	for _, t := range storage.Tiers { // tierModels is empty without a storage section
+	models := r.tierModels()
+	for _, t := range storage.Tiers {
 		if m, ok := models[t.Name]; ok {
 			if v := device.VolumesOf(m); len(v) > 0 {
 				tiers = append(tiers, cost.TierVolumes{Tier: t.Name, Volumes: v})
@@ -80,7 +71,7 @@ func (r *Run) sci(res any, storage *result.Storage, en *energy.Section) error {
 	}
 	var items []energy.Embodied
 	var notCounted []string
-	models := r.tierModels(storage)
+	models := r.tierModels()
 	if storage != nil {
 		for _, t := range storage.Tiers {
 			m, ok := models[t.Name]

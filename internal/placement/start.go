@@ -65,6 +65,7 @@ type Placed struct {
 	once    sync.Once
 	final   []emulator.DeviceStats
 	stopErr error
+	models  map[string]device.Model // Models
 }
 
 // Start mounts the plan's emulated tiers. On error nothing is left mounted. The
@@ -320,10 +321,22 @@ func (pl *Placed) removeTiers() {
 	}
 }
 
+// Models are the device models of the emulated tiers by name, as Finish built them
+// for the storage section (fresh, busy 0: what a tier is billed for and what making
+// its devices emitted do not depend on the run). Nil before Finish and on a nil
+// Placed.
+func (pl *Placed) Models() map[string]device.Model {
+	if pl == nil {
+		return nil
+	}
+	return pl.models
+}
+
 // Finish stops the emulator and returns the storage section of a result, with CO2 at
 // grid intensity gPerKWh. With a Stop error it returns what it has and the error.
 func (pl *Placed) Finish(gPerKWh float64) (*result.Storage, error) {
 	err := pl.Stop()
+	pl.models = map[string]device.Model{}
 	s := &result.Storage{
 		Placement:           map[string]string{},
 		FlushMethod:         pl.opts.FlushMethod,
@@ -347,17 +360,21 @@ func (pl *Placed) Finish(gPerKWh float64) (*result.Storage, error) {
 		}
 		if t.Emulated() {
 			tr.Kind, tr.Spec = "emulated", t.Spec
+			var m device.Model
 			i := slices.IndexFunc(pl.final, func(d emulator.DeviceStats) bool { return d.Name == t.Name })
 			if i >= 0 {
 				var idleJ float64
-				tr.Profile, idleJ = profileInfo(pl.reg, t.Spec, pl.final[i].Elapsed)
+				tr.Profile, idleJ, m = profileInfo(pl.reg, t.Spec, pl.final[i].Elapsed)
 				tr.Device = deviceResult(pl.final[i], idleJ, gPerKWh)
 				s.EnergyJ += tr.Device.EnergyJ
 			} else {
-				tr.Profile, _ = profileInfo(pl.reg, t.Spec, 0)
+				tr.Profile, _, m = profileInfo(pl.reg, t.Spec, 0)
 				if err == nil {
 					err = fmt.Errorf("%s: the emulator returned no final counters", pl.plan.flag(t.Name))
 				}
+			}
+			if m != nil {
+				pl.models[t.Name] = m
 			}
 		}
 		s.Tiers = append(s.Tiers, tr)

@@ -38,7 +38,7 @@ func deviceResult(st emulator.DeviceStats, idleJ, gPerKWh float64) *result.Devic
 		Utilisation: st.Utilisation, MeanQueue: st.MeanQueue, MaxQueue: st.MaxQueue,
 		Latency: summarise(&st.Latency), ReadLatency: summarise(&st.ReadLatency),
 		WriteLatency: summarise(&st.WriteLatency), FlushLatency: summarise(&st.FlushLatency),
-		Hits: st.Model.Hits, Misses: st.Model.Misses, Writebacks: st.Model.Writebacks,
+		Hits: st.Model.Hits, Misses: st.Model.Misses, Writebacks: st.Model.Writebacks, ReadaheadPages: st.Model.ReadaheadPages,
 		FloorUs: st.FloorUs, TooFast: st.TooFast, Path: st.Path,
 		EnergyJ: st.EnergyJ, IdleEnergyJ: idleJ, ActiveEnergyJ: st.EnergyJ - idleJ,
 		CO2g: energy.CO2Grams(st.EnergyJ, gPerKWh),
@@ -62,24 +62,25 @@ func deviceResult(st emulator.DeviceStats, idleJ, gPerKWh float64) *result.Devic
 }
 
 // profileInfo describes the profile of spec and the idle energy of its devices over
-// elapsed (from a fresh model, whose busy time is 0).
-func profileInfo(reg *device.Registry, spec string, elapsed time.Duration) (*result.ProfileInfo, float64) {
+// elapsed (from a fresh model, whose busy time is 0), with that model (nil when spec
+// builds none).
+func profileInfo(reg *device.Registry, spec string, elapsed time.Duration) (*result.ProfileInfo, float64, device.Model) {
 	if spec == emulator.NullSpec || reg == nil {
-		return &result.ProfileInfo{Name: spec, Class: spec}, 0
+		return &result.ProfileInfo{Name: spec, Class: spec}, 0, nil
 	}
 	p, err := reg.Resolve(spec)
 	if err != nil {
-		return &result.ProfileInfo{Name: spec}, 0
+		return &result.ProfileInfo{Name: spec}, 0, nil
 	}
 	info := &result.ProfileInfo{Name: p.Name, Class: p.Class, Description: p.Description, Source: p.Source, Power: p.Power()}
 	m, err := reg.Build(spec)
 	if err != nil {
-		return info, 0
+		return info, 0, nil
 	}
 	device.Walk(m, func(depth int, mm device.Model) {
 		if pw, ok := mm.(device.Powered); ok && depth > 0 && (pw.Power().IdleW != 0 || pw.Power().ActiveW != 0) {
 			info.Members = append(info.Members, result.MemberPower{Name: mm.Name(), Power: pw.Power()})
 		}
 	})
-	return info, device.Energy(m, elapsed)
+	return info, device.Energy(m, elapsed), m
 }

@@ -33,9 +33,12 @@ func TestDeviceEnergy(t *testing.T) {
 	}
 	// The emulator's figure is device.Energy of the model with its busy time; the
 	// idle part comes from a fresh model of the spec.
-	info, idleJ := profileInfo(reg, "hdd-7200", 100*time.Second)
+	info, idleJ, m := profileInfo(reg, "hdd-7200", 100*time.Second)
 	if !near(idleJ, 750) || info.Power != pw {
 		t.Errorf("idle energy %v J (want 750), profile power %+v", idleJ, info.Power)
+	}
+	if m == nil || m.Name() != "hdd-7200" {
+		t.Errorf("profileInfo's model %v: want the fresh hdd-7200 that Models hands the cost", m)
 	}
 	d := deviceResult(emulator.DeviceStats{Elapsed: 100 * time.Second, Busy: 20 * time.Second, EnergyJ: 840, Reads: 1500, Writes: 500}, idleJ, 475)
 	if !near(d.ActiveEnergyJ, 90) || !near(d.CO2g, 0.11083333333333334) || !near(d.IOPS, 20) || !near(d.ReadIOPS, 15) || !near(d.MediaIOPS, 20) {
@@ -43,7 +46,7 @@ func TestDeviceEnergy(t *testing.T) {
 	}
 	// Behind a page cache, only the disk's own requests reach the media; in a RAID 10
 	// under a page cache, the leaves are the two disks.
-	d = deviceResult(emulator.DeviceStats{Elapsed: 10 * time.Second, Reads: 1000, Writes: 100, Members: []emulator.MemberStats{
+	d = deviceResult(emulator.DeviceStats{Elapsed: 10 * time.Second, Reads: 1000, Writes: 100, Model: device.Stats{Hits: 950, Misses: 50, ReadaheadPages: 12}, Members: []emulator.MemberStats{
 		{Depth: 1, Name: "raid10(hdd-7200)", Stats: device.Stats{Reads: 50, Writes: 20}},
 		{Depth: 2, Name: "hdd-7200", Stats: device.Stats{Reads: 30, Writes: 20}},
 		{Depth: 2, Name: "hdd-7200", Stats: device.Stats{Reads: 20, Writes: 20}},
@@ -51,15 +54,18 @@ func TestDeviceEnergy(t *testing.T) {
 	if d.MediaReads != 50 || d.MediaWrites != 40 || !near(d.MediaIOPS, 9) || !near(d.IOPS, 110) {
 		t.Errorf("composite: media %d reads %d writes (%v IOPS), mount %v IOPS; want 50, 40, 9, 110", d.MediaReads, d.MediaWrites, d.MediaIOPS, d.IOPS)
 	}
+	if d.Hits != 950 || d.Misses != 50 || d.ReadaheadPages != 12 {
+		t.Errorf("page cache counters: %d hits, %d misses, %d pages read ahead; want 950, 50, 12", d.Hits, d.Misses, d.ReadaheadPages)
+	}
 	// A composite draws its members' watts: a page cache in front of the disk is the
 	// disk's 7.5 W idle.
-	info, idleJ = profileInfo(reg, "pagecache(hdd-7200,size=64MiB)", 10*time.Second)
+	info, idleJ, _ = profileInfo(reg, "pagecache(hdd-7200,size=64MiB)", 10*time.Second)
 	if !near(idleJ, 75) || len(info.Members) != 1 || info.Members[0].Power.IdleW != 7.5 {
 		t.Errorf("pagecache(hdd-7200): idle %v J (want 75), members %+v", idleJ, info.Members)
 	}
 	// A system-scope profile (dram-ssd: a whole appliance) counts its own watts.
 	dram, _ := reg.Lookup("dram-ssd")
-	_, idleJ = profileInfo(reg, "dram-ssd", 10*time.Second)
+	_, idleJ, _ = profileInfo(reg, "dram-ssd", 10*time.Second)
 	if !near(idleJ, 10*dram.Power().IdleW) {
 		t.Errorf("dram-ssd idle %v J, want %v", idleJ, 10*dram.Power().IdleW)
 	}
@@ -112,6 +118,10 @@ func TestFinishFromStats(t *testing.T) {
 	}
 	if tmp := st.Tiers[2]; tmp.Kind != "directory" || tmp.Device != nil || tmp.Dir != dir {
 		t.Errorf("tmp tier %+v", tmp)
+	}
+	// The cost and the SCI price the emulated tiers' models, and nothing for a directory.
+	if m := pl.Models(); len(m) != 2 || m["disk"] == nil || m["disk"].Name() != "hdd-7200" || m["ssd"] == nil || m["tmp"] != nil {
+		t.Errorf("models %v: want disk (hdd-7200) and ssd only", m)
 	}
 	b, err := json.Marshal(st)
 	if err != nil {

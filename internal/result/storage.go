@@ -151,6 +151,8 @@ type DeviceResult struct {
 	Hits       int64 `json:"cache_hits,omitempty"`
 	Misses     int64 `json:"cache_misses,omitempty"`
 	Writebacks int64 `json:"writebacks,omitempty"`
+	// ReadaheadPages are the pages a pagecache model read ahead of the requests.
+	ReadaheadPages int64 `json:"readahead_pages,omitempty"`
 	// FloorUs is the path's own round trip on this host: taken off each completion on
 	// a mount, spent inside the model's time on the preload path.
 	FloorUs float64 `json:"floor_us,omitempty"`

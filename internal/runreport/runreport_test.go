@@ -37,17 +37,6 @@ func build(t *testing.T, dir string, opt runreport.Options) *runreport.Report {
 	return rep
 }
 
-func chartNamed(t *testing.T, doc *report.Document, name string) *chart.Chart {
-	t.Helper()
-	for _, c := range doc.Charts() {
-		if c.Name == name {
-			return c
-		}
-	}
-	t.Fatalf("the report has no chart %s", name)
-	return nil
-}
-
 func tableNamed(t *testing.T, doc *report.Document, name string) *report.Table {
 	t.Helper()
 	for _, tb := range doc.Tables() {
@@ -192,7 +181,7 @@ func TestFixtureThinned(t *testing.T) {
 		{"energy-watts", "dram", []xy{{1, 3}, {3, 3}}},
 		{"throughput", "transactions", []xy{{2, 105}, {3, 90}}},
 	} {
-		c := chartNamed(t, rep.Doc, tc.chart)
+		c := reporttest.ChartNamed(t, rep.Doc.Charts(), tc.chart)
 		if got := points(c, tc.series); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s, %s: %v, want %v", tc.chart, tc.series, got, tc.want)
 		}
@@ -230,7 +219,7 @@ func TestNullInIntervals(t *testing.T) {
 	} {
 		rep := build(t, dir, runreport.Options{MaxPoints: tc.max})
 		runreporttest.CheckCharts(t, dir, rep)
-		c := chartNamed(t, rep.Doc, "throughput")
+		c := reporttest.ChartNamed(t, rep.Doc.Charts(), "throughput")
 		if got := points(c, "transactions"); !reflect.DeepEqual(got, tc.transactions) {
 			t.Errorf("at most %d points: transactions %v, want %v", tc.max, got, tc.transactions)
 		}
@@ -363,7 +352,7 @@ func TestBadRunDirs(t *testing.T) {
 	if !reflect.DeepEqual(names, []string{"summary-throughput", "summary-latency", "throughput", "latency", "energy-watts"}) {
 		t.Errorf("without monitoring the charts are %q, want throughput and latency (in the summary too) and the energy section's", names)
 	}
-	if p := points(chartNamed(t, rep.Doc, "energy-watts"), "cpu"); !reflect.DeepEqual(p, []xy{{1, 12}, {3, 14}}) {
+	if p := points(reporttest.ChartNamed(t, rep.Doc.Charts(), "energy-watts"), "cpu"); !reflect.DeepEqual(p, []xy{{1, 12}, {3, 14}}) {
 		t.Errorf("the energy section's cpu watts without monitoring: %v", p)
 	}
 	runreporttest.CheckCharts(t, dir, rep)
@@ -374,7 +363,7 @@ func TestBadRunDirs(t *testing.T) {
 	if !strings.Contains(string(html), "This run was not monitored") || !strings.Contains(string(html), "Time 0 is the start of the first report interval") {
 		t.Errorf("the report of a run without monitoring does not say so")
 	}
-	if p := points(chartNamed(t, rep.Doc, "throughput"), "transactions"); !reflect.DeepEqual(p, []xy{{1, 100}, {2, 110}, {3, 90}}) {
+	if p := points(reporttest.ChartNamed(t, rep.Doc.Charts(), "throughput"), "transactions"); !reflect.DeepEqual(p, []xy{{1, 100}, {2, 110}, {3, 90}}) {
 		t.Errorf("throughput without monitoring: %v", p)
 	}
 
@@ -451,7 +440,7 @@ func TestTornLastLine(t *testing.T) {
 				t.Errorf("notes %q, want the torn line's for the terminal", rep.Notes)
 			}
 			which := map[string]string{"metrics.jsonl": "host-cpu", "intervals.jsonl": "throughput"}[file]
-			c := chartNamed(t, rep.Doc, which)
+			c := reporttest.ChartNamed(t, rep.Doc.Charts(), which)
 			if n := len(c.Series[0].Points); n != 2 {
 				t.Errorf("chart %s: %d points, want the 2 of the complete lines", which, n)
 			}

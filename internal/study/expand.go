@@ -75,7 +75,7 @@ func (p *Plan) Cell(id string) *Cell {
 // what exclude rules remove, each with its parameters, ${name} references filled in.
 // Errors are a *FileError naming file:line: field.
 func Expand(s *Study) (*Plan, error) {
-	e := &expansion{s: s, p: &problems{file: s.File.Path}, ix: indexes{}, seen: map[string]bool{}}
+	e := &expansion{s: s, p: newProblems(s.File.Path), ix: indexes{}, seen: map[string]bool{}}
 	e.checkShape()
 	if err := e.p.err(); err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"tierbench/internal/report"
+	"tierbench/internal/yamltext"
 )
 
 // Claim is one entry of a study's expect: a finding the study should show, in one
@@ -74,7 +75,7 @@ func (p *problems) expect(e entry) []Claim {
 	var out []Claim
 	ids := map[string]bool{}
 	for i, n := range e.value.Content {
-		field := item(e.field, i)
+		field := yamltext.Item(e.field, i)
 		c, ok := p.claim(n, field)
 		if !ok {
 			continue
@@ -96,7 +97,7 @@ func (p *problems) claim(n *yaml.Node, field string) (Claim, bool) {
 		p.add(c.Pos, "must be a mapping of %s", strings.Join(claimFields, ", "))
 		return c, false
 	}
-	before := len(p.list)
+	before := p.Len()
 	for _, e := range p.mapping(n, field, claimFields...) {
 		s, ok := p.scalar(e)
 		if !ok {
@@ -125,11 +126,11 @@ func (p *problems) claim(n *yaml.Node, field string) (Claim, bool) {
 		{"paper", c.Paper, "paper: 6.9, the paper's figure"},
 		{"source", c.Source, `source: "seed 002, Conclusion: 346 -> 2374 TPS"`},
 	} {
-		if req.v == "" && len(p.list) == before {
+		if req.v == "" && p.Len() == before {
 			p.add(c.Pos, "%s is missing: give %s", req.name, req.eg)
 		}
 	}
-	if len(p.list) > before {
+	if p.Len() > before {
 		return c, false
 	}
 	if err := parseClaim(&c); err != nil {

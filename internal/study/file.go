@@ -160,7 +160,7 @@ var studyDoc = yamltext.Doc{
 // problem as file:line: field: what is wrong and what is valid. Parse checks the
 // file's shape; Expand checks it against the workloads' parameters.
 func Parse(path string, data []byte) (*File, error) {
-	p := &problems{file: path}
+	p := newProblems(path)
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil {
@@ -221,10 +221,10 @@ func Parse(path string, data []byte) (*File, error) {
 		}
 	}
 	f.Body = p.body(body)
-	if f.Name == "" && len(p.list) == 0 {
+	if f.Name == "" && p.Len() == 0 {
 		p.add(at(root, "name"), "missing: name the study (e.g. name: hybrid-placement)")
 	}
-	if f.Workload == "" && !f.factorSets("workload") && len(p.list) == 0 {
+	if f.Workload == "" && !f.factorSets("workload") && p.Len() == 0 {
 		p.add(at(root, "workload"), "missing: name the workload every cell runs (%s), or make workload a factor", strings.Join(workload.Names(), ", "))
 	}
 	if err := p.err(); err != nil {
@@ -287,7 +287,7 @@ func (p *problems) body(entries []entry) Body {
 				continue
 			}
 			for i, r := range e.value.Content {
-				if m, ok := p.match(r, item(e.field, i)); ok {
+				if m, ok := p.match(r, yamltext.Item(e.field, i)); ok {
 					b.Exclude = append(b.Exclude, m)
 				}
 			}
@@ -360,7 +360,7 @@ func (p *problems) factor(e entry) (Factor, bool) {
 	}
 	labels := map[string]bool{}
 	for i, n := range e.value.Content {
-		field := item(e.field, i)
+		field := yamltext.Item(e.field, i)
 		var l Level
 		switch n.Kind {
 		case yaml.ScalarNode, yaml.SequenceNode:
@@ -425,7 +425,7 @@ func (p *problems) zip(e entry) []Group {
 	}
 	var out []Group
 	for i, g := range groups {
-		field := item(e.field, i)
+		field := yamltext.Item(e.field, i)
 		names, ok := p.scalars(g, field)
 		if !ok {
 			continue

@@ -11,6 +11,7 @@ import (
 
 	"tierbench/internal/report"
 	"tierbench/internal/workload"
+	"tierbench/internal/yamltext"
 )
 
 // Goal ranks a study's cells (docs/studies.md, "Goals"): the cells whose mean values
@@ -143,7 +144,7 @@ func (p *problems) eachItem(e entry, do func(value, field string)) {
 		return
 	}
 	for i, s := range list {
-		do(s, item(e.field, i))
+		do(s, yamltext.Item(e.field, i))
 	}
 }
 

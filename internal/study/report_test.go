@@ -9,6 +9,7 @@ import (
 
 	"tierbench/internal/report"
 	"tierbench/internal/report/chart"
+	"tierbench/internal/report/reporttest"
 	"tierbench/internal/result"
 )
 
@@ -41,17 +42,6 @@ func zippedResults() *Results {
 	return res
 }
 
-func reportChart(t *testing.T, doc *report.Document, name string) *chart.Chart {
-	t.Helper()
-	for _, c := range doc.Charts() {
-		if c.Name == name {
-			return c
-		}
-	}
-	t.Fatalf("the report has no chart %s", name)
-	return nil
-}
-
 // TestReportZippedFactors: with users zipped to buffer, "NOPM vs users" draws one line
 // per engine through the three levels, each tick naming both levels, rather than one
 // lone point per (engine, buffer); each cell is compared with the baseline users=1 of
@@ -61,7 +51,7 @@ func TestReportZippedFactors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := reportChart(t, rep.Doc, "nopm-vs-users")
+	c := reporttest.ChartNamed(t, rep.Doc.Charts(), "nopm-vs-users")
 	var names []string
 	for _, s := range c.Series {
 		names = append(names, fmt.Sprintf("%s:%d", s.Name, len(s.Points)))
@@ -127,7 +117,7 @@ func TestReportTitlesAndRanges(t *testing.T) {
 			}
 		}
 	}
-	c := reportChart(t, rep.Doc, "tps-vs-users")
+	c := reporttest.ChartNamed(t, rep.Doc.Charts(), "tps-vs-users")
 	if c.Title != "TPS vs users and buffer" || !strings.Contains(c.Note, "log scale") {
 		t.Errorf("chart %s: title %q, note %q", c.Name, c.Title, c.Note)
 	}

@@ -76,27 +76,18 @@ func move(src, dst string) error {
 	if !errors.Is(err, syscall.EXDEV) {
 		return err
 	}
-	err = filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		to := filepath.Join(dst, rel)
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		switch {
-		case d.IsDir():
-			return os.MkdirAll(to, info.Mode().Perm())
-		case d.Type()&fs.ModeSymlink != 0:
+	err = walkTree(src, dst, func(path, to string, info fs.FileInfo) error {
+		switch mode := info.Mode(); {
+		case mode.IsDir():
+			return os.MkdirAll(to, mode.Perm())
+		case mode&fs.ModeSymlink != 0:
 			target, err := os.Readlink(path)
 			if err != nil {
 				return err
 			}
 			return os.Symlink(target, to)
-		case d.Type().IsRegular():
-			if _, err := copyFile(path, to, info.Mode().Perm(), true); err != nil {
+		case mode.IsRegular():
+			if _, err := copyFile(path, to, mode.Perm(), true); err != nil {
 				return err
 			}
 			return os.Chtimes(to, info.ModTime(), info.ModTime())

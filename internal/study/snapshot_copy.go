@@ -10,6 +10,27 @@ import (
 	"syscall"
 )
 
+// walkTree calls each for every entry under src (src itself first, parents before
+// their children), with the entry's path, the path it has under dst and its
+// file info: the walk that copyTree and move (scratch.go) share, each deciding
+// what to make of a directory, a file or a link.
+func walkTree(src, dst string, each func(path, target string, info fs.FileInfo) error) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		return each(path, filepath.Join(dst, rel), info)
+	})
+}
+
 // copyTree copies src (a directory or a file) to dst: directories, regular files and
 // symbolic links, each with its mode, owner and modification time, since a managed
 // server runs as its own user and refuses files it does not own. A link whose target
@@ -19,19 +40,7 @@ import (
 func copyTree(src, dst, from, to string) (int64, int, error) {
 	var total int64
 	var files int
-	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, path)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dst, rel)
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
+	err := walkTree(src, dst, func(path, target string, info fs.FileInfo) error {
 		switch mode := info.Mode(); {
 		case mode.IsDir():
 			if err := os.MkdirAll(target, 0o700); err != nil {

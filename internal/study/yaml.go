@@ -1,11 +1,12 @@
 package study
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"tierbench/internal/yamltext"
 )
 
 // maxProblems bounds how many problems one study file reports.
@@ -28,30 +29,22 @@ type Pos struct {
 
 // problems collects a file's problems with their positions.
 type problems struct {
-	file string
-	list []string
+	yamltext.Problems
+}
+
+func newProblems(file string) *problems {
+	return &problems{yamltext.Problems{File: file, Max: maxProblems}}
 }
 
 func (p *problems) add(pos Pos, format string, args ...any) {
-	if len(p.list) >= maxProblems {
-		return
-	}
-	msg := fmt.Sprintf(format, args...)
-	if pos.Field != "" {
-		msg = pos.Field + ": " + msg
-	}
-	if pos.Line <= 0 { // the whole file: no line to name
-		p.list = append(p.list, fmt.Sprintf("%s: %s", p.file, msg))
-		return
-	}
-	p.list = append(p.list, fmt.Sprintf("%s:%d: %s", p.file, pos.Line, msg))
+	p.Add(pos.Line, pos.Field, format, args...)
 }
 
 func (p *problems) err() error {
-	if len(p.list) == 0 {
+	if p.Len() == 0 {
 		return nil
 	}
-	return &FileError{Problems: slices.Clone(p.list)}
+	return &FileError{Problems: p.List()}
 }
 
 func at(n *yaml.Node, field string) Pos {
@@ -60,15 +53,6 @@ func at(n *yaml.Node, field string) Pos {
 	}
 	return Pos{Line: n.Line, Field: field}
 }
-
-func child(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
-}
-
-func item(path string, i int) string { return fmt.Sprintf("%s[%d]", path, i) }
 
 // entry is one key of a mapping with its value.
 type entry struct {
@@ -91,7 +75,7 @@ func (p *problems) mapping(n *yaml.Node, field string, allowed ...string) []entr
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		f := child(field, k.Value)
+		f := yamltext.Field(field, k.Value)
 		switch {
 		case k.Kind != yaml.ScalarNode || k.Value == "":
 			p.add(at(k, field), "a key must be a name")
@@ -128,7 +112,7 @@ func (p *problems) scalars(n *yaml.Node, field string) ([]string, bool) {
 	out := make([]string, 0, len(n.Content))
 	for i, e := range n.Content {
 		if e.Kind != yaml.ScalarNode || e.Tag == "!!null" {
-			p.add(at(e, item(field, i)), "must be a single value")
+			p.add(at(e, yamltext.Item(field, i)), "must be a single value")
 			return nil, false
 		}
 		out = append(out, e.Value)

@@ -108,7 +108,12 @@ func (res *FitResult) derive(runs [][]round) error {
 		queue = field{"queue_depth", strconv.Itoa(w.QueueDepth),
 			fmt.Sprintf("nr_requests of /sys/block/%s/queue: the requests the block layer holds in the device's queue", w.Device)}
 	}
-	fields = append(fields, queue,
+	split := field{"max_request_kib", "0", "no block device under " + res.Where.Dir + " to read max_sectors_kb of: nothing is split"}
+	if w := res.Where; w.MaxRequestKiB > 0 {
+		split = field{"max_request_kib", strconv.Itoa(w.MaxRequestKiB),
+			fmt.Sprintf("max_sectors_kb of /sys/block/%s/queue: the largest request the block layer sends the device", w.Device)}
+	}
+	fields = append(fields, queue, split,
 		field{"queues", "shared", ""},
 		field{"idle_w", "0", "not measured: a fit times requests only; give the device's watts from its datasheet"},
 		field{"active_w", "0", "not measured: a fit times requests only; give the device's watts from its datasheet"},

@@ -39,7 +39,7 @@ func derived(t *testing.T, pairs []time.Duration) *FitResult {
 	set("writeback-8k", rate(50000))
 	set("randrw70-8k-qd32", rate(25000))
 	set("commit-8k", round{requests: 1000, elapsed: time.Second, latencies: same(1000, time.Millisecond)})
-	res := &FitResult{Where: &Where{Dir: "/d", Device: "vdz", FSType: "ext4", Source: "/dev/vdz", CapacityBytes: 100e9, QueueDepth: 256},
+	res := &FitResult{Where: &Where{Dir: "/d", Device: "vdz", FSType: "ext4", Source: "/dev/vdz", CapacityBytes: 100e9, QueueDepth: 256, MaxRequestKiB: 4096},
 		Rounds: 1, Name: "twin-vdz", Host: "h", Budget: time.Second, Size: 1 << 30}
 	if err := res.derive(runs); err != nil {
 		t.Fatal(err)
@@ -55,6 +55,7 @@ func TestDerive(t *testing.T) {
 		"capacity_gb": 100, "read_p50_us": 100, "read_p99_us": 100, "read_p999_us": 1000, "read_tail_us": 1000,
 		"read_mean_us": 109, "write_p1_us": 200, "write_mean_us": 200, "flush_p50_us": 300, "flush_mean_us": 300,
 		"read_iops": 30000, "write_iops": 20000, "read_iops_qd128": 60000, "write_iops_qd128": 50000, "queue_depth": 256,
+		"max_request_kib": 4096,
 		// 1040384 bytes in 991 us and in 500 us: bytes per microsecond are MB/s
 		"read_mbps": 1049.8, "write_mbps": 2080.8,
 	} {
@@ -72,6 +73,9 @@ func TestDerive(t *testing.T) {
 	}
 	if src := ps[0].Fields["queue_depth"].Source; src != "nr_requests of /sys/block/vdz/queue: the requests the block layer holds in the device's queue" {
 		t.Errorf("queue_depth source %q", src)
+	}
+	if src := ps[0].Fields["max_request_kib"].Source; src != "max_sectors_kb of /sys/block/vdz/queue: the largest request the block layer sends the device" {
+		t.Errorf("max_request_kib source %q", src)
 	}
 	if src := ps[0].Fields["write_iops_qd128"].Source; src != "writeback-8k probe: median of 1 rounds (CV 0.0%), fdatasync of 4096 scattered 8 KiB blocks written through the page cache, the block layer's queue full (nr_requests 256)" {
 		t.Errorf("write_iops_qd128 source %q", src)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -123,8 +124,8 @@ func TestValidateSQLite(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Spec != "pagecache(twin-test,size=256MiB)" || res.Profile != "twin-test" {
-		t.Errorf("spec %s, profile %s", res.Spec, res.Profile)
+	if want := wantSpec(t, dir, "pagecache(twin-test,size=256MiB"); res.Spec != want || res.Profile != "twin-test" {
+		t.Errorf("spec %s, profile %s; want spec %s", res.Spec, res.Profile, want)
 	}
 	names := map[string]bool{}
 	for _, m := range res.Metrics {
@@ -147,6 +148,63 @@ func TestValidateSQLite(t *testing.T) {
 	// the real side's database is gone from the directory under test
 	if m, _ := filepath.Glob(filepath.Join(dir, ".tierbench-validate-*")); len(m) > 0 {
 		t.Errorf("left in %s: %v", dir, m)
+	}
+}
+
+// wantSpec is the emulated side's spec for dir: the spec so far, then the readahead
+// of dir's device if sysfs gives it, and the closing parenthesis.
+func wantSpec(t *testing.T, dir, spec string) string {
+	t.Helper()
+	w, err := Locate(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kib, ok := readAheadKiB(sysBlock, w.Device); ok {
+		spec += fmt.Sprintf(",readahead=%dKiB", kib)
+	}
+	return spec + ")"
+}
+
+// TestReadAheadKiB reads read_ahead_kb from a sysfs of our own.
+func TestReadAheadKiB(t *testing.T) {
+	sys := t.TempDir()
+	for dev, text := range map[string]string{"vda": "8192\n", "loop0": "0\n", "sdb": "lots\n", "sdc": "-4\n"} {
+		q := filepath.Join(sys, dev, "queue")
+		if err := os.MkdirAll(q, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(q, "read_ahead_kb"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tt := range []struct {
+		dev  string
+		kib  int64
+		isOK bool
+	}{{"vda", 8192, true}, {"loop0", 0, true}, {"sdb", 0, false}, {"sdc", 0, false}, {"sdz", 0, false}, {"", 0, false}} {
+		if kib, ok := readAheadKiB(sys, tt.dev); kib != tt.kib || ok != tt.isOK {
+			t.Errorf("%q: %d, %v; want %d, %v", tt.dev, kib, ok, tt.kib, tt.isOK)
+		}
+	}
+}
+
+// TestValidateSpecReadahead: the emulated side's page cache reads ahead as much as the
+// host does on the device under DIR.
+func TestValidateSpecReadahead(t *testing.T) {
+	dir := t.TempDir()
+	v := NewValidateSettings()
+	for name, value := range map[string]string{"profile": "testdata/twin.yaml", "cases": "oltp-sqlite",
+		"out": filepath.Join(t.TempDir(), "v"), "work": t.TempDir(), "page-cache": "256MiB", "emulator": "fuse"} {
+		if err := v.Params().Set(name, value); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts, err := v.options(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := wantSpec(t, dir, "pagecache(twin-test,size=256MiB"); opts.Spec != want {
+		t.Errorf("spec %s, want %s", opts.Spec, want)
 	}
 }
 

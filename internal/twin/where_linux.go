@@ -30,6 +30,10 @@ type Where struct {
 	// QueueDepth is the block layer's queue of the device (nr_requests): how many
 	// requests it holds in the device's queue before a submitter waits; 0 unknown.
 	QueueDepth int `json:"queue_depth,omitempty"`
+	// MaxRequestKiB is the largest request the block layer sends the device
+	// (max_sectors_kb): a larger read or write is split into requests of this size;
+	// 0 unknown.
+	MaxRequestKiB int `json:"max_request_kib,omitempty"`
 	// CapacityBytes is the file system's size, FreeBytes what an unprivileged writer
 	// may still use.
 	CapacityBytes int64 `json:"capacity_bytes"`
@@ -85,6 +89,7 @@ func Locate(dir string) (*Where, error) {
 		w.Rotational = readLine(filepath.Join(q, "rotational")) == "1"
 		w.Model = readLine(filepath.Join("/sys/block", w.Device, "device", "model"))
 		w.QueueDepth, _ = strconv.Atoi(readLine(filepath.Join(q, "nr_requests")))
+		w.MaxRequestKiB, _ = strconv.Atoi(readLine(filepath.Join(q, "max_sectors_kb")))
 	}
 	return w, nil
 }

@@ -2,8 +2,9 @@
 // the line where the mistake is and what to write instead, never the YAML library's
 // own text ("yaml: line 3: did not find expected ',' or '}'") nor its "EOF". Every
 // file tierbench reads as YAML (studies, mixes, device profiles, price tables) says
-// its syntax errors through it. It imports nothing of tierbench, so that every
-// package, the leaves too, may use it.
+// its syntax errors through it. Problems says, the same way for every file kind,
+// what is wrong in a file that is YAML but invalid: "file:line: field: what". It
+// imports nothing of tierbench, so that every package, the leaves too, may use it.
 package yamltext
 
 import (

@@ -145,5 +145,6 @@ func cLayout() map[string]uintptr {
 		"dev": unsafe.Offsetof(h.dev), "totalSize": unsafe.Offsetof(h.total_size),
 		"slotFile": unsafe.Offsetof(s.file), "slotDeadline": unsafe.Offsetof(s.deadline), "slotQD": unsafe.Offsetof(s.qd),
 		"cqLate": unsafe.Offsetof(q.late), "devInflight": unsafe.Offsetof(d.inflight),
+		"contended": unsafe.Offsetof(h.contended), "rtConsumer": unsafe.Offsetof(h.rt_consumer),
 	}
 }

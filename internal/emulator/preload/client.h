@@ -277,7 +277,12 @@ static int64_t tb_answer(struct tb_client *c, int s)
 	struct tb_slot *sl = &c->slots[s];
 	if (atomic_load_explicit(&sl->state, memory_order_acquire) == TB_ANSWERED)
 		return sl->deadline;
-	int64_t until = tb_mono() + (atomic_load_explicit(&c->h->contended, memory_order_relaxed) ? 0 : c->h->answer_spin);
+	/* On a contended host a spinner is descheduled before a normal-priority server
+	 * gets a CPU to answer; a real-time server preempts whoever runs and answers
+	 * within microseconds, so the short spin still pays there. */
+	int spin = !atomic_load_explicit(&c->h->contended, memory_order_relaxed) ||
+		   atomic_load_explicit(&c->h->rt_consumer, memory_order_relaxed);
+	int64_t until = tb_mono() + (spin ? c->h->answer_spin : 0);
 	do {
 		for (int i = 0; i < 16; i++) {
 			if (atomic_load_explicit(&sl->state, memory_order_acquire) == TB_ANSWERED)

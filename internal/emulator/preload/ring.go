@@ -81,7 +81,7 @@ type header struct {
 	msgLock     atomic.Uint32
 	unseen      atomic.Uint64
 	contended   atomic.Uint32
-	_           uint32
+	rtConsumer  atomic.Uint32
 	msg         [msgMax]byte
 	unseenMsg   [msgMax]byte
 	dev         [MaxDevices]deviceEntry
@@ -185,6 +185,10 @@ type Tuning struct {
 	// IgnoreLoad keeps spinning on a host with more runnable threads than CPUs (the
 	// server otherwise stops everyone's busy-waiting there).
 	IgnoreLoad bool
+	// RTConsumer runs the server's consumer thread at a real-time priority
+	// (SCHED_FIFO), where the host allows it, so that a request is answered at once
+	// on a host whose CPUs the database keeps busy.
+	RTConsumer bool
 }
 
 // DefaultTuning is what scripts/preload-floor measured best on the 2-core VM
@@ -211,6 +215,10 @@ func TuningFromEnv() (Tuning, error) {
 			t.IgnoreLoad = val == "1" || val == "true"
 			continue
 		}
+		if k == "consumer_rt" {
+			t.RTConsumer = val == "1" || val == "true"
+			continue
+		}
 		if k == "max_spinners" {
 			n, err := strconv.Atoi(val)
 			if err != nil || n < 0 {
@@ -231,7 +239,7 @@ func TuningFromEnv() (Tuning, error) {
 		case "spin_window":
 			t.SpinWindow = d
 		default:
-			return t, fmt.Errorf("%s: unknown key %q (consumer_spin, answer_spin, spin_window, max_spinners, ignore_load)", TuneEnv, k)
+			return t, fmt.Errorf("%s: unknown key %q (consumer_spin, answer_spin, spin_window, max_spinners, ignore_load, consumer_rt)", TuneEnv, k)
 		}
 	}
 	return t, nil
@@ -469,6 +477,17 @@ func (r *Ring) SetContended(on bool) {
 	if r.h.contended.Load() != v {
 		r.h.contended.Store(v)
 	}
+}
+
+// SetRealtimeConsumer tells clients that the consumer runs at a real-time priority:
+// it answers within microseconds even on a contended host, so a client there still
+// busy-waits answer_spin for its answer before it sleeps.
+func (r *Ring) SetRealtimeConsumer(on bool) {
+	v := uint32(0)
+	if on {
+		v = 1
+	}
+	r.h.rtConsumer.Store(v)
 }
 
 // Spinners is how many clients busy-wait for their deadlines now.

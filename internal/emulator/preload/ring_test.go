@@ -31,6 +31,7 @@ func TestLayoutMatchesC(t *testing.T) {
 		"dev": unsafe.Offsetof(h.dev), "totalSize": unsafe.Offsetof(h.totalSize),
 		"slotFile": unsafe.Offsetof(s.File), "slotDeadline": unsafe.Offsetof(s.deadline), "slotQD": unsafe.Offsetof(s.QD),
 		"cqLate": unsafe.Offsetof(q.late), "devInflight": unsafe.Offsetof(d.inflight),
+		"contended": unsafe.Offsetof(h.contended), "rtConsumer": unsafe.Offsetof(h.rtConsumer),
 	}
 	c := cLayout()
 	for k, v := range c {
@@ -409,5 +410,39 @@ func TestDeadRingsRemoved(t *testing.T) {
 		if _, err := os.Stat(d); err != nil {
 			t.Errorf("%s was removed: %v", d, err)
 		}
+	}
+}
+
+func TestTuningFromEnv(t *testing.T) {
+	t.Setenv(TuneEnv, "consumer_rt=1, answer_spin=5us,max_spinners=0")
+	got, err := TuningFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := DefaultTuning()
+	want.RTConsumer, want.AnswerSpin, want.MaxSpinners = true, 5*time.Microsecond, 0
+	if got != want {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+	for _, bad := range []string{"answer_spin=5", "max_spinners=-1", "consumer_fifo=1"} {
+		t.Setenv(TuneEnv, bad)
+		if _, err := TuningFromEnv(); err == nil || !strings.Contains(err.Error(), TuneEnv) {
+			t.Errorf("%s: err %v, want one naming %s", bad, err, TuneEnv)
+		}
+	}
+}
+
+func TestRealtimeConsumerFlag(t *testing.T) {
+	r, _ := testRing(t, 0)
+	if r.h.rtConsumer.Load() != 0 {
+		t.Fatal("a new ring says its consumer is real-time")
+	}
+	r.SetRealtimeConsumer(true)
+	if r.h.rtConsumer.Load() != 1 {
+		t.Error("SetRealtimeConsumer(true) not in the header the clients read")
+	}
+	r.SetRealtimeConsumer(false)
+	if r.h.rtConsumer.Load() != 0 {
+		t.Error("SetRealtimeConsumer(false) left the flag set")
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,39 +18,15 @@ var harness = enginetest.Harness{
 	RunningSQL: "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO = 'SELECT SLEEP(30)'",
 }
 
+// TestManaged runs the suite on a managed instance, its redo log and temporary
+// files on tiers of their own.
 func TestManaged(t *testing.T) {
 	t.Parallel()
 	enginetest.RequireServer(t, Installed())
-	dir := enginetest.ServerDir(t)
-	h := harness
-	h.Open = func(t *testing.T) engine.Engine {
-		e, err := engine.Open(context.Background(), engine.Config{
-			Name: "mysql", Dir: filepath.Join(dir, "data"), WALDir: filepath.Join(dir, "wal"),
-			TempDir: filepath.Join(dir, "tmp"), BufferBytes: 64 << 20,
-			Settings: map[string]string{"innodb_flush_log_at_trx_commit": "2"},
-			// The suite's sessions (cancel included) wait on threads here; TestExternal
-			// runs it on the poller.
-			ClientIO: engine.ClientIOThread,
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		info, err := e.Info(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if info.Settings["innodb_buffer_pool_size"] != "67108864" || info.Settings["innodb_flush_log_at_trx_commit"] != "2" ||
-			!strings.HasSuffix(info.Settings["tmpdir"], "mysql-temp") || info.Settings["client_io"] != "thread" {
-			t.Errorf("settings not applied: %v", info.Settings)
-		}
-		return e
-	}
-	enginetest.Run(t, h)
-	for _, sub := range []string{"wal/mysql-redo", "tmp/mysql-temp"} {
-		if _, err := os.Stat(filepath.Join(dir, sub)); err == nil {
-			t.Errorf("%s left after Close", sub)
-		}
-	}
+	harness.RunManaged(t, engine.Config{Name: "mysql", BufferBytes: 64 << 20, Settings: map[string]string{"innodb_flush_log_at_trx_commit": "2"}},
+		func(set map[string]string) bool {
+			return set["innodb_buffer_pool_size"] == "67108864" && set["innodb_flush_log_at_trx_commit"] == "2" && strings.HasSuffix(set["tmpdir"], "mysql-temp")
+		}, "wal/mysql-redo", "tmp/mysql-temp")
 }
 
 // socketDSN reaches the managed instance m as an external server would, through its
@@ -64,50 +39,7 @@ func socketDSN(m engine.Engine) string {
 // that is not set against a managed instance reached through its socket.
 func TestExternal(t *testing.T) {
 	t.Parallel()
-	dsn := os.Getenv("TIERBENCH_MYSQL_DSN")
-	if dsn == "" {
-		enginetest.RequireServer(t, Installed())
-		m, err := engine.Open(context.Background(), engine.Config{Name: "mysql", Dir: enginetest.ServerDir(t)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer m.Close()
-		dsn = socketDSN(m)
-	}
-	h := harness
-	h.Open = func(t *testing.T) engine.Engine {
-		e, err := engine.Open(context.Background(), engine.Config{Name: "mysql", DSN: dsn})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if info, err := e.Info(context.Background()); err != nil || info.Settings["client_io"] != "poller" {
-			t.Errorf("client_io %q (%v): auto with no session count should keep the poller", info.Settings["client_io"], err)
-		}
-		return e
-	}
-	enginetest.Run(t, h)
-}
-
-func TestUnreachableDSNHidesPassword(t *testing.T) {
-	for _, dsn := range []string{
-		"bob:Sup3rSecret@tcp(127.0.0.1:1)/tpch",
-		"bob:Sup3rSecret@unix(/nonexistent/mysqld.sock)/tpch",
-		"mysql://bob:Sup3rSecret@127.0.0.1:1/tpch",
-		"bob:Sup3rSecret@tcp(127.0.0.1:1/tpch",
-	} {
-		_, err := engine.Open(context.Background(), engine.Config{Name: "mysql", DSN: dsn})
-		if err == nil {
-			t.Fatalf("%s: no error", dsn)
-		}
-		msg := err.Error()
-		t.Log(msg)
-		if strings.Contains(msg, "Sup3rSecret") || strings.Contains(msg, "\n") {
-			t.Errorf("error leaks the password or spans lines: %q", msg)
-		}
-		if !strings.Contains(msg, "127.0.0.1") && !strings.Contains(msg, "/nonexistent/mysqld.sock") {
-			t.Errorf("error does not name the host or socket: %q", msg)
-		}
-	}
+	harness.RunExternal(t, "mysql", "TIERBENCH_MYSQL_DSN", Installed, socketDSN)
 }
 
 func TestMissingBinaries(t *testing.T) {
@@ -118,22 +50,6 @@ func TestMissingBinaries(t *testing.T) {
 	_, err := engine.Open(context.Background(), engine.Config{Name: "mysql", Dir: t.TempDir()})
 	if err == nil || !strings.Contains(err.Error(), "apt-get install mariadb-server") {
 		t.Fatalf("got %v, want a hint to apt-get install mariadb-server", err)
-	}
-}
-
-func TestStartFailureCleansUp(t *testing.T) {
-	t.Parallel()
-	enginetest.RequireServer(t, Installed())
-	dir := enginetest.ServerDir(t)
-	_, err := engine.Open(context.Background(), engine.Config{
-		Name: "mysql", Dir: dir, Settings: map[string]string{"no-such-option": "1"},
-	})
-	if err == nil {
-		t.Fatal("a bad option started")
-	}
-	t.Log(err)
-	if _, statErr := os.Stat(filepath.Join(dir, "mysql")); !os.IsNotExist(statErr) {
-		t.Errorf("instance dir left after a failed start: %v", statErr)
 	}
 }
 
@@ -168,29 +84,6 @@ func TestLoadWithoutLocalInfile(t *testing.T) {
 	}
 	if !strings.HasPrefix(info.Settings["load_method"], "insert") {
 		t.Errorf("load_method = %q", info.Settings["load_method"])
-	}
-}
-
-func TestInstallFailureCleansUp(t *testing.T) {
-	bin := enginetest.ServerDir(t)
-	for name, script := range map[string]string{
-		"mariadbd":           "#!/bin/sh\necho 'mariadbd  Ver 10.11.0-MariaDB (fake)'\n",
-		"mariadb-install-db": "#!/bin/sh\necho 'simulated failure' >&2\nexit 1\n",
-	} {
-		if err := os.WriteFile(filepath.Join(bin, name), []byte(script), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Setenv("PATH", bin)
-	dir := enginetest.ServerDir(t)
-	_, err := engine.Open(context.Background(), engine.Config{Name: "mysql", Dir: dir, TempDir: filepath.Join(dir, "tmp")})
-	if err == nil || !strings.Contains(err.Error(), "simulated failure") {
-		t.Fatalf("got %v, want the install output", err)
-	}
-	for _, sub := range []string{"mysql", "tmp/mysql-temp"} {
-		if _, statErr := os.Stat(filepath.Join(dir, sub)); !os.IsNotExist(statErr) {
-			t.Errorf("%s left after a failed install: %v", sub, statErr)
-		}
 	}
 }
 

@@ -26,67 +26,28 @@ var harness = enginetest.Harness{
 	RunningSQL: "SELECT COUNT(*) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30)' AND state = 'active'",
 }
 
+// TestManaged runs the suite on a managed cluster, its WAL and temporary files on
+// tiers of their own.
 func TestManaged(t *testing.T) {
 	t.Parallel()
 	enginetest.RequireServer(t, Installed())
-	dir := enginetest.ServerDir(t)
-	h := harness
-	h.Open = func(t *testing.T) engine.Engine {
-		e, err := engine.Open(context.Background(), engine.Config{
-			Name: "postgres", Dir: filepath.Join(dir, "data"), WALDir: filepath.Join(dir, "wal"),
-			TempDir: filepath.Join(dir, "tmp"), BufferBytes: 32 << 20,
-			Settings: map[string]string{"fsync": "off", "max_connections": "20"},
-			// The suite's sessions (cancel included) wait on threads here; TestExternal
-			// runs it on the poller.
-			ClientIO: engine.ClientIOThread,
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		info, err := e.Info(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if info.Settings["shared_buffers"] != "32MB" || info.Settings["fsync"] != "off" || info.Settings["temp_tablespaces"] != tempTablespace ||
-			info.Settings["client_io"] != "thread" {
-			t.Errorf("settings not applied: %v", info.Settings)
-		}
-		return e
-	}
-	enginetest.Run(t, h)
-	for _, sub := range []string{"wal/postgres-wal", "tmp/postgres-temp"} {
-		if _, err := os.Stat(filepath.Join(dir, sub)); err == nil {
-			t.Errorf("%s left after Close", sub)
-		}
-	}
+	harness.RunManaged(t, engine.Config{Name: "postgres", BufferBytes: 32 << 20, Settings: map[string]string{"fsync": "off", "max_connections": "20"}},
+		func(set map[string]string) bool {
+			return set["shared_buffers"] == "32MB" && set["fsync"] == "off" && set["temp_tablespaces"] == tempTablespace
+		}, "wal/postgres-wal", "tmp/postgres-temp")
+}
+
+// socketDSN reaches the managed cluster m as an external server would, through its
+// socket directory.
+func socketDSN(m engine.Engine) string {
+	return fmt.Sprintf("host=%s user=%s dbname=tierbench", m.(managedEngine).managed.RunDir, superuser)
 }
 
 // TestExternal runs the suite in external mode against TIERBENCH_POSTGRES_DSN, or
 // when that is not set against a managed cluster reached through its socket.
 func TestExternal(t *testing.T) {
 	t.Parallel()
-	dsn := os.Getenv("TIERBENCH_POSTGRES_DSN")
-	if dsn == "" {
-		enginetest.RequireServer(t, Installed())
-		m, err := engine.Open(context.Background(), engine.Config{Name: "postgres", Dir: enginetest.ServerDir(t)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer m.Close()
-		dsn = fmt.Sprintf("host=%s user=%s dbname=tierbench", m.(managedEngine).managed.RunDir, superuser)
-	}
-	h := harness
-	h.Open = func(t *testing.T) engine.Engine {
-		e, err := engine.Open(context.Background(), engine.Config{Name: "postgres", DSN: dsn})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if info, err := e.Info(context.Background()); err != nil || info.Settings["client_io"] != "poller" {
-			t.Errorf("client_io %q (%v): auto with no session count should keep the poller", info.Settings["client_io"], err)
-		}
-		return e
-	}
-	enginetest.Run(t, h)
+	harness.RunExternal(t, "postgres", "TIERBENCH_POSTGRES_DSN", Installed, socketDSN)
 }
 
 // TestSessionCancel: a statement run under a context that never ends stops when
@@ -103,28 +64,6 @@ func TestSessionCancel(t *testing.T) {
 	}, harness.LongSQL)
 }
 
-func TestUnreachableDSNHidesPassword(t *testing.T) {
-	for _, dsn := range []string{
-		"postgres://bob:Sup3rSecret@127.0.0.1:1/tpch?connect_timeout=2",
-		"host=127.0.0.1 port=1 user=bob password=Sup3rSecret dbname=tpch connect_timeout=2",
-		"host=/nonexistent/socketdir user=bob password=Sup3rSecret",
-		"postgres://bob:Sup3rSecret@[bad",
-	} {
-		_, err := engine.Open(context.Background(), engine.Config{Name: "postgres", DSN: dsn})
-		if err == nil {
-			t.Fatalf("%s: no error", dsn)
-		}
-		msg := err.Error()
-		t.Log(msg)
-		if strings.Contains(msg, "Sup3rSecret") || strings.Contains(msg, "\n") {
-			t.Errorf("error leaks the password or spans lines: %q", msg)
-		}
-		if !strings.Contains(msg, "bad") && !strings.Contains(msg, "127.0.0.1") && !strings.Contains(msg, "/nonexistent/socketdir") {
-			t.Errorf("error does not name the host or socket: %q", msg)
-		}
-	}
-}
-
 func TestMissingBinaries(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	old := binGlobs
@@ -133,22 +72,6 @@ func TestMissingBinaries(t *testing.T) {
 	_, err := engine.Open(context.Background(), engine.Config{Name: "postgres", Dir: t.TempDir()})
 	if err == nil || !strings.Contains(err.Error(), "apt-get install postgresql") {
 		t.Fatalf("got %v, want a hint to apt-get install postgresql", err)
-	}
-}
-
-func TestStartFailureCleansUp(t *testing.T) {
-	t.Parallel()
-	enginetest.RequireServer(t, Installed())
-	dir := enginetest.ServerDir(t)
-	_, err := engine.Open(context.Background(), engine.Config{
-		Name: "postgres", Dir: dir, Settings: map[string]string{"no_such_setting": "1"},
-	})
-	if err == nil {
-		t.Fatal("a bad setting started")
-	}
-	t.Log(err)
-	if _, statErr := os.Stat(filepath.Join(dir, "postgres")); !os.IsNotExist(statErr) {
-		t.Errorf("cluster dir left after a failed start: %v", statErr)
 	}
 }
 
@@ -235,29 +158,6 @@ func TestServerDiesWithTierbench(t *testing.T) {
 			t.Fatalf("server %d outlived its parent", pid)
 		}
 		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-func TestInitdbFailureCleansUp(t *testing.T) {
-	bin := enginetest.ServerDir(t)
-	for name, script := range map[string]string{
-		"initdb":   "#!/bin/sh\necho 'initdb: error: simulated failure' >&2\nexit 1\n",
-		"postgres": "#!/bin/sh\nexit 1\n",
-	} {
-		if err := os.WriteFile(filepath.Join(bin, name), []byte(script), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Setenv("PATH", bin)
-	dir := enginetest.ServerDir(t)
-	_, err := engine.Open(context.Background(), engine.Config{Name: "postgres", Dir: dir, WALDir: filepath.Join(dir, "wal")})
-	if err == nil || !strings.Contains(err.Error(), "simulated failure") {
-		t.Fatalf("got %v, want the initdb output", err)
-	}
-	for _, sub := range []string{"postgres", "wal/postgres-wal"} {
-		if _, statErr := os.Stat(filepath.Join(dir, sub)); !os.IsNotExist(statErr) {
-			t.Errorf("%s left after a failed initdb: %v", sub, statErr)
-		}
 	}
 }
 

@@ -2,7 +2,9 @@
 // tests of the packages above the engine layer (TPC-H, the mixes, TPC-C), so that each
 // does not repeat which servers exist, how to tell that one is installed, and the
 // settings that make a test instance cheap. (enginetest cannot do it: the engines'
-// own tests import it, and it would import them.)
+// own tests import it, and it would import them.) Its own tests hold what every
+// server engine must do alike, run on each: a life outside a clean run (killed,
+// failed starts and installs) and a DSN that fails without showing its password.
 package servertest
 
 import (

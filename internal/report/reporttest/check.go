@@ -50,6 +50,19 @@ func (p *Page) Table(t testing.TB, name string) *Table {
 	return nil
 }
 
+// ChartNamed is the chart named name among charts (a report's Document.Charts, which
+// a test reads before or without a browser); it fails t when there is none.
+func ChartNamed(t testing.TB, charts []*chart.Chart, name string) *chart.Chart {
+	t.Helper()
+	for _, c := range charts {
+		if c.Name == name {
+			return c
+		}
+	}
+	t.Fatalf("the report has no chart %s", name)
+	return nil
+}
+
 // Count is the number of marks of kind that series drew.
 func (c Chart) Count(series int, kind chart.Mark) int {
 	n := 0

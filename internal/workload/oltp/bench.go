@@ -66,11 +66,9 @@ func (b *Workload) Prepare(p workload.Phase) (workload.Request, error) {
 			return workload.Request{}, err
 		}
 		b.mix = m
-		return workload.Request{Results: []string{LoadInfoFile, vuser.LoadStorageFile}, Replaces: true,
-			Needs: func(f workload.EngineFacts) ([]capacity.Need, error) {
-				n, err := LoadNeed(m, m.Scale, b.loading.Loaders, f.Dialect, f.External, f.DataDir)
-				return []capacity.Need{n}, err
-			}}, nil
+		return b.loading.Request(LoadInfoFile, func(f workload.EngineFacts) (capacity.Need, error) {
+			return LoadNeed(m, m.Scale, b.loading.Loaders, f.Dialect, f.External, f.DataDir)
+		}), nil
 	case workload.Run:
 		if err := b.users.Check(); err != nil {
 			return workload.Request{}, err

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"tierbench/internal/yamltext"
 )
 
 // ValueSpec says how values are drawn: a column's population or a transaction's
@@ -202,7 +204,7 @@ func (c *checker) valueSpec(n *yaml.Node, path string) *ValueSpec {
 	case "choice":
 		for i, v := range c.list(f, "values") {
 			if v.Kind != yaml.ScalarNode {
-				c.errorf(v, index(path+".values", i), "must be a single value")
+				c.errorf(v, yamltext.Item(path+".values", i), "must be a single value")
 				continue
 			}
 			s.Values = append(s.Values, scalar(v))
@@ -214,7 +216,7 @@ func (c *checker) valueSpec(n *yaml.Node, path string) *ValueSpec {
 			for i, w := range c.strs(f, "weights") {
 				x, err := strconv.ParseFloat(w, 64)
 				if err != nil || x < 0 {
-					c.errorf(f.at("weights"), index(path+".weights", i), "%q: give a number >= 0", w)
+					c.errorf(f.at("weights"), yamltext.Item(path+".weights", i), "%q: give a number >= 0", w)
 				}
 				s.Weights = append(s.Weights, x)
 			}
@@ -260,7 +262,7 @@ func (c *checker) time(f *fields, key string, layouts []string) time.Time {
 			return t
 		}
 	}
-	c.errorf(f.at(key), join(f.path, key), "%q: write %s", text, strings.Join(layouts, " or "))
+	c.errorf(f.at(key), yamltext.Field(f.path, key), "%q: write %s", text, strings.Join(layouts, " or "))
 	return time.Time{}
 }
 

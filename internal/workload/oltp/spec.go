@@ -197,21 +197,21 @@ var mixDoc = yamltext.Doc{
 // Parse reads and validates a mix; file names it in errors.
 func Parse(file string, data []byte) (*Mix, error) {
 	sum := sha256.Sum256(data)
-	c := &checker{file: filepath.Base(file)}
+	c := &checker{yamltext.Problems{File: filepath.Base(file), Max: maxErrors}}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
-		return nil, mixDoc.Error(c.file, data, err)
+		return nil, mixDoc.Error(c.File, data, err)
 	}
 	if len(doc.Content) == 0 {
-		return nil, mixDoc.Error(c.file, data, io.EOF)
+		return nil, mixDoc.Error(c.File, data, io.EOF)
 	}
 	var extra yaml.Node
 	switch err := dec.Decode(&extra); {
 	case err == nil:
-		return nil, fmt.Errorf("%s:%d: one mix per file: remove the second document", c.file, extra.Line)
+		return nil, fmt.Errorf("%s:%d: one mix per file: remove the second document", c.File, extra.Line)
 	case !errors.Is(err, io.EOF):
-		return nil, mixDoc.Error(c.file, data, err)
+		return nil, mixDoc.Error(c.File, data, err)
 	}
 	m := &Mix{File: file, SHA256: hex.EncodeToString(sum[:]), Source: data}
 	root := doc.Content[0]
@@ -230,9 +230,9 @@ func Parse(file string, data []byte) (*Mix, error) {
 		c.errorf(f.at("tables"), "tables", "give at least one table")
 	}
 	for i, n := range tables {
-		if t := c.table(n, index("tables", i)); t != nil {
+		if t := c.table(n, yamltext.Item("tables", i)); t != nil {
 			if m.Table(t.Name) != nil {
-				c.errorf(n, index("tables", i)+".name", "table %q declared twice", t.Name)
+				c.errorf(n, yamltext.Item("tables", i)+".name", "table %q declared twice", t.Name)
 				continue
 			}
 			m.Tables = append(m.Tables, t)
@@ -251,12 +251,12 @@ func Parse(file string, data []byte) (*Mix, error) {
 	negative := false
 	seen := map[string]bool{}
 	for i, n := range txns {
-		t := c.txn(m, n, index("transactions", i))
+		t := c.txn(m, n, yamltext.Item("transactions", i))
 		if t == nil {
 			continue
 		}
 		if seen[t.Name] {
-			c.errorf(n, index("transactions", i)+".name", "transaction %q declared twice", t.Name)
+			c.errorf(n, yamltext.Item("transactions", i)+".name", "transaction %q declared twice", t.Name)
 			continue
 		}
 		seen[t.Name] = true
@@ -295,7 +295,7 @@ func (c *checker) table(n *yaml.Node, path string) *Table {
 		c.errorf(f.at("columns"), path+".columns", "give at least one column")
 	}
 	for i, cn := range cols {
-		cp := index(path+".columns", i)
+		cp := yamltext.Item(path+".columns", i)
 		cf := c.mapping(cn, cp, "name", "type", "value")
 		col := &Column{Name: c.str(cf, "name", true)}
 		if !c.ident(cf.at("name"), cp+".name", col.Name) {
@@ -339,7 +339,7 @@ func (c *checker) table(n *yaml.Node, path string) *Table {
 		}
 	}
 	for i, in := range c.list(f, "indexes") {
-		ip := index(path+".indexes", i)
+		ip := yamltext.Item(path+".indexes", i)
 		inf := c.mapping(in, ip, "name", "columns", "unique")
 		ix := &Index{Columns: c.strs(inf, "columns"), Unique: c.boolean(inf, "unique")}
 		if len(ix.Columns) == 0 {
@@ -399,7 +399,7 @@ func (c *checker) txn(m *Mix, n *yaml.Node, path string) *Txn {
 	}
 	stmtNames := map[string]bool{}
 	for i, sn := range stmts {
-		sp := index(path+".statements", i)
+		sp := yamltext.Item(path+".statements", i)
 		sf := c.mapping(sn, sp, "name", "sql", "dialects", "into", "on_empty")
 		s := &Statement{Name: c.str(sf, "name", true), SQL: strings.TrimSpace(c.str(sf, "sql", true)), Dialects: map[string]string{}}
 		if !c.ident(sf.at("name"), sp+".name", s.Name) {
@@ -527,7 +527,7 @@ func (c *checker) gates(m *Mix, f *fields) {
 	for i, n := range items {
 		path := "critical"
 		if v.Kind == yaml.SequenceNode {
-			path = index(path, i)
+			path = yamltext.Item(path, i)
 		}
 		cf := c.mapping(n, path, "name", "holders", "around")
 		cs := &Critical{Name: c.str(cf, "name", true), Holders: int(c.integer(cf, "holders", 1))}

@@ -1,7 +1,6 @@
 package oltp
 
 import (
-	"fmt"
 	"math"
 	"regexp"
 	"sort"
@@ -9,6 +8,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"tierbench/internal/yamltext"
 )
 
 // maxErrors bounds how many validation errors one parse reports.
@@ -24,30 +25,22 @@ func (e *ValidationError) Error() string { return strings.Join(e.Problems, "\n")
 
 // checker walks yaml.Nodes and collects problems with their file, line and field.
 type checker struct {
-	file     string
-	problems []string
+	yamltext.Problems
 }
 
 func (c *checker) errorf(n *yaml.Node, field, format string, args ...any) {
-	if len(c.problems) >= maxErrors {
-		return
-	}
 	line := 0
 	if n != nil {
 		line = n.Line
 	}
-	msg := fmt.Sprintf(format, args...)
-	if field != "" {
-		msg = field + ": " + msg
-	}
-	c.problems = append(c.problems, fmt.Sprintf("%s:%d: %s", c.file, line, msg))
+	c.Add(line, field, format, args...)
 }
 
 func (c *checker) err() error {
-	if len(c.problems) == 0 {
+	if c.Len() == 0 {
 		return nil
 	}
-	return &ValidationError{Problems: c.problems}
+	return &ValidationError{Problems: c.List()}
 }
 
 // fields is one mapping node's keys and values; get marks a key as known.
@@ -73,11 +66,11 @@ func (c *checker) mapping(n *yaml.Node, path string, allowed ...string) *fields 
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if _, dup := f.values[k.Value]; dup {
-			c.errorf(k, join(path, k.Value), "given twice")
+			c.errorf(k, yamltext.Field(path, k.Value), "given twice")
 			continue
 		}
 		if len(allowed) > 0 && !contains(allowed, k.Value) {
-			c.errorf(k, join(path, k.Value), "unknown field (valid: %s)", strings.Join(sorted(allowed), ", "))
+			c.errorf(k, yamltext.Field(path, k.Value), "unknown field (valid: %s)", strings.Join(sorted(allowed), ", "))
 			continue
 		}
 		f.keys[k.Value], f.values[k.Value] = k, v
@@ -85,15 +78,6 @@ func (c *checker) mapping(n *yaml.Node, path string, allowed ...string) *fields 
 	}
 	return f
 }
-
-func join(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
-}
-
-func index(path string, i int) string { return fmt.Sprintf("%s[%d]", path, i) }
 
 func contains(list []string, s string) bool {
 	for _, x := range list {
@@ -117,12 +101,12 @@ func (c *checker) str(f *fields, key string, required bool) string {
 	v, ok := f.values[key]
 	if !ok {
 		if required {
-			c.errorf(f.node, join(f.path, key), "missing")
+			c.errorf(f.node, yamltext.Field(f.path, key), "missing")
 		}
 		return ""
 	}
 	if v.Kind != yaml.ScalarNode {
-		c.errorf(v, join(f.path, key), "must be a single value")
+		c.errorf(v, yamltext.Field(f.path, key), "must be a single value")
 		return ""
 	}
 	return v.Value
@@ -136,7 +120,7 @@ func (c *checker) num(f *fields, key string, def float64) float64 {
 	}
 	x, err := strconv.ParseFloat(strings.TrimSpace(v.Value), 64)
 	if v.Kind != yaml.ScalarNode || err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-		c.errorf(v, join(f.path, key), "%q is not a number", v.Value)
+		c.errorf(v, yamltext.Field(f.path, key), "%q is not a number", v.Value)
 		return def
 	}
 	return x
@@ -150,7 +134,7 @@ func (c *checker) integer(f *fields, key string, def int64) int64 {
 	}
 	n, err := strconv.ParseInt(strings.TrimSpace(v.Value), 10, 64)
 	if v.Kind != yaml.ScalarNode || err != nil {
-		c.errorf(v, join(f.path, key), "%q is not a whole number", v.Value)
+		c.errorf(v, yamltext.Field(f.path, key), "%q is not a whole number", v.Value)
 		return def
 	}
 	return n
@@ -167,7 +151,7 @@ func (c *checker) boolean(f *fields, key string) bool {
 	case "false", "no":
 		return false
 	}
-	c.errorf(v, join(f.path, key), "%q is not true or false", v.Value)
+	c.errorf(v, yamltext.Field(f.path, key), "%q is not true or false", v.Value)
 	return false
 }
 
@@ -178,7 +162,7 @@ func (c *checker) list(f *fields, key string) []*yaml.Node {
 		return nil
 	}
 	if v.Kind != yaml.SequenceNode {
-		c.errorf(v, join(f.path, key), "must be a list")
+		c.errorf(v, yamltext.Field(f.path, key), "must be a list")
 		return nil
 	}
 	return v.Content
@@ -196,7 +180,7 @@ func (c *checker) strs(f *fields, key string) []string {
 	var out []string
 	for i, e := range c.list(f, key) {
 		if e.Kind != yaml.ScalarNode {
-			c.errorf(e, index(join(f.path, key), i), "must be a single value")
+			c.errorf(e, yamltext.Item(yamltext.Field(f.path, key), i), "must be a single value")
 			continue
 		}
 		out = append(out, e.Value)

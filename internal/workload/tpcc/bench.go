@@ -71,10 +71,9 @@ func (b *Workload) Prepare(p workload.Phase) (workload.Request, error) {
 		if err := b.loading.Check(); err != nil {
 			return workload.Request{}, err
 		}
-		return workload.Request{Results: []string{LoadInfoFile, vuser.LoadStorageFile}, Replaces: true,
-			Needs: func(f workload.EngineFacts) ([]capacity.Need, error) {
-				return []capacity.Need{LoadNeed(b.warehouses, b.loading.Loaders, f.Dialect, f.External, f.DataDir)}, nil
-			}}, nil
+		return b.loading.Request(LoadInfoFile, func(f workload.EngineFacts) (capacity.Need, error) {
+			return LoadNeed(b.warehouses, b.loading.Loaders, f.Dialect, f.External, f.DataDir), nil
+		}), nil
 	case workload.Run:
 		if err := b.users.Check(); err != nil {
 			return workload.Request{}, err

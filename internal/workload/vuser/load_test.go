@@ -10,7 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"tierbench/internal/capacity"
 	"tierbench/internal/engine"
+	"tierbench/internal/workload"
 )
 
 func TestLoadParallelSumsByTable(t *testing.T) {
@@ -97,5 +99,28 @@ func TestFinishLoad(t *testing.T) {
 	}
 	if _, err := FinishLoad(context.Background(), infoEngine{err: errors.New("gone")}, 1, rows, 1, begin); err == nil {
 		t.Error("an engine that cannot describe itself gave no error")
+	}
+}
+
+// TestLoadRequest: a load asks for its load file and the load's storage section in
+// place of an earlier load's, and for the room its need estimates on the engine's
+// facts, the estimate's error included.
+func TestLoadRequest(t *testing.T) {
+	p := &LoadParams{Loaders: 3}
+	var asked workload.EngineFacts
+	fail := errors.New("no such dialect")
+	req := p.Request("x-load.json", func(f workload.EngineFacts) (capacity.Need, error) {
+		asked = f
+		return capacity.Need{What: "x load", Disk: 2e9}, fail
+	})
+	if !slices.Equal(req.Results, []string{"x-load.json", LoadStorageFile}) || !req.Replaces || req.MustExist {
+		t.Errorf("request %+v: want results x-load.json and %s, replacing an earlier load's", req, LoadStorageFile)
+	}
+	needs, err := req.Needs(workload.EngineFacts{DataDir: "/data", External: true})
+	if !errors.Is(err, fail) || len(needs) != 1 || needs[0].What != "x load" || needs[0].Disk != 2e9 {
+		t.Errorf("needs %+v, %v: want the one estimate and its error", needs, err)
+	}
+	if asked.DataDir != "/data" || !asked.External {
+		t.Errorf("the estimate saw %+v, want the engine's facts", asked)
 	}
 }

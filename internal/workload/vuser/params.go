@@ -67,6 +67,17 @@ func (p *LoadParams) Check() error {
 	return nil
 }
 
+// Request is what a load asks of the lifecycle: its load file (infoFile) and the
+// load's storage section (LoadStorageFile), in place of an earlier load's data, and
+// the room need says the load takes on the engine the lifecycle opens.
+func (p *LoadParams) Request(infoFile string, need func(workload.EngineFacts) (capacity.Need, error)) workload.Request {
+	return workload.Request{Results: []string{infoFile, LoadStorageFile}, Replaces: true,
+		Needs: func(f workload.EngineFacts) ([]capacity.Need, error) {
+			n, err := need(f)
+			return []capacity.Need{n}, err
+		}}
+}
+
 // MinInterval is the shortest --interval.
 const MinInterval = 100 * time.Millisecond
 
