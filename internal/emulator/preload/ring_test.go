@@ -414,16 +414,16 @@ func TestDeadRingsRemoved(t *testing.T) {
 }
 
 func TestTuningFromEnv(t *testing.T) {
-	if !DefaultTuning().RTConsumer {
-		t.Error("the default tuning does not ask for a real-time consumer")
+	if DefaultTuning().RTConsumer {
+		t.Error("the default tuning asks for a real-time consumer, which measured slower")
 	}
-	t.Setenv(TuneEnv, "consumer_rt=0, answer_spin=5us,max_spinners=0")
+	t.Setenv(TuneEnv, "consumer_rt=1, answer_spin=5us,max_spinners=0")
 	got, err := TuningFromEnv()
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := DefaultTuning()
-	want.RTConsumer, want.AnswerSpin, want.MaxSpinners = false, 5*time.Microsecond, 0
+	want.RTConsumer, want.AnswerSpin, want.MaxSpinners = true, 5*time.Microsecond, 0
 	if got != want {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
