@@ -30,16 +30,48 @@ type ringServer struct {
 	once sync.Once
 	// mu lets drain take the queues from the consumer: the ring has one consumer.
 	mu sync.Mutex
-	// rt: the consumer's thread runs at a real-time priority (Tuning.RTConsumer).
-	rt bool
+	// rt: the consumer's thread runs at a real-time priority now; rtRefused: the host
+	// refused it once, and it is not asked again (Tuning.RTConsumer).
+	rt, rtRefused bool
+}
+
+// realtime puts the consumer at a real-time priority while the host is contended and
+// back among the normal threads when it is not (Tuning.RTConsumer). Contended, a
+// normal-priority consumer waits for a CPU before it answers, and the clients sleep
+// for their answers; at a real-time priority it runs as soon as the doorbell wakes it.
+// Not contended, it busy-polls for ConsumerSpin after each request, which at a
+// real-time priority would keep a database thread that wakes off its CPU until the
+// load is seen (5-15 ms): there it stays a normal thread, and a CPU is free anyway.
+func (s *ringServer) realtime(contended bool) {
+	if !s.tune.RTConsumer || s.rtRefused || contended == s.rt {
+		return
+	}
+	if contended {
+		if realtimeThread() != nil {
+			s.rtRefused = true
+			return
+		}
+		s.rt = true
+		s.ring.SetRealtimeConsumer(true)
+		return
+	}
+	// the clients stop spinning for answers before the consumer gives up its priority
+	s.ring.SetRealtimeConsumer(false)
+	normalThread()
+	s.rt = false
 }
 
 // realtimeThread puts the calling thread in SCHED_FIFO at the lowest real-time
 // priority: it then runs as soon as it wakes, ahead of every normal thread, and
 // yields to none of them until it sleeps again. It needs CAP_SYS_NICE or an
 // RLIMIT_RTPRIO above 0; without them it returns the kernel's refusal.
-func realtimeThread() error {
+var realtimeThread = func() error {
 	return unix.SchedSetAttr(0, &unix.SchedAttr{Size: unix.SizeofSchedAttr, Policy: unix.SCHED_FIFO, Priority: 1}, 0)
+}
+
+// normalThread puts the calling thread back in SCHED_OTHER at nice 0.
+var normalThread = func() error {
+	return unix.SchedSetAttr(0, &unix.SchedAttr{Size: unix.SizeofSchedAttr, Policy: unix.SCHED_NORMAL}, 0)
 }
 
 // drainEvery bounds how stale the counters get while the ring is idle: completions
@@ -61,10 +93,6 @@ func (s *ringServer) run() {
 	// a real-time priority set on it never passes to other goroutines.
 	runtime.LockOSThread()
 	defer close(s.done)
-	if s.tune.RTConsumer {
-		s.rt = realtimeThread() == nil
-		s.ring.SetRealtimeConsumer(s.rt)
-	}
 	var load hostLoad
 	last := time.Now()
 	for {
@@ -80,6 +108,7 @@ func (s *ringServer) run() {
 		}
 		now := time.Now()
 		if !s.tune.IgnoreLoad && load.update(now, s.ring.Spinners()) {
+			s.realtime(load.contended)
 			s.ring.SetContended(load.contended)
 		}
 		if !load.contended && now.Sub(last) < s.tune.ConsumerSpin {

@@ -83,6 +83,10 @@ type RingHealth struct {
 	// native AIO, io_uring, sync_file_range); UnseenFirst names the first.
 	Unseen      int64  `json:"unseen,omitempty"`
 	UnseenFirst string `json:"unseen_first,omitempty"`
+	// RealtimeConsumer: the server's consumer ran at a real-time priority and answered
+	// at once on a busy host (false when the host refused it: it needs CAP_SYS_NICE or
+	// an RLIMIT_RTPRIO above 0; then answers wait for a CPU there).
+	RealtimeConsumer bool `json:"realtime_consumer,omitempty"`
 }
 
 // TierResult is one tier in the result.

@@ -281,7 +281,7 @@ static int64_t tb_answer(struct tb_client *c, int s)
 	 * gets a CPU to answer; a real-time server preempts whoever runs and answers
 	 * within microseconds, so the short spin still pays there. */
 	int spin = !atomic_load_explicit(&c->h->contended, memory_order_relaxed) ||
-		   atomic_load_explicit(&c->h->rt_consumer, memory_order_relaxed);
+		   atomic_load_explicit(&c->h->rt_consumer, memory_order_relaxed) == 1;
 	int64_t until = tb_mono() + (spin ? c->h->answer_spin : 0);
 	do {
 		for (int i = 0; i < 16; i++) {

@@ -130,7 +130,7 @@ struct tb_header {
 	_Atomic uint32_t msg_lock;
 	_Atomic uint64_t unseen;   /* calls on a device's file the ring cannot time (mmap, AIO...) */
 	_Atomic uint32_t contended; /* the server sees more runnable threads than CPUs: nobody spins */
-	_Atomic uint32_t rt_consumer; /* the consumer runs at a real-time priority: it answers at once */
+	_Atomic uint32_t rt_consumer; /* 1: the consumer runs at a real-time priority, it answers at once; 2: it did, no longer */
 	char msg[TB_MSG_MAX];
 	char unseen_msg[TB_MSG_MAX];
 	struct tb_device dev[TB_MAX_DEVICES];

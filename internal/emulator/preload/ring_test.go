@@ -414,6 +414,9 @@ func TestDeadRingsRemoved(t *testing.T) {
 }
 
 func TestTuningFromEnv(t *testing.T) {
+	if DefaultTuning().RTConsumer {
+		t.Error("the default tuning asks for a real-time consumer, which measured slower")
+	}
 	t.Setenv(TuneEnv, "consumer_rt=1, answer_spin=5us,max_spinners=0")
 	got, err := TuningFromEnv()
 	if err != nil {
@@ -424,7 +427,7 @@ func TestTuningFromEnv(t *testing.T) {
 	if got != want {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
-	for _, bad := range []string{"answer_spin=5", "max_spinners=-1", "consumer_fifo=1"} {
+	for _, bad := range []string{"answer_spin=5", "max_spinners=-1", "consumer_fifo=1", "consumer_rt=yes"} {
 		t.Setenv(TuneEnv, bad)
 		if _, err := TuningFromEnv(); err == nil || !strings.Contains(err.Error(), TuneEnv) {
 			t.Errorf("%s: err %v, want one naming %s", bad, err, TuneEnv)
@@ -441,8 +444,14 @@ func TestRealtimeConsumerFlag(t *testing.T) {
 	if r.h.rtConsumer.Load() != 1 {
 		t.Error("SetRealtimeConsumer(true) not in the header the clients read")
 	}
+	if !r.Health().RealtimeConsumer {
+		t.Error("Health does not report the real-time consumer")
+	}
 	r.SetRealtimeConsumer(false)
-	if r.h.rtConsumer.Load() != 0 {
-		t.Error("SetRealtimeConsumer(false) left the flag set")
+	if r.h.rtConsumer.Load() != 2 {
+		t.Errorf("after SetRealtimeConsumer(false) the word is %d, want 2 (was real-time, no longer)", r.h.rtConsumer.Load())
+	}
+	if !r.Health().RealtimeConsumer {
+		t.Error("Health forgot that the consumer ran real-time")
 	}
 }
