@@ -47,7 +47,13 @@ func TestSampledRun(t *testing.T) {
 	if _, ok := r.mon.(*sampler); !ok {
 		t.Fatalf("monitor %T, want the settings' sampler", r.mon)
 	}
+	marked := time.Now()
 	r.Mark(monitor.LevelLabel(2), true)
+	// The mark asks the sampler for a sample, which it takes when it runs: on a loaded
+	// host some milliseconds later, and what commits before it is not in the window.
+	// The statements go after it, so that the window holds all of them.
+	sm := r.mon.(*sampler).mon
+	waitUntil(t, func() bool { return !sm.Latest().Time.Before(marked) })
 	db := r.Engine().DB()
 	if _, err := db.Exec("CREATE TABLE t (x INTEGER)"); err != nil {
 		t.Fatal(err)
@@ -58,7 +64,6 @@ func TestSampledRun(t *testing.T) {
 		}
 	}
 	// The window spans a few of the sampler's ticks.
-	sm := r.mon.(*sampler).mon
 	first := sm.Latest().Time
 	waitUntil(t, func() bool { return sm.Latest().Time.Sub(first) >= 150*time.Millisecond })
 	r.Observer().Interval(metrics.IntervalRecord{Phase: "measure", Users: 2, TPS: 12.5})

@@ -5,9 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -107,16 +109,31 @@ func (p *Process) Stop(sig syscall.Signal, timeout time.Duration) error {
 		<-p.done // stopped already: a second Close
 		return nil
 	}
+	died := func() error {
+		return &exitstatus.DiedError{Who: "the database server " + filepath.Base(p.cmd.Path), PID: p.PID(),
+			How: exitstatus.Text(p.waitErr), Then: "its sessions failed from then on", At: p.endedAt}
+	}
 	select {
 	case <-p.done:
 		if !p.ready.Load() {
 			return nil // a start that failed says so itself (WaitReady)
 		}
-		return &exitstatus.DiedError{Who: "the database server " + filepath.Base(p.cmd.Path), PID: p.PID(),
-			How: exitstatus.Text(p.waitErr), Then: "its sessions failed from then on", At: p.endedAt}
+		return died()
 	default:
 	}
-	if err := p.cmd.Process.Signal(sig); err != nil && !errors.Is(err, os.ErrProcessDone) {
+	// A server killed a moment ago may not have been reaped yet: it is exiting (its
+	// sockets already closed, which is how its sessions failed) or a zombie. On a
+	// loaded host that window is long enough for a run to fail and stop the server
+	// in it; the stop's own signal would then pass for the cause.
+	if p.ready.Load() && exiting(p.PID()) {
+		<-p.done
+		return died()
+	}
+	if err := p.cmd.Process.Signal(sig); errors.Is(err, os.ErrProcessDone) && p.ready.Load() {
+		// reaped since the checks above, before this signal: it ended on its own
+		<-p.done
+		return died()
+	} else if err != nil && !errors.Is(err, os.ErrProcessDone) {
 		return fmt.Errorf("signal server: %w", err)
 	}
 	select {
@@ -161,4 +178,34 @@ func tail(s string, lines int) string {
 		all = all[len(all)-lines:]
 	}
 	return strings.Join(all, " | ")
+}
+
+// exiting says whether process pid, a child of this process not yet waited for by
+// the caller, has begun to exit, is a zombie or is gone (reaped by the wait in
+// flight), from /proc/PID/stat: no such file, its state Z or X, or PF_EXITING (0x4)
+// in its flags. False when /proc cannot be read otherwise (not Linux).
+var exiting = func(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return errors.Is(err, fs.ErrNotExist)
+	}
+	return statExiting(string(b))
+}
+
+// statExiting reads a /proc/PID/stat line: the fields after the command's closing
+// parenthesis are state, ppid, pgrp, session, tty_nr, tpgid, flags, ...
+func statExiting(stat string) bool {
+	i := strings.LastIndexByte(stat, ')')
+	if i < 0 {
+		return false
+	}
+	f := strings.Fields(stat[i+1:])
+	if len(f) < 7 {
+		return false
+	}
+	if f[0] == "Z" || f[0] == "X" {
+		return true
+	}
+	flags, err := strconv.ParseUint(f[6], 10, 64)
+	return err == nil && flags&0x4 != 0
 }

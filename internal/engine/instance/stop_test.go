@@ -145,3 +145,90 @@ func TestStopSaysTheServerDied(t *testing.T) {
 		t.Errorf("Stop of a server alive to the end: %v", err)
 	}
 }
+
+// statExiting reads the state and PF_EXITING from /proc/PID/stat lines, a command
+// with spaces and parentheses in its name included.
+func TestStatExiting(t *testing.T) {
+	for _, tc := range []struct {
+		stat string
+		want bool
+	}{
+		{"123 (mariadbd) S 1 123 123 0 -1 4194560 500 0 0 0", false},
+		{"123 (mariadbd) Z 1 123 123 0 -1 4194560 500 0 0 0", true},
+		{"123 (mariadbd) X 1 123 123 0 -1 4194560 500 0 0 0", true},
+		{"123 (mariadbd) R 1 123 123 0 -1 4194564 500 0 0 0", true}, // 4194560 | PF_EXITING
+		{"123 (a (b) c) D 1 123 123 0 -1 4 500", true},
+		{"123 (a (b) c) S 1 123 123 0 -1 8 500", false},
+		{"garbage", false},
+		{"123 (x) S 1", false},
+	} {
+		if got := statExiting(tc.stat); got != tc.want {
+			t.Errorf("%q: %v, want %v", tc.stat, got, tc.want)
+		}
+	}
+}
+
+// A zombie (a child its parent has not reaped) reads as exiting, a sleeping process
+// not.
+func TestExitingZombie(t *testing.T) {
+	// sh starts a child that ends at once, then becomes sleep, which never reaps it.
+	cmd := exec.Command("sh", "-c", "sh -c 'exit 0' & exec sleep 30")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	var zombie int
+	for deadline := time.Now().Add(30 * time.Second); zombie == 0 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", cmd.Process.Pid, cmd.Process.Pid))
+		var pid int
+		if _, err := fmt.Sscan(string(b), &pid); err == nil && pid > 0 {
+			if s, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); len(s) > 0 && statExiting(string(s)) {
+				zombie = pid
+			}
+		}
+	}
+	if zombie == 0 {
+		t.Fatal("no zombie child appeared in 30 s")
+	}
+	if !exiting(zombie) {
+		t.Errorf("zombie %d not seen exiting", zombie)
+	}
+	if exiting(cmd.Process.Pid) {
+		t.Errorf("sleeping process %d seen exiting", cmd.Process.Pid)
+	}
+	// and a child already reaped is gone: it ended
+	done := exec.Command("true")
+	if err := done.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if !exiting(done.Process.Pid) {
+		t.Errorf("reaped process %d not seen ended", done.Process.Pid)
+	}
+}
+
+// A server that is exiting when Stop comes (killed a moment before, not yet reaped)
+// died during the run: Stop names its death instead of sending its own signal and
+// calling the end a stop.
+func TestStopSeesAServerAlreadyExiting(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command("sleep", "30")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	p, err := Start(cmd, filepath.Join(dir, "log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.ready.Store(true)
+	old := exiting
+	t.Cleanup(func() { exiting = old })
+	// The window Stop must cover: the kill has been sent and the process is on its
+	// way out, but its wait has not returned.
+	exiting = func(pid int) bool {
+		syscall.Kill(pid, syscall.SIGKILL)
+		return true
+	}
+	err = p.Stop(syscall.SIGTERM, 5*time.Second)
+	var died *exitstatus.DiedError
+	if !errors.As(err, &died) || died.PID != cmd.Process.Pid || died.How != "killed by SIGKILL" {
+		t.Fatalf("Stop: %v, want the death by SIGKILL of pid %d", err, cmd.Process.Pid)
+	}
+}
