@@ -149,11 +149,12 @@ func (v *ValidateSettings) options(dir string) (ValidateOptions, error) {
 		}
 	}
 	pageCache = pageCache / (1 << 20) * (1 << 20)
-	spec := fmt.Sprintf("pagecache(%s,size=%dMiB)", name, pageCache>>20)
+	spec := fmt.Sprintf("pagecache(%s,size=%dMiB", name, pageCache>>20)
 	if kib, ok := readAheadKiB(sysBlock, where.Device); ok {
 		// the host's page cache reads ahead on the real side, so the emulated one does
-		spec = fmt.Sprintf("pagecache(%s,size=%dMiB,readahead=%dKiB)", name, pageCache>>20, kib)
+		spec += fmt.Sprintf(",readahead=%dKiB", kib)
 	}
+	spec += ")"
 	reg, err := device.Load(paths...)
 	if err != nil {
 		return opts, fmt.Errorf("--profiles: %w", err)

@@ -129,11 +129,14 @@ func (p *Process) Stop(sig syscall.Signal, timeout time.Duration) error {
 		<-p.done
 		return died()
 	}
-	if err := p.cmd.Process.Signal(sig); errors.Is(err, os.ErrProcessDone) && p.ready.Load() {
-		// reaped since the checks above, before this signal: it ended on its own
-		<-p.done
-		return died()
-	} else if err != nil && !errors.Is(err, os.ErrProcessDone) {
+	switch err := p.cmd.Process.Signal(sig); {
+	case errors.Is(err, os.ErrProcessDone):
+		if p.ready.Load() {
+			// reaped since the checks above, before this signal: it ended on its own
+			<-p.done
+			return died()
+		}
+	case err != nil:
 		return fmt.Errorf("signal server: %w", err)
 	}
 	select {
