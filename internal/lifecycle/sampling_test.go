@@ -47,13 +47,17 @@ func TestSampledRun(t *testing.T) {
 	if _, ok := r.mon.(*sampler); !ok {
 		t.Fatalf("monitor %T, want the settings' sampler", r.mon)
 	}
-	marked := time.Now()
 	r.Mark(monitor.LevelLabel(2), true)
+	marked := time.Now()
 	// The mark asks the sampler for a sample, which it takes when it runs: on a loaded
-	// host some milliseconds later, and what commits before it is not in the window.
-	// The statements go after it, so that the window holds all of them.
+	// host some milliseconds later. The window's commits are read at the mark itself,
+	// between the sample before it and the mark's, as if they came at a steady rate in
+	// between: a burst of statements right after the mark, before its sample, would be
+	// shared out over that whole interval, most of it before the mark when the sample
+	// before was taken long before the mark. The statements go after the mark's
+	// sample, and the window ends samples after them, so that it counts all of them.
 	sm := r.mon.(*sampler).mon
-	waitUntil(t, func() bool { return !sm.Latest().Time.Before(marked) })
+	waitUntil(t, func() bool { return sm.Latest().Time.After(marked) })
 	db := r.Engine().DB()
 	if _, err := db.Exec("CREATE TABLE t (x INTEGER)"); err != nil {
 		t.Fatal(err)

@@ -36,13 +36,16 @@
 //
 // # Windows
 //
-// A window's first sample is its base: counter rates run from there, and the values
-// summarised are those of the samples after it, whose time (since the sample before)
-// lies in the window. BeginWindow and EndWindow take a sample at once, which counts as
-// taken at the mark, so a window starts and ends on samples of its own. Each window is
-// summarised (WindowSummary: mean, min, max, p50, p95, p99 of every value, each sample
-// weighed by the time it stands for, Stats; rise and rate of every counter) as its
-// end's sample arrives; the whole run is the window "run".
+// A window's first sample is the base of its values: those summarised are of the
+// samples after it, whose time (since the sample before) lies in the window.
+// BeginWindow and EndWindow ask for a sample at once, whose values count as taken at
+// the mark, so a window starts and ends on samples of its own. The sampler takes it
+// when it next runs, so the window's counters, which are cumulative, are read at the
+// marks' instants by interpolation between the samples taken around each
+// (counters.go): rises and rates run from mark to mark. Each window is summarised
+// (WindowSummary: mean, min, max, p50, p95, p99 of every value, each sample weighed by
+// the time it stands for, Stats; rise and rate of every counter) as its end's sample
+// arrives; the whole run is the window "run".
 //
 // # How the run lifecycle uses it
 //

@@ -52,16 +52,20 @@ type Sample struct {
 	// ElapsedS is Time in seconds since the monitor's first sample.
 	ElapsedS float64 `json:"elapsed_s"`
 	// Mark names the window edge the sample was taken for ("start 4 users"), and
-	// MarkTime is that edge's time: windows count the sample as taken then.
-	Mark     string             `json:"mark,omitempty"`
-	MarkTime *time.Time         `json:"mark_time,omitempty"`
+	// MarkTime is that edge's time: windows count the sample's values as taken then,
+	// and read its counters at MarkTime by interpolation (counters.go).
+	Mark     string     `json:"mark,omitempty"`
+	MarkTime *time.Time `json:"mark_time,omitempty"`
+	// Values are levels, or rates and shares over the time since their source's
+	// previous reading; Counters are cumulative (counters.go says which).
 	Values   map[string]float64 `json:"values"`
 	Counters map[string]float64 `json:"counters,omitempty"`
 	// Errors are the sources that failed this sample, with why.
 	Errors map[string]string `json:"errors,omitempty"`
 }
 
-// At is the time windows count the sample at: its mark's, else when it was taken.
+// At is the time windows count the sample's values at: its mark's, else when it was
+// taken.
 func (s *Sample) At() time.Time {
 	if s.MarkTime != nil {
 		return *s.MarkTime
@@ -134,6 +138,7 @@ type Monitor struct {
 	latest   *Sample
 	samples  int
 	statuses []*SourceStatus
+	trail    trail
 	run      *window
 	windows  []*window
 }
@@ -205,11 +210,17 @@ func (m *Monitor) loop() {
 }
 
 // BeginWindow marks the start of a measured window at at: a sample is taken for it at
-// once, and the window's summary covers the samples from there to EndWindow's. users
-// is the level of users it measures (0: not a level).
+// once, and the window's summary covers the samples from there to EndWindow's, its
+// counters from at itself (counters.go). users is the level of users it measures (0:
+// not a level).
 func (m *Monitor) BeginWindow(label string, users int, at time.Time) {
 	m.mu.Lock()
-	m.windows = append(m.windows, &window{label: label, users: users, start: at})
+	w := &window{label: label, users: users, start: at}
+	// Samples taken since at (the caller was slow to get here) are counted now.
+	for _, p := range m.trail.points {
+		w.count(&m.trail, p)
+	}
+	m.windows = append(m.windows, w)
 	m.mu.Unlock()
 	m.requestMark("start "+label, at)
 }
@@ -220,6 +231,9 @@ func (m *Monitor) EndWindow(label string, at time.Time) {
 	for i := len(m.windows) - 1; i >= 0; i-- {
 		if w := m.windows[i]; w.label == label && !w.ended {
 			w.end, w.ended = at, true
+			if p := m.trail.points; len(p) > 0 && p[len(p)-1].at.After(at) {
+				w.close(&m.trail) // a sample after the end is here already
+			}
 			break
 		}
 	}
@@ -351,15 +365,21 @@ func (m *Monitor) take(mk *mark) {
 			st.FirstError = errs[i].Error()
 		}
 	}
+	m.record(s)
+}
+
+// record shows sample s to every window; m.mu is held.
+func (m *Monitor) record(s *Sample) {
 	m.samples++
 	m.latest = s
+	p := m.trail.add(s)
 	if m.run != nil {
-		m.run.add(s)
+		m.run.take(s, &m.trail, p)
 	}
 	for _, w := range m.windows {
-		w.add(s)
+		w.take(s, &m.trail, p)
 		if w.ended && s.Mark == "end "+w.label && w.summary == nil {
-			w.finish() // its end's own sample: the summary is ready at once
+			w.finish(&m.trail) // its end's own sample: the summary is ready at once
 		}
 	}
 }
@@ -430,13 +450,13 @@ func (m *Monitor) summarize(end time.Time) *Summary {
 	}
 	if m.run != nil {
 		m.run.end, m.run.ended = end, true
-		s.Run = m.run.finish()
+		s.Run = m.run.finish(&m.trail)
 	}
 	for _, w := range m.windows {
 		if !w.ended {
 			w.end, w.ended, w.cut = end, true, true
 		}
-		s.Windows = append(s.Windows, *w.finish())
+		s.Windows = append(s.Windows, *w.finish(&m.trail))
 	}
 	return s
 }

@@ -57,10 +57,12 @@ func (s *Summary) Window(label string) *WindowSummary {
 	return nil
 }
 
-// WindowSummary summarises the samples of one window. A sample belongs to a window
-// when the time it describes, since the sample before it, lies inside the window: the
-// window's first sample is the base its counters' rates start from, and the values
-// summarised are those of the samples after it.
+// WindowSummary summarises the samples of one window. A sample's values belong to a
+// window when the time they describe, since the sample before, lies inside the
+// window: the window's first sample is their base, and the values summarised are
+// those of the samples after it. Its counters rise from the window's start to its
+// end, each read at those instants by interpolation between the samples around them
+// (counters.go).
 type WindowSummary struct {
 	Label string    `json:"label"`
 	Users int       `json:"users,omitempty"`
@@ -68,8 +70,9 @@ type WindowSummary struct {
 	End   time.Time `json:"end"`
 	// Cut says the window was still open when the monitor stopped (an interrupted run).
 	Cut bool `json:"cut,omitempty"`
-	// CoveredS is the time from the window's first sample to its last, which counter
-	// rates are over; Samples the samples whose values are summarised.
+	// CoveredS is the time counter rates are over: from the window's start to its
+	// end when samples bracket both, else from its first sample inside it or to its
+	// last; Samples the samples whose values are summarised.
 	CoveredS float64 `json:"covered_s"`
 	Samples  int     `json:"samples"`
 	// Series holds each value's statistics, Counters each counter's rise and rate.
@@ -95,7 +98,8 @@ type Stats struct {
 }
 
 // CounterDelta is how much a counter rose over a window (restarts from zero counted
-// as rises from zero), and that per second of the time it was read over.
+// as rises from zero), and that per second of the time it was read over: the
+// window's, from mark to mark, when it was read before the start and after the end.
 type CounterDelta struct {
 	Delta float64 `json:"delta"`
 	PerS  float64 `json:"per_s"`
@@ -146,32 +150,36 @@ func (w *WindowSummary) Names(prefix string) []string {
 	return out
 }
 
-// window accumulates a window's samples.
+// window accumulates a window's samples: its values sample by sample (add), its
+// counters as spans from its start to its end (count).
 type window struct {
 	label      string
 	users      int
 	start, end time.Time
 	ended, cut bool
 
-	based           bool
-	firstAt, lastAt time.Time
-	prev            map[string]float64
-	inc             map[string]float64
-	from, to        map[string]time.Time // when each counter was first and last read
-	values          map[string][]timed
+	based  bool
+	lastAt time.Time
+	values map[string][]timed
 	// read is when each value was last read, in any sample the window was shown:
 	// the start of the time the next reading of it stands for.
 	read    map[string]time.Time
 	samples int
+
+	// spans are the counters', edges the window's own start and end as its
+	// counters see them (CoveredS); closed says the end is reached.
+	spans   map[string]*span
+	edges   *span
+	closed  bool
 	summary *WindowSummary
 }
 
 // timed is a value and the seconds it stands for.
 type timed struct{ v, s float64 }
 
-// add takes s into the window if it belongs there. Every sample taken while the
-// window is open should be shown, those outside it too: they say when each value was
-// last read.
+// add takes s's values into the window if it belongs there. Every sample taken
+// while the window is open should be shown, those outside it too: they say when each
+// value was last read.
 func (w *window) add(s *Sample) {
 	if w.summary != nil {
 		return
@@ -185,12 +193,7 @@ func (w *window) add(s *Sample) {
 		return
 	}
 	if !w.based {
-		w.based, w.firstAt, w.lastAt = true, s.Time, s.Time
-		w.prev, w.inc, w.values = map[string]float64{}, map[string]float64{}, map[string][]timed{}
-		w.from, w.to = map[string]time.Time{}, map[string]time.Time{}
-		for k, v := range s.Counters {
-			w.prev[k], w.from[k], w.to[k] = v, s.Time, s.Time
-		}
+		w.based, w.lastAt, w.values = true, s.Time, map[string][]timed{}
 		w.noteRead(s)
 		return
 	}
@@ -204,18 +207,15 @@ func (w *window) add(s *Sample) {
 	}
 	w.lastAt = s.Time
 	w.noteRead(s)
-	for k, v := range s.Counters {
-		p, ok := w.prev[k]
-		switch {
-		case !ok:
-			w.from[k] = s.Time
-		case v >= p:
-			w.inc[k] += v - p
-		default:
-			w.inc[k] += v // the counter restarted from zero
-		}
-		w.prev[k], w.to[k] = v, s.Time
+}
+
+// take shows the window sample s, whose counters p has just added to tr.
+func (w *window) take(s *Sample, tr *trail, p rises) {
+	if w.summary != nil {
+		return
 	}
+	w.add(s)
+	w.count(tr, p)
 }
 
 func (w *window) noteRead(s *Sample) {
@@ -224,27 +224,21 @@ func (w *window) noteRead(s *Sample) {
 	}
 }
 
-// finish computes the window's summary (once).
-func (w *window) finish() *WindowSummary {
+// finish computes the window's summary (once); tr has the samples around its end.
+func (w *window) finish(tr *trail) *WindowSummary {
 	if w.summary != nil {
 		return w.summary
 	}
-	ws := &WindowSummary{Label: w.label, Users: w.users, Start: w.start.UTC(), End: w.end.UTC(), Cut: w.cut,
-		Samples: w.samples, Series: map[string]Stats{}, Counters: map[string]CounterDelta{}}
-	if w.based {
-		ws.CoveredS = round3(w.lastAt.Sub(w.firstAt).Seconds())
+	if !w.closed {
+		w.close(tr)
 	}
+	ws := &WindowSummary{Label: w.label, Users: w.users, Start: w.start.UTC(), End: w.end.UTC(), Cut: w.cut,
+		Samples: w.samples, Series: map[string]Stats{}}
+	ws.Counters, ws.CoveredS = w.counters()
 	for k, vs := range w.values {
 		ws.Series[k] = newStats(vs)
 	}
-	for k, d := range w.inc {
-		c := CounterDelta{Delta: d}
-		if secs := w.to[k].Sub(w.from[k]).Seconds(); secs > 0 {
-			c.PerS = round3(d / secs)
-		}
-		ws.Counters[k] = c
-	}
-	w.summary, w.values = ws, nil
+	w.summary, w.values, w.spans = ws, nil, nil
 	return ws
 }
 

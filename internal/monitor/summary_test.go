@@ -16,39 +16,118 @@ func sample(at time.Time, v float64, counters map[string]float64) *Sample {
 	return &Sample{Time: at, Values: map[string]float64{"v": v}, Counters: counters}
 }
 
-// TestWindow: a window's first sample is its base; the values of the samples after it
-// are summarised (nearest-rank percentiles of the time each stands for), counters rise
-// by their increments (a restart from zero counted from zero) over the time they were
-// read; samples outside the window are left out, and a sample taken for the window's
-// end mark counts as taken at the mark.
+// show takes samples into w as the monitor does, each onto tr first.
+func show(w *window, tr *trail, samples ...*Sample) {
+	for _, s := range samples {
+		w.take(s, tr, tr.add(s))
+	}
+}
+
+// TestWindow: a window's first sample is the base of its values, and the values of
+// the samples after it are summarised (nearest-rank percentiles of the time each
+// stands for); samples outside the window are left out, and a sample taken for the
+// window's end mark counts as taken at the mark. Counters rise from the window's start
+// to its end, read there between the samples around them, a restart from zero
+// counted from zero.
 func TestWindow(t *testing.T) {
 	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
 	w := &window{label: "4 users", users: 4, start: at(1), end: at(4), ended: true}
 	end := at(4)
-	for _, s := range []*Sample{
-		sample(at(0), 10, map[string]float64{"c": 0}),     // before the window
-		sample(at(1), 20, map[string]float64{"c": 100}),   // the base
-		sample(at(2), 30, map[string]float64{"c": 150}),   // +50
-		sample(at(3), 40, map[string]float64{"c": 20}),    // restarted: +20
-		sample(at(4.2), 99, map[string]float64{"c": 999}), // a tick after the end
-		{Time: at(4.3), Mark: "end 4 users", MarkTime: &end, Values: map[string]float64{"v": 50}, Counters: map[string]float64{"c": 80}}, // +60
+	tr := &trail{}
+	show(w, tr,
+		sample(at(0), 10, map[string]float64{"c": 0}),    // before the window
+		sample(at(1), 20, map[string]float64{"c": 100}),  // the base, at the start
+		sample(at(2), 30, map[string]float64{"c": 150}),  // +50
+		sample(at(3), 40, map[string]float64{"c": 20}),   // restarted: +20
+		sample(at(4.2), 99, map[string]float64{"c": 32}), // a tick after the end: +12 since 3 s
+		&Sample{Time: at(4.3), Mark: "end 4 users", MarkTime: &end, Values: map[string]float64{"v": 50}, Counters: map[string]float64{"c": 33}},
 		sample(at(5), 60, map[string]float64{"c": 90}), // after the end
-	} {
-		w.add(s)
-	}
-	ws := w.finish()
+	)
+	ws := w.finish(tr)
 	// 30 and 40 stand for a second each, 50 for the 0.1 s since the tick at 4.2 s:
 	// (30 + 40 + 5) / 2.1 s; half of the 2.1 s is at or below 40, and so is 95%.
 	want := Stats{Mean: 35.714, Min: 30, Max: 50, P50: 40, P95: 40, P99: 50, N: 3}
 	if got := ws.Series["v"]; got != want {
 		t.Errorf("v: %+v, want %+v", got, want)
 	}
-	// 130 over the 3.3 s from the base to the end's sample.
-	if c := ws.Counters["c"]; c.Delta != 130 || math.Abs(c.PerS-130/3.3) > 0.001 {
-		t.Errorf("c: %+v, want a rise of 130 at %.3f/s", c, 130/3.3)
+	// 50 + 20, and of the 12 from 3 s to 4.2 s the 10 before the end at 4 s: 80 over
+	// the 3 s from the start to the end.
+	if c := ws.Counters["c"]; c.Delta != 80 || c.PerS != 26.667 {
+		t.Errorf("c: %+v, want a rise of 80 at 26.667/s", c)
 	}
-	if ws.Samples != 3 || ws.CoveredS != 3.3 || ws.Users != 4 || !ws.Start.Equal(at(1)) {
+	if ws.Samples != 3 || ws.CoveredS != 3 || ws.Users != 4 || !ws.Start.Equal(at(1)) {
 		t.Errorf("window %+v", ws)
+	}
+}
+
+// TestCountersAtMarks: a window's counters are read at its marks' instants, between
+// the samples around each, through the monitor's own marks.
+//
+//	at the mark: samples at 0 s (0 commits) and 1 s (100), the one at 1 s taken for
+//	  the mark at 0.25 s that ends "load" and begins "power": "load" gets 25 in
+//	  0.25 s, "power" the other 75 in 0.75 s, each 100 a second (without the
+//	  interpolation "load" had all 100 and "power" none);
+//	no earlier sample: "early" begins at 0 s, before the monitor's first sample at
+//	  0.5 s (50), and ends at 1 s, with its sample at 1.5 s (150): it counts from the
+//	  first sample, as it stands, 50 in 0.5 s, to its end, interpolated;
+//	a late mark: "late" begins at 0.5 s but reaches the monitor after the sample at
+//	  1 s (100; the one before, at 0 s, had 0), and ends at 1.2 s after the sample at
+//	  1.4 s (140): 50 at its start, 120 at its end, 70 in 0.7 s.
+func TestCountersAtMarks(t *testing.T) {
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	marked := func(s float64, mark string, markAt float64, commits float64) *Sample {
+		ma := at(markAt)
+		return &Sample{Time: at(s), Mark: mark, MarkTime: &ma, Values: map[string]float64{}, Counters: map[string]float64{"commits": commits}}
+	}
+	commits := func(s, c float64) *Sample { return sample(at(s), 0, map[string]float64{"commits": c}) }
+	type want struct {
+		delta, perS, coveredS float64
+	}
+	for _, tc := range []struct {
+		name  string
+		steps func(m *Monitor, show func(*Sample))
+		want  map[string]want
+		end   float64
+	}{
+		{"at the mark", func(m *Monitor, show func(*Sample)) {
+			m.BeginWindow("load", 0, at(0))
+			show(commits(0, 0))
+			m.EndWindow("load", at(0.25))
+			m.BeginWindow("power", 0, at(0.25))
+			show(marked(1, "end load", 0.25, 100))
+			m.EndWindow("power", at(1))
+		}, map[string]want{"load": {25, 100, 0.25}, "power": {75, 100, 0.75}}, 1},
+		{"no earlier sample", func(m *Monitor, show func(*Sample)) {
+			m.BeginWindow("early", 0, at(0))
+			show(commits(0.5, 50))
+			m.EndWindow("early", at(1))
+			show(marked(1.5, "end early", 1, 150))
+		}, map[string]want{"early": {50, 100, 0.5}}, 1.5},
+		{"a late mark", func(m *Monitor, show func(*Sample)) {
+			show(commits(0, 0))
+			show(commits(1, 100))
+			m.BeginWindow("late", 0, at(0.5))
+			show(commits(1.4, 140))
+			m.EndWindow("late", at(1.2))
+		}, map[string]want{"late": {70, 100, 0.7}}, 1.4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := New(Config{Interval: time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.steps(m, func(s *Sample) { m.mu.Lock(); m.record(s); m.mu.Unlock() })
+			sum := m.summarize(at(tc.end))
+			for label, w := range tc.want {
+				ws := sum.Window(label)
+				if ws == nil {
+					t.Fatalf("no window %q in %+v", label, sum.Windows)
+				}
+				if c := ws.Counters["commits"]; c.Delta != w.delta || c.PerS != w.perS || ws.CoveredS != w.coveredS {
+					t.Errorf("%s: %+v over %v s, want %v at %v/s over %v s", label, c, ws.CoveredS, w.delta, w.perS, w.coveredS)
+				}
+			}
+		})
 	}
 }
 
@@ -66,6 +145,7 @@ func TestWindowTimeWeighted(t *testing.T) {
 	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
 	end := at(3.005)
 	w := &window{label: "run", start: at(0), end: end, ended: true}
+	tr := &trail{}
 	for _, s := range []*Sample{
 		{Time: at(0), Values: map[string]float64{"busy": 0}},
 		{Time: at(1), Values: map[string]float64{"busy": 20, "q": 1}},
@@ -73,9 +153,9 @@ func TestWindowTimeWeighted(t *testing.T) {
 		{Time: at(3), Values: map[string]float64{"busy": 40, "q": 4}},
 		{Time: end, Mark: "stop", MarkTime: &end, Values: map[string]float64{"busy": 100, "q": 0}},
 	} {
-		w.add(s)
+		show(w, tr, s)
 	}
-	ws := w.finish()
+	ws := w.finish(tr)
 	for name, want := range map[string]Stats{
 		"busy": {Mean: 30.116, Min: 20, Max: 100, P50: 30, P95: 40, P99: 40, N: 4},
 		"q":    {Mean: 2.995, Min: 0, Max: 4, P50: 4, P95: 4, P99: 4, N: 3},
@@ -167,26 +247,27 @@ func TestMonitorWindows(t *testing.T) {
 	if sum.Window("2 users") != w || sum.Window("power") != nil {
 		t.Errorf("Window by label: %p and %p, want the level's %p and nil", sum.Window("2 users"), sum.Window("power"), w)
 	}
-	// From the samples: the window's first sample (by the time it counts at) is its
-	// base, and the samples after it up to the end are its own.
+	// From the samples: the samples whose values count at the window's times after its
+	// first (its base) are its own; its counter rose from its value at the start to
+	// that at the end, each read between the samples taken around it.
 	samples, torn, err := ReadSamples(filepath.Join(dir, JSONLinesFile))
 	if err != nil || torn != nil {
 		t.Fatal(err, torn)
 	}
-	var base, last float64
 	based, inside := false, 0
 	for _, s := range samples {
 		at := s.At()
 		switch {
 		case at.Before(startAt) || at.After(endAt):
 		case !based:
-			based, base = true, s.Counters["count.total"]
+			based = true
 		default:
-			last, inside = s.Counters["count.total"], inside+1
+			inside++
 		}
 	}
-	if c := w.Counters["count.total"]; c.Delta != last-base || w.Samples != inside || inside < 2 {
-		t.Errorf("window: counter rose %v over %d samples, the samples say %v over %d", c.Delta, w.Samples, last-base, inside)
+	rise := countAt(t, samples, "count.total", endAt) - countAt(t, samples, "count.total", startAt)
+	if c := w.Counters["count.total"]; math.Abs(c.Delta-rise) > 1e-6 || w.Samples != inside || inside < 2 {
+		t.Errorf("window: counter rose %v over %d samples, the samples say %v over %d", c.Delta, w.Samples, rise, inside)
 	}
 	if sum.Run.Samples != sum.Samples-1 || sum.Run.Counters["count.total"].Delta != float64(10*(sum.Samples-1)) {
 		t.Errorf("run: %d samples of %d, counter rose %v", sum.Run.Samples, sum.Samples, sum.Run.Counters["count.total"].Delta)
@@ -198,6 +279,21 @@ func TestMonitorWindows(t *testing.T) {
 	if again != sum || err != nil {
 		t.Error("a second Stop did not return the first's summary")
 	}
+}
+
+// countAt is counter name at instant x, on the straight line between the samples
+// taken around it (which must be there).
+func countAt(t *testing.T, samples []Sample, name string, x time.Time) float64 {
+	t.Helper()
+	for i := 1; i < len(samples); i++ {
+		b, a := samples[i-1], samples[i]
+		if !b.Time.After(x) && a.Time.After(x) {
+			f := x.Sub(b.Time).Seconds() / a.Time.Sub(b.Time).Seconds()
+			return b.Counters[name] + f*(a.Counters[name]-b.Counters[name])
+		}
+	}
+	t.Fatalf("no samples around %s", x)
+	return 0
 }
 
 // windowState says whether the last window labelled label has its base sample, and
