@@ -3,9 +3,6 @@
 package emulator
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -19,27 +16,7 @@ import (
 // does not hold, a direct read, and a read after a direct write dropped the page ask
 // the server, and the model counts them as it would.
 func TestPreloadFastHits(t *testing.T) {
-	dir := t.TempDir()
-	devs := []Device{{Name: "data", Spec: "pagecache(hdd-7200,size=64MiB)", BackingDir: filepath.Join(dir, "b")}}
-	e, err := Start(context.Background(), devs, preloadOptions(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Stop()
-	c, err := preload.Attach(e.RingPath())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Detach()
-	f, err := os.Create(filepath.Join(devs[0].BackingDir, "t"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := f.Truncate(4 << 20); err != nil {
-		t.Fatal(err)
-	}
-	fd := int(f.Fd())
+	e, c, fd := preloadOn(t, "pagecache(hdd-7200,size=64MiB)", 4<<20)
 	buf := make([]byte, 8192)
 	stats := func() DeviceStats {
 		t.Helper()
