@@ -68,6 +68,13 @@ func (c *PageCache) Holds(p int64) bool {
 // PageBytes is the cache's page size in bytes.
 func (c *PageCache) PageBytes() int64 { return c.page }
 
+// DirtyLimit is how many pages may be dirty before a writer waits for writeback.
+func (c *PageCache) DirtyLimit() int64 { return c.dirtyLimit }
+
+// CopyTime is what a request of size bytes that the cache serves without the device
+// takes: the copy to or from memory.
+func (c *PageCache) CopyTime(size int64) time.Duration { return xfer(size, c.copyRate) }
+
 type pageState struct {
 	file  uint64
 	dirty bool

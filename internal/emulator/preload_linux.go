@@ -55,7 +55,7 @@ func startPreload(cfg serveConfig) ([]*mounted, error) {
 		td.viaRing = true
 		devs = append(devs, td)
 		rd := preload.Device{Dir: dir, NoBackingSync: cfg.NoBackingSync}
-		if pc, ok := model.(*device.PageCache); ok && !tune.NoFastHits {
+		if pc, ok := model.(*device.PageCache); ok && !tune.NoFastHits && chunkSize%pc.PageBytes() == 0 {
 			rd.Page = pc.PageBytes()
 			rd.Pages = residentBytes / rd.Page
 		}

@@ -126,3 +126,50 @@ type fakePublisher struct {
 func (p *fakePublisher) Publish(int, uint64, int64, int64) bool { return true }
 func (p *fakePublisher) Unpublish(int)                          { p.unpublished++ }
 func (p *fakePublisher) SetResident(_ int, page int64, on bool) { p.marked[page] = on }
+
+// TestPreloadFastWrites: buffered writes of whole pages go without asking while the
+// page cache model's dirty limit has room, and the model gets them: an fsync after
+// them writes their pages to the device.
+func TestPreloadFastWrites(t *testing.T) {
+	// 1 MiB of cache, dirty_ratio 0.5: 128 pages may be dirty
+	e, c, fd := preloadOn(t, "pagecache(hdd-7200,size=1MiB,dirty_ratio=0.5)", 4<<20)
+	stats := func() DeviceStats {
+		t.Helper()
+		st, err := e.Stats()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st[0]
+	}
+	buf := make([]byte, 8192)
+	// the first write lays the file out (its chunks are not published before)
+	if _, err := c.Pwrite(0, fd, buf, 0, preload.IOFlags{}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for i := int64(1); stats().FastHits == 0; i++ {
+		if time.Now().After(deadline) {
+			t.Fatal("no write of whole pages went without asking in 30 s")
+		}
+		if _, err := c.Pwrite(0, fd, buf, i%8*8192, preload.IOFlags{}); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	for i := range int64(8) {
+		if _, err := c.Pwrite(0, fd, buf, i*8192, preload.IOFlags{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := stats()
+	if err := c.Fdatasync(0, fd, preload.IOFlags{}); err != nil {
+		t.Fatal(err)
+	}
+	after := stats()
+	if before.Model.Writebacks != 0 || after.Model.Writebacks != 16 {
+		t.Errorf("writebacks %d before the fsync, %d after; want 0 and the 16 dirty pages", before.Model.Writebacks, after.Model.Writebacks)
+	}
+	if before.FastHitMisses != 0 {
+		t.Errorf("%d fast writes the model would have made wait, in a cache whose dirty limit they stay under", before.FastHitMisses)
+	}
+}

@@ -195,11 +195,39 @@ func (s *ringServer) settle() time.Duration {
 func (s *ringServer) poll() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	n := s.completions()
+	for {
+		sl, ok := s.ring.NextSubmission()
+		if !ok {
+			break
+		}
+		// a client queues its hit records before it makes its next request: those
+		// queued now go to the model first (a write before the fsync that follows it)
+		n += 1 + s.completions()
+		if int(sl.Dev) >= len(s.devs) || sl.Uncounted() {
+			s.ring.Answer(sl, sl.Arrive)
+			continue
+		}
+		r := device.Request{Op: device.Op(sl.Op), Offset: sl.Off, Size: sl.Size, File: sl.File, Direct: sl.Direct()}
+		s.ring.Answer(sl, s.devs[sl.Dev].admit(sl.Arrive, r, sl.FileSize, int64(sl.QD)))
+	}
+	for i, d := range s.devs {
+		d.settle()
+		if budget, ok := d.writeBudget(); ok {
+			s.ring.SetWriteBudget(i, budget)
+		}
+	}
+	return n
+}
+
+// completions counts the completions queued now and submits the hit records among
+// them to the models.
+func (s *ringServer) completions() int {
 	n := 0
 	for {
 		c, ok := s.ring.NextCompletion()
 		if !ok {
-			break
+			return n
 		}
 		n++
 		if int(c.Dev) >= len(s.devs) || c.Uncounted {
@@ -214,23 +242,17 @@ func (s *ringServer) poll() int {
 			d.complete(device.Op(c.Op), c.Size, c.Latency, c.Late)
 		}
 	}
-	for {
-		sl, ok := s.ring.NextSubmission()
-		if !ok {
-			break
-		}
-		n++
-		if int(sl.Dev) >= len(s.devs) || sl.Uncounted() {
-			s.ring.Answer(sl, sl.Arrive)
-			continue
-		}
-		r := device.Request{Op: device.Op(sl.Op), Offset: sl.Off, Size: sl.Size, File: sl.File, Direct: sl.Direct()}
-		s.ring.Answer(sl, s.devs[sl.Dev].admit(sl.Arrive, r, sl.FileSize, int64(sl.QD)))
+}
+
+// writeBudget is how many pages buffered writes may dirty without the page cache
+// model throttling them (false: the device publishes no page cache).
+func (d *timedDevice) writeBudget() (int64, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.res == nil || d.res.pc == nil || d.bypass {
+		return 0, false
 	}
-	for _, d := range s.devs {
-		d.settle()
-	}
-	return n
+	return d.res.pc.DirtyLimit() - d.res.pc.DirtyPages(), true
 }
 
 // settle marks the device's cached pages whose data is there by now; it returns how
@@ -244,28 +266,28 @@ func (d *timedDevice) settle() time.Duration {
 	return d.res.settle(time.Duration(monoNow() - d.startMono))
 }
 
-// fastHit takes a hit record: a buffered read that a client served itself from pages
-// the model held (residency.go), which arrived at c.HitRead.Arrive and returned to its
-// caller c.Latency later. The model gets it now, at its arrival (or at the last
-// submission, if that is later), for the cache's recency and counters; the model's
-// deadline for it gives its lateness. A page evicted since the client looked makes
-// the model count a miss: the client was served a hit all the same, and the record
-// is counted in FastHitMisses.
+// fastHit takes a hit record: a buffered read of pages the model held, or a buffered
+// write it would only copy (residency.go), that a client made without asking; it
+// arrived at c.HitRead.Arrive and returned to its caller c.Latency later. The model
+// gets it now, at its arrival (or at the last submission, if that is later), for the
+// cache's recency, dirty pages and counters; its deadline there gives the lateness.
+// A record the model would have made wait longer than the copy (a page evicted since
+// the client looked, a write throttled after all) is counted in FastHitMisses: the
+// client was served at a copy's cost all the same.
 func (d *timedDevice) fastHit(c preload.Completion) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.bypass || d.res == nil {
+	if d.bypass || d.res == nil || d.res.pc == nil {
 		return
 	}
-	r := device.Request{Op: device.OpRead, Offset: c.HitRead.Off, Size: c.Size, File: c.HitRead.File}
-	misses := d.model.Stats().Misses
+	r := device.Request{Op: device.Op(c.Op), Offset: c.HitRead.Off, Size: c.Size, File: c.HitRead.File}
 	at := max(time.Duration(c.HitRead.Arrive-d.startMono), d.last)
 	done := d.submitLocked(at, r, c.HitRead.FileSize)
 	d.res.hits++
-	if d.model.Stats().Misses != misses {
+	if done-at > d.res.pc.CopyTime(c.Size) {
 		d.res.misses++
 	}
-	d.countLocked(device.OpRead, c.Size, c.Latency)
+	d.countLocked(r.Op, c.Size, c.Latency)
 	d.qdArea += c.Latency
 	d.late.Record(time.Duration(c.HitRead.Arrive) + c.Latency - time.Duration(d.startMono) - done)
 }

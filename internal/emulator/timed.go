@@ -242,11 +242,11 @@ type DeviceStats struct {
 	// Ring (preload) is what the ring's clients reported: processes attached, answers
 	// that came late, a failure, calls on the device's files the ring could not time.
 	Ring *preload.Health `json:"ring,omitempty"`
-	// FastHits (preload) counts the reads a client served itself from pages the page
-	// cache model held (residency.go), reported to the model afterwards; of those,
-	// FastHitMisses found the model no longer holding a page (evicted between the
-	// client's look and the model's turn): served as hits, counted by the model as
-	// misses.
+	// FastHits (preload) counts the requests a client served itself at a copy's cost
+	// (residency.go): buffered reads of pages the page cache model held, buffered
+	// writes it would only copy; the model gets them afterwards. Of those,
+	// FastHitMisses are the ones the model would have made wait longer (a page
+	// evicted between the client's look and the model's turn, a write throttled).
 	FastHits      int64 `json:"fast_hits,omitempty"`
 	FastHitMisses int64 `json:"fast_hit_misses,omitempty"`
 	// SelfCalPending: the mount waits for Start's self-calibration (selfcal.go).

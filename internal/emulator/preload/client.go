@@ -149,6 +149,6 @@ func cLayout() map[string]uintptr {
 		"contended": unsafe.Offsetof(h.contended), "rtConsumer": unsafe.Offsetof(h.rt_consumer),
 		"mapOff": unsafe.Offsetof(h.map_off), "mapChunk": unsafe.Offsetof(h.map_chunk), "map": unsafe.Sizeof(m),
 		"mapDchunk": unsafe.Offsetof(m.dchunk), "mapDev": unsafe.Offsetof(m.dev), "devResOff": unsafe.Offsetof(d.res_off),
-		"devPage": unsafe.Offsetof(d.page), "cqArrive": unsafe.Offsetof(q.arrive), "cqFileSize": unsafe.Offsetof(q.file_size),
+		"devPage": unsafe.Offsetof(d.page), "devBudget": unsafe.Offsetof(d.write_budget), "cqArrive": unsafe.Offsetof(q.arrive), "cqFileSize": unsafe.Offsetof(q.file_size),
 	}
 }

@@ -241,10 +241,11 @@ static void tb_sq_push(struct tb_client *c, uint32_t slot)
 }
 
 /* tb_cached says whether device dev's page cache model holds, with their data there,
- * every page of size bytes at file offset off: the server has published where the
- * file's chunks lie and marked the pages it holds. Anything unknown says no, and the
- * request asks. */
-static int tb_cached(const struct tb_client *c, uint32_t dev, uint64_t file, int64_t off, int64_t size)
+ * every page of size bytes at file offset off (a write: every page it covers only in
+ * part; it replaces the others whole): the server has published where the file's
+ * chunks lie and marked the pages it holds. Anything unknown says no, and the request
+ * asks. */
+static int tb_cached(const struct tb_client *c, uint32_t dev, uint32_t op, uint64_t file, int64_t off, int64_t size)
 {
 	const struct tb_header *h = c->h;
 	const struct tb_device *d = &h->dev[dev];
@@ -275,6 +276,10 @@ static int tb_cached(const struct tb_client *c, uint32_t dev, uint64_t file, int
 		for (int64_t p = (at + base) / page; p <= (end - 1 + base) / page; p++) {
 			if (p >= d->res_pages)
 				return 0;
+			/* a page the write covers whole needs nothing from the cache (a chunk
+			 * is whole pages: Create refuses a page that does not divide it) */
+			if (op == TB_WRITE && p * page >= off + base && (p + 1) * page <= off + size + base)
+				continue;
 			if (!(atomic_load_explicit(&bits[p / 64], memory_order_acquire) & (1ULL << (p % 64))))
 				return 0;
 		}
@@ -283,9 +288,21 @@ static int tb_cached(const struct tb_client *c, uint32_t dev, uint64_t file, int
 	return 1;
 }
 
+/* tb_take_budget takes n pages from device dev's write budget; 0 if it has not that
+ * many (then nothing is taken). */
+static int tb_take_budget(struct tb_client *c, uint32_t dev, int64_t n)
+{
+	_Atomic int64_t *b = &c->h->dev[dev].write_budget;
+	if (atomic_fetch_sub(b, n) >= n)
+		return 1;
+	atomic_fetch_add(b, n);
+	return 0;
+}
+
 /* tb_begin queues a request that arrived at t0 (call it before the real I/O, so the
  * server answers while the I/O runs). A buffered read of pages the device's page cache
- * model holds is not queued: it is a hit (q->slot TB_SLOT_HIT), which tb_end reports. */
+ * model holds is not queued: it is a hit (q->slot TB_SLOT_HIT), which tb_end reports;
+ * so is a buffered write that the model would only copy (tb_cached, tb_take_budget). */
 static void tb_begin(struct tb_client *c, uint32_t dev, uint32_t op, uint32_t flags, uint64_t file, int64_t off,
 		     int64_t size, int64_t file_size, int64_t t0, struct tb_req *q)
 {
@@ -301,10 +318,13 @@ static void tb_begin(struct tb_client *c, uint32_t dev, uint32_t op, uint32_t fl
 	struct tb_header *h = c->h;
 	if (!h || dev >= h->ndevices || atomic_load_explicit(&h->failed, memory_order_relaxed))
 		return;
-	if (op == TB_READ && !(flags & (TB_REQ_DIRECT | TB_REQ_UNCOUNTED | TB_REQ_NO_HIT)) &&
-	    tb_cached(c, dev, file, off, size)) {
-		q->slot = TB_SLOT_HIT;
-		return;
+	if ((op == TB_READ || op == TB_WRITE) && !(flags & (TB_REQ_DIRECT | TB_REQ_UNCOUNTED | TB_REQ_NO_HIT)) &&
+	    tb_cached(c, dev, op, file, off, size)) {
+		int64_t page = h->dev[dev].page;
+		if (op == TB_READ || tb_take_budget(c, dev, (off + size - 1) / page - off / page + 1)) {
+			q->slot = TB_SLOT_HIT;
+			return;
+		}
 	}
 	int s = tb_claim(c);
 	if (s < 0)

@@ -115,3 +115,65 @@ func TestPublishFull(t *testing.T) {
 		t.Error("a bitmap without a page size or chunk was accepted")
 	}
 }
+
+// TestCachedWritesDoNotAsk: a buffered write goes without asking when every page it
+// covers in part is marked and the device's write budget has its pages, which it
+// takes; otherwise it asks.
+func TestCachedWritesDoNotAsk(t *testing.T) {
+	dir := t.TempDir()
+	const page, chunk = 4096, 1 << 20
+	r, err := Create(dir, Config{Devices: []Device{{Dir: dir, Pages: 4096, Page: page}}, Chunk: chunk, MapEntries: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	path := filepath.Join(dir, "data")
+	if err := os.WriteFile(path, make([]byte, chunk), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var st syscall.Stat_t
+	if err := syscall.Stat(path, &st); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r.Publish(0, uint64(st.Dev)<<32^st.Ino, 0, 0) // file chunk 0 at device chunk 0
+	r.SetWriteBudget(0, 3)
+	stop := make(chan struct{})
+	done := serve(r, 100*time.Microsecond, stop)
+	c := attach(t, r)
+	fd := int(f.Fd())
+	write := func(off int64, n int, fl IOFlags) {
+		t.Helper()
+		if _, err := c.Pwrite(0, fd, make([]byte, n), off, fl); err != nil {
+			t.Fatalf("write at %d: %v", off, err)
+		}
+	}
+	write(0, 8192, IOFlags{}) // pages 0 and 1 whole: no page needed, 2 of the budget's 3
+	if got := r.WriteBudget(0); got != 1 {
+		t.Errorf("budget after a write of 2 pages: %d, want 1", got)
+	}
+	write(2*page+100, 100, IOFlags{}) // part of page 2, not marked: asks
+	r.SetResident(0, 2, true)
+	write(2*page+100, 100, IOFlags{}) // part of page 2, marked: 1 page of the budget
+	write(3*page, page, IOFlags{})    // a whole page, but the budget is spent: asks
+	r.SetWriteBudget(0, 10)
+	write(4*page, page, IOFlags{Direct: true}) // O_DIRECT: asks
+	close(stop)
+	seen := <-done
+	if len(seen.reqs) != 3 {
+		t.Errorf("%d writes asked, want 3: %+v", len(seen.reqs), seen.reqs)
+	}
+	var hits []Completion
+	for _, cp := range seen.comps {
+		if cp.Hit {
+			hits = append(hits, cp)
+		}
+	}
+	if len(hits) != 2 || hits[0].Op != 1 || hits[0].Size != 8192 || hits[1].HitRead.Off != 2*page+100 || hits[1].Size != 100 {
+		t.Errorf("hit records %+v, want the 8 KiB write at 0 and the 100 bytes at %d", hits, 2*page+100)
+	}
+}

@@ -102,10 +102,11 @@ type deviceEntry struct {
 	flags    uint32
 	inflight atomic.Int32
 	_        uint32
-	resOff   uint64
-	resPages int64
-	page     int64
-	_        [24]byte
+	resOff      uint64
+	resPages    int64
+	page        int64
+	writeBudget atomic.Int64
+	_           [16]byte
 }
 
 type mapEntry struct {
@@ -182,14 +183,15 @@ type Completion struct {
 	Latency    time.Duration // arrival to return, as the caller saw it
 	Late       time.Duration // return minus the model's deadline: the emulation's error
 	// Hit: a read the client served from pages the server had published as cached
-	// (SetResident), without asking: the server has not seen it yet and submits it
-	// now, as the read HitRead describes. Late is 0 then: the server knows the
-	// deadline, the client did not.
+	// (SetResident), or a write it made into them (SetWriteBudget), without asking:
+	// the server has not seen it yet and submits it now, as HitRead describes. Late
+	// is 0 then: the server knows the deadline, the client did not.
 	Hit     bool
 	HitRead HitRead
 }
 
-// HitRead is the read of a hit record, as a slot would have carried it.
+// HitRead is the request of a hit record (a read or a write), as a slot would have
+// carried it.
 type HitRead struct {
 	File     uint64
 	Off      int64
@@ -394,8 +396,8 @@ func Create(parent string, cfg Config) (*Ring, error) {
 		if d.Pages <= 0 {
 			continue
 		}
-		if d.Page <= 0 || cfg.Chunk <= 0 {
-			return nil, fmt.Errorf("preload ring: device %s has %d pages of %d bytes in chunks of %d: give all three", d.Dir, d.Pages, d.Page, cfg.Chunk)
+		if d.Page <= 0 || cfg.Chunk <= 0 || cfg.Chunk%d.Page != 0 {
+			return nil, fmt.Errorf("preload ring: device %s has %d pages of %d bytes in chunks of %d: give all three, chunks of whole pages", d.Dir, d.Pages, d.Page, cfg.Chunk)
 		}
 		if mapOff == 0 {
 			if mapN&(mapN-1) != 0 {
@@ -706,6 +708,15 @@ func (r *Ring) Resident(dev int, p int64) bool {
 	}
 	return b[p/64].Load()&(1<<(p%64)) != 0
 }
+
+// SetWriteBudget says how many pages buffered writes to device dev may dirty without
+// asking: its page cache model's dirty limit less its dirty pages (0: every write
+// asks). Clients take their pages from it; the server sets it afresh as the model's
+// dirty pages change.
+func (r *Ring) SetWriteBudget(dev int, pages int64) { r.h.dev[dev].writeBudget.Store(max(pages, 0)) }
+
+// WriteBudget is what is left of device dev's write budget.
+func (r *Ring) WriteBudget(dev int) int64 { return r.h.dev[dev].writeBudget.Load() }
 
 // Unpublished is how many chunks the map had no room for.
 func (r *Ring) Unpublished() int64 { return r.unpublished.Load() }

@@ -16,8 +16,10 @@
  * the device's pages the model holds with their data there (a bitmap per device); a
  * client whose read finds every page set does the real read and returns, and queues a
  * hit record (TB_REQ_HIT) that the server submits to the model afterwards, for its
- * recency and counters. A page the model evicted between the client's look and that
- * record is counted as such by the server.
+ * recency and counters. A buffered write goes the same way when each page it covers
+ * only in part is set (the model would read the others first) and the device's write
+ * budget has its pages (the model would throttle it otherwise). A page the model
+ * evicted between the client's look and that record is counted as such by the server.
  *
  * Both queues are bounded multi-producer queues with a sequence number per cell
  * (producers in many processes, one consumer). Futex words are in shared memory and
@@ -72,7 +74,11 @@ struct tb_device {
 	uint64_t res_off;  /* the resident-page bitmap: byte offset from the mapping's start; 0: none */
 	int64_t res_pages; /* pages the bitmap covers (device offsets from 0) */
 	int64_t page;      /* the page cache model's page, bytes */
-	char pad1[24];
+	/* pages that buffered writes may still dirty without the model throttling them
+	 * (its dirty limit less its dirty pages, set by the server; a client takes its
+	 * pages from it or asks) */
+	_Atomic int64_t write_budget;
+	char pad1[16];
 }; /* 1088 bytes */
 
 /* One chunk of one file on its device, published once (file last) and never changed

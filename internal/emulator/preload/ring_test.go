@@ -35,7 +35,7 @@ func TestLayoutMatchesC(t *testing.T) {
 		"contended": unsafe.Offsetof(h.contended), "rtConsumer": unsafe.Offsetof(h.rtConsumer),
 		"mapOff": unsafe.Offsetof(h.mapOff), "mapChunk": unsafe.Offsetof(h.mapChunk), "map": unsafe.Sizeof(m),
 		"mapDchunk": unsafe.Offsetof(m.dchunk), "mapDev": unsafe.Offsetof(m.dev), "devResOff": unsafe.Offsetof(d.resOff),
-		"devPage": unsafe.Offsetof(d.page), "cqArrive": unsafe.Offsetof(q.arrive), "cqFileSize": unsafe.Offsetof(q.fileSize),
+		"devPage": unsafe.Offsetof(d.page), "devBudget": unsafe.Offsetof(d.writeBudget), "cqArrive": unsafe.Offsetof(q.arrive), "cqFileSize": unsafe.Offsetof(q.fileSize),
 	}
 	c := cLayout()
 	for k, v := range c {
