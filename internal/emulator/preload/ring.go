@@ -97,11 +97,11 @@ type header struct {
 }
 
 type deviceEntry struct {
-	dir      [dirMax]byte
-	dirLen   uint32
-	flags    uint32
-	inflight atomic.Int32
-	_        uint32
+	dir         [dirMax]byte
+	dirLen      uint32
+	flags       uint32
+	inflight    atomic.Int32
+	_           uint32
 	resOff      uint64
 	resPages    int64
 	page        int64
