@@ -40,7 +40,40 @@ type PageCache struct {
 
 	raMax int64          // largest readahead window in pages; 0: no readahead
 	ra    *lru[*raState] // readahead state of the files read lately, by file
+
+	watch PageWatcher // told of every page that comes in or goes; nil: nobody
 }
+
+// A PageWatcher is told which pages a page cache holds, so that a client can answer a
+// read of pages it knows to be there without asking the model first (the emulator's
+// preload ring does: a hit in a real page cache costs a copy, not a round trip). In
+// says page p is in the cache and its data is there from ready on (a page read from
+// the device is there when its read completes); Out says it left (evicted, or dropped
+// by a direct write). A page may come In again with a later ready while it is in.
+type PageWatcher interface {
+	In(page int64, ready time.Duration)
+	Out(page int64)
+}
+
+// Watch makes w the cache's watcher (nil: none). It is told only of changes after
+// the call: set it on an empty cache.
+func (c *PageCache) Watch(w PageWatcher) { c.watch = w }
+
+// Holds says whether page p is in the cache, without touching its recency.
+func (c *PageCache) Holds(p int64) bool {
+	_, ok := c.cache.peek(p)
+	return ok
+}
+
+// PageBytes is the cache's page size in bytes.
+func (c *PageCache) PageBytes() int64 { return c.page }
+
+// DirtyLimit is how many pages may be dirty before a writer waits for writeback.
+func (c *PageCache) DirtyLimit() int64 { return c.dirtyLimit }
+
+// CopyTime is what a request of size bytes that the cache serves without the device
+// takes: the copy to or from memory.
+func (c *PageCache) CopyTime(size int64) time.Duration { return xfer(size, c.copyRate) }
 
 type pageState struct {
 	file  uint64
@@ -157,6 +190,11 @@ func (c *PageCache) submit(at time.Duration, r Request) time.Duration {
 			c.evict(at, c.pages-1)
 			c.cache.put(p, pageState{file: r.File})
 			st, _ = c.cache.peek(p)
+			if c.watch != nil {
+				// the page's data is there when the reads the request waits for
+				// are (a whole page written is there at once; at done either way)
+				c.watch.In(p, done)
+			}
 		}
 		if r.Op == OpWrite && !st.dirty {
 			st.dirty, st.file = true, r.File
@@ -262,6 +300,9 @@ func (c *PageCache) evict(at time.Duration, keep int64) {
 	for int64(c.cache.len()) > keep {
 		p, st, _ := c.cache.oldest()
 		c.cache.remove(p)
+		if c.watch != nil {
+			c.watch.Out(p)
+		}
 		if st.dirty {
 			c.clean(p)
 			c.transfer(at, OpWrite, []int64{p}, st.file)
@@ -295,7 +336,9 @@ func (c *PageCache) clean(p int64) {
 // drop removes page p from the cache, dirty or not.
 func (c *PageCache) drop(p int64) {
 	c.clean(p)
-	c.cache.remove(p)
+	if _, ok := c.cache.remove(p); ok && c.watch != nil {
+		c.watch.Out(p)
+	}
 }
 
 func capacityOf(m Model) int64 {

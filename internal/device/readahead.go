@@ -204,6 +204,11 @@ func (c *PageCache) sendRead(at time.Duration, ra *raState, run *raRun) time.Dur
 	if run.ahead {
 		ra.inflight = append(ra.inflight, raRead{first: first, n: n, done: done})
 	}
+	if c.watch != nil {
+		for p := first; p < first+n; p++ {
+			c.watch.In(p, done)
+		}
+	}
 	if !run.wait {
 		return 0
 	}

@@ -63,6 +63,12 @@
 // unless the host has more runnable threads than CPUs (then everyone sleeps: a spinner
 // on a loaded host is descheduled for milliseconds). The backing files are not synced.
 //
+// A device whose model is a page cache on top publishes it to the clients
+// (residency.go): where each file's chunks lie on the device, and which pages the model
+// holds with their data there. A buffered read of such pages does not ask: the client
+// reads and returns, as a hit in a real page cache costs only the copy, and reports a
+// hit record that the consumer submits to the model afterwards (fastHit).
+//
 // # The floor
 //
 // At mount the server times 4 KiB reads through its own mount with the model out of

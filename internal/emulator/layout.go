@@ -16,6 +16,15 @@ const chunkSize = 1 << 20
 type layout struct {
 	next  int64 // next free device chunk
 	files map[uint64]*fileExtents
+	// mapped, when set, is told of every run of chunks laid out: n chunks of file
+	// from file chunk f at device chunk d (the preload ring publishes them).
+	mapped func(file uint64, f, d, n int64)
+}
+
+func (l *layout) tell(file uint64, f, d, n int64) {
+	if l.mapped != nil && n > 0 {
+		l.mapped(file, f, d, n)
+	}
 }
 
 type fileExtents struct {
@@ -36,6 +45,7 @@ func (l *layout) open(file uint64, size int64) {
 	l.files[file] = fe
 	if n := (size + chunkSize - 1) / chunkSize; n > 0 {
 		fe.ext = append(fe.ext, extent{f: 0, d: l.next, n: n})
+		l.tell(file, 0, l.next, n)
 		l.next += n
 	}
 }
@@ -74,6 +84,7 @@ func (l *layout) device(file uint64, off, fileSize int64) int64 {
 	}
 	n := end - start + 1
 	e := extent{f: start, d: l.next, n: n}
+	l.tell(file, start, l.next, n)
 	l.next += n
 	if i > 0 && i == len(fe.ext) {
 		if p := &fe.ext[i-1]; p.f+p.n == e.f && p.d+p.n == e.d {

@@ -23,6 +23,10 @@ func startPreload(cfg serveConfig) ([]*mounted, error) {
 	if err != nil {
 		return nil, err
 	}
+	tune, err := preload.TuningFromEnv()
+	if err != nil {
+		return nil, err
+	}
 	var ms []*mounted
 	var devs []*timedDevice
 	var rdevs []preload.Device
@@ -50,16 +54,22 @@ func startPreload(cfg serveConfig) ([]*mounted, error) {
 		td.noBackingSync = cfg.NoBackingSync
 		td.viaRing = true
 		devs = append(devs, td)
-		rdevs = append(rdevs, preload.Device{Dir: dir, NoBackingSync: cfg.NoBackingSync})
+		rd := preload.Device{Dir: dir, NoBackingSync: cfg.NoBackingSync}
+		if pc, ok := model.(*device.PageCache); ok && !tune.NoFastHits && chunkSize%pc.PageBytes() == 0 {
+			rd.Page = pc.PageBytes()
+			rd.Pages = residentBytes / rd.Page
+		}
+		rdevs = append(rdevs, rd)
 		ms = append(ms, &mounted{cfg: d, dev: td, ringIdx: i})
 	}
-	tune, err := preload.TuningFromEnv()
-	if err != nil {
-		return nil, err
-	}
-	ring, err := preload.Create("", preload.Config{Devices: rdevs, NoSpin: cfg.NoSpin, Tuning: tune})
+	ring, err := preload.Create("", preload.Config{Devices: rdevs, NoSpin: cfg.NoSpin, Tuning: tune, Chunk: chunkSize})
 	if err != nil {
 		return nil, preloadUnavailable(err)
+	}
+	for i, rd := range rdevs {
+		if rd.Pages > 0 {
+			devs[i].res = newResidency(ring, i, nil) // watching from the reset below
+		}
 	}
 	rs := startRingServer(ring, devs, tune)
 	for _, m := range ms {

@@ -114,11 +114,16 @@ func TestPreloadCountsAndTrace(t *testing.T) {
 }
 
 // preloadHDD starts an emulated 7,200 rpm disk on the preload path with a sparse file
-// of span bytes on it, opened read-only as fd, and attaches a client to its ring; all
-// of it goes when the test ends.
+// of span bytes on it, opened as fd, and attaches a client to its ring; all of it goes
+// when the test ends.
 func preloadHDD(t *testing.T, span int64) (*Emulator, *preload.Client, int) {
+	return preloadOn(t, "hdd-7200", span)
+}
+
+// preloadOn is preloadHDD on the device spec.
+func preloadOn(t *testing.T, spec string, span int64) (*Emulator, *preload.Client, int) {
 	t.Helper()
-	d := Device{Name: "d0", Spec: "hdd-7200", BackingDir: filepath.Join(t.TempDir(), "b")}
+	d := Device{Name: "d0", Spec: spec, BackingDir: filepath.Join(t.TempDir(), "b")}
 	e, err := Start(context.Background(), []Device{d}, preloadOptions(t))
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +136,7 @@ func preloadHDD(t *testing.T, span int64) (*Emulator, *preload.Client, int) {
 	if err := os.Truncate(path, span); err != nil {
 		t.Fatal(err)
 	}
-	fd, err := syscall.Open(path, syscall.O_RDONLY, 0)
+	fd, err := syscall.Open(path, syscall.O_RDWR, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

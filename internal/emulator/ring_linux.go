@@ -114,7 +114,7 @@ func (s *ringServer) run() {
 		if !load.contended && now.Sub(last) < s.tune.ConsumerSpin {
 			continue
 		}
-		s.ring.Sleep(drainEvery)
+		s.ring.Sleep(s.settle())
 		last = time.Now()
 	}
 }
@@ -174,17 +174,36 @@ func (s *ringServer) drain() {
 	s.poll()
 }
 
-// poll answers every queued request and counts every completion.
+// settle marks the cached pages whose data is there by now on every device, and
+// returns how long the consumer may sleep: drainEvery, or until the next page is there
+// if that is sooner (so that clients find it marked without a request to wake it).
+func (s *ringServer) settle() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sleep := drainEvery
+	for _, d := range s.devs {
+		if next := d.settle(); next > 0 {
+			sleep = min(sleep, max(next, 50*time.Microsecond))
+		}
+	}
+	return sleep
+}
+
+// poll counts every completion and answers every queued request. Completions go
+// first: a hit record is a read that arrived before the requests queued now, and the
+// model takes its requests in the order they came.
 func (s *ringServer) poll() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	n := 0
+	n := s.completions()
 	for {
 		sl, ok := s.ring.NextSubmission()
 		if !ok {
 			break
 		}
-		n++
+		// a client queues its hit records before it makes its next request: those
+		// queued now go to the model first (a write before the fsync that follows it)
+		n += 1 + s.completions()
 		if int(sl.Dev) >= len(s.devs) || sl.Uncounted() {
 			s.ring.Answer(sl, sl.Arrive)
 			continue
@@ -192,21 +211,85 @@ func (s *ringServer) poll() int {
 		r := device.Request{Op: device.Op(sl.Op), Offset: sl.Off, Size: sl.Size, File: sl.File, Direct: sl.Direct()}
 		s.ring.Answer(sl, s.devs[sl.Dev].admit(sl.Arrive, r, sl.FileSize, int64(sl.QD)))
 	}
-	for {
-		c, ok := s.ring.NextCompletion()
-		if !ok {
-			break
-		}
-		n++
-		if int(c.Dev) < len(s.devs) && !c.Uncounted {
-			if c.Correction {
-				s.devs[c.Dev].lateAfterAll(device.Op(c.Op), c.Latency, c.Late)
-			} else {
-				s.devs[c.Dev].complete(device.Op(c.Op), c.Size, c.Latency, c.Late)
-			}
+	for i, d := range s.devs {
+		d.settle()
+		if budget, ok := d.writeBudget(); ok {
+			s.ring.SetWriteBudget(i, budget)
 		}
 	}
 	return n
+}
+
+// completions counts the completions queued now and submits the hit records among
+// them to the models.
+func (s *ringServer) completions() int {
+	n := 0
+	for {
+		c, ok := s.ring.NextCompletion()
+		if !ok {
+			return n
+		}
+		n++
+		if int(c.Dev) >= len(s.devs) || c.Uncounted {
+			continue
+		}
+		switch d := s.devs[c.Dev]; {
+		case c.Hit:
+			d.fastHit(c)
+		case c.Correction:
+			d.lateAfterAll(device.Op(c.Op), c.Latency, c.Late)
+		default:
+			d.complete(device.Op(c.Op), c.Size, c.Latency, c.Late)
+		}
+	}
+}
+
+// writeBudget is how many pages buffered writes may dirty without the page cache
+// model throttling them (false: the device publishes no page cache).
+func (d *timedDevice) writeBudget() (int64, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.res == nil || d.res.pc == nil || d.bypass {
+		return 0, false
+	}
+	return d.res.pc.DirtyLimit() - d.res.pc.DirtyPages(), true
+}
+
+// settle marks the device's cached pages whose data is there by now; it returns how
+// long until the next pending one is (0: none).
+func (d *timedDevice) settle() time.Duration {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.res == nil || d.bypass {
+		return 0
+	}
+	return d.res.settle(time.Duration(monoNow() - d.startMono))
+}
+
+// fastHit takes a hit record: a buffered read of pages the model held, or a buffered
+// write it would only copy (residency.go), that a client made without asking; it
+// arrived at c.HitRead.Arrive and returned to its caller c.Latency later. The model
+// gets it now, at its arrival (or at the last submission, if that is later), for the
+// cache's recency, dirty pages and counters; its deadline there gives the lateness.
+// A record the model would have made wait longer than the copy (a page evicted since
+// the client looked, a write throttled after all) is counted in FastHitMisses: the
+// client was served at a copy's cost all the same.
+func (d *timedDevice) fastHit(c preload.Completion) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.bypass || d.res == nil || d.res.pc == nil {
+		return
+	}
+	r := device.Request{Op: device.Op(c.Op), Offset: c.HitRead.Off, Size: c.Size, File: c.HitRead.File}
+	at := max(time.Duration(c.HitRead.Arrive-d.startMono), d.last)
+	done := d.submitLocked(at, r, c.HitRead.FileSize)
+	d.res.hits++
+	if done-at > d.res.pc.CopyTime(c.Size) {
+		d.res.misses++
+	}
+	d.countLocked(r.Op, c.Size, c.Latency)
+	d.qdArea += c.Latency
+	d.late.Record(time.Duration(c.HitRead.Arrive) + c.Latency - time.Duration(d.startMono) - done)
 }
 
 // lateAfterAll corrects a completion of op that was reported on time, with latency

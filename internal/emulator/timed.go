@@ -53,6 +53,9 @@ type timedDevice struct {
 	modelLat time.Duration // sum of the model's latencies
 	selfCal  *selfCalState // pending self-calibration (selfcal.go)
 	real     device.Model  // the model to serve once self-calibration is done
+	// res publishes the page cache model to the preload ring's clients (residency.go);
+	// nil on a mount, and on a device whose model is not a page cache on top.
+	res *residency
 }
 
 // selfCalState is a pending self-calibration (selfcal.go).
@@ -168,6 +171,13 @@ func (d *timedDevice) reset(m device.Model) {
 	defer d.mu.Unlock()
 	d.model = m
 	d.layout = newLayout()
+	if d.res != nil {
+		pc, _ := m.(*device.PageCache)
+		d.res.restart(pc)
+		if pc != nil {
+			d.layout.mapped = d.res.mapped
+		}
+	}
 	d.start, d.startMono = time.Now(), monoNow()
 	d.late = Histogram{}
 	d.last, d.qdArea, d.qdAt, d.modelLat = 0, 0, 0, 0
@@ -232,6 +242,13 @@ type DeviceStats struct {
 	// Ring (preload) is what the ring's clients reported: processes attached, answers
 	// that came late, a failure, calls on the device's files the ring could not time.
 	Ring *preload.Health `json:"ring,omitempty"`
+	// FastHits (preload) counts the requests a client served itself at a copy's cost
+	// (residency.go): buffered reads of pages the page cache model held, buffered
+	// writes it would only copy; the model gets them afterwards. Of those,
+	// FastHitMisses are the ones the model would have made wait longer (a page
+	// evicted between the client's look and the model's turn, a write throttled).
+	FastHits      int64 `json:"fast_hits,omitempty"`
+	FastHitMisses int64 `json:"fast_hit_misses,omitempty"`
 	// SelfCalPending: the mount waits for Start's self-calibration (selfcal.go).
 	SelfCalPending bool   `json:"self_calibration_pending,omitempty"`
 	Trace          string `json:"trace,omitempty"`
@@ -279,6 +296,9 @@ func (d *timedDevice) stats() DeviceStats {
 	if d.viaRing {
 		late := d.late
 		s.TimingError = &late
+	}
+	if d.res != nil {
+		s.FastHits, s.FastHitMisses = d.res.hits, d.res.misses
 	}
 	if now > 0 {
 		s.Utilisation = min(float64(s.Busy)/float64(now), 1)

@@ -39,7 +39,7 @@ func deviceResult(st emulator.DeviceStats, idleJ, gPerKWh float64) *result.Devic
 		Latency: summarise(&st.Latency), ReadLatency: summarise(&st.ReadLatency),
 		WriteLatency: summarise(&st.WriteLatency), FlushLatency: summarise(&st.FlushLatency),
 		Hits: st.Model.Hits, Misses: st.Model.Misses, Writebacks: st.Model.Writebacks, ReadaheadPages: st.Model.ReadaheadPages,
-		FloorUs: st.FloorUs, TooFast: st.TooFast, Path: st.Path,
+		FloorUs: st.FloorUs, TooFast: st.TooFast, Path: st.Path, FastHits: st.FastHits, FastHitMisses: st.FastHitMisses,
 		EnergyJ: st.EnergyJ, IdleEnergyJ: idleJ, ActiveEnergyJ: st.EnergyJ - idleJ,
 		CO2g: energy.CO2Grams(st.EnergyJ, gPerKWh),
 	}

@@ -46,7 +46,7 @@ func TestDeviceEnergy(t *testing.T) {
 	}
 	// Behind a page cache, only the disk's own requests reach the media; in a RAID 10
 	// under a page cache, the leaves are the two disks.
-	d = deviceResult(emulator.DeviceStats{Elapsed: 10 * time.Second, Reads: 1000, Writes: 100, Model: device.Stats{Hits: 950, Misses: 50, ReadaheadPages: 12}, Members: []emulator.MemberStats{
+	d = deviceResult(emulator.DeviceStats{Elapsed: 10 * time.Second, Reads: 1000, Writes: 100, FastHits: 700, FastHitMisses: 3, Model: device.Stats{Hits: 950, Misses: 50, ReadaheadPages: 12}, Members: []emulator.MemberStats{
 		{Depth: 1, Name: "raid10(hdd-7200)", Stats: device.Stats{Reads: 50, Writes: 20}},
 		{Depth: 2, Name: "hdd-7200", Stats: device.Stats{Reads: 30, Writes: 20}},
 		{Depth: 2, Name: "hdd-7200", Stats: device.Stats{Reads: 20, Writes: 20}},
@@ -54,8 +54,9 @@ func TestDeviceEnergy(t *testing.T) {
 	if d.MediaReads != 50 || d.MediaWrites != 40 || !near(d.MediaIOPS, 9) || !near(d.IOPS, 110) {
 		t.Errorf("composite: media %d reads %d writes (%v IOPS), mount %v IOPS; want 50, 40, 9, 110", d.MediaReads, d.MediaWrites, d.MediaIOPS, d.IOPS)
 	}
-	if d.Hits != 950 || d.Misses != 50 || d.ReadaheadPages != 12 {
-		t.Errorf("page cache counters: %d hits, %d misses, %d pages read ahead; want 950, 50, 12", d.Hits, d.Misses, d.ReadaheadPages)
+	if d.Hits != 950 || d.Misses != 50 || d.ReadaheadPages != 12 || d.FastHits != 700 || d.FastHitMisses != 3 {
+		t.Errorf("page cache counters: %d hits, %d misses, %d pages read ahead, %d fast hits (%d the model would have delayed); want 950, 50, 12, 700, 3",
+			d.Hits, d.Misses, d.ReadaheadPages, d.FastHits, d.FastHitMisses)
 	}
 	// A composite draws its members' watts: a page cache in front of the disk is the
 	// disk's 7.5 W idle.

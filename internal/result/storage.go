@@ -167,6 +167,12 @@ type DeviceResult struct {
 	Path        string          `json:"path,omitempty"`
 	TimingError *LatencySummary `json:"timing_error_us,omitempty"`
 	Ring        *RingHealth     `json:"ring,omitempty"`
+	// FastHits (preload, a page cache model on top) are the requests the engine's
+	// processes served themselves at a copy's cost, the model told afterwards: reads
+	// of pages it held, writes it would only copy; FastHitMisses those the model would
+	// have made wait longer (a page evicted meanwhile, a write throttled).
+	FastHits      int64 `json:"fast_hits,omitempty"`
+	FastHitMisses int64 `json:"fast_hit_misses,omitempty"`
 	// EnergyJ = IdleEnergyJ + ActiveEnergyJ: the idle watts over the whole time, and
 	// the active watts' excess over the busy time.
 	EnergyJ       float64 `json:"energy_j"`

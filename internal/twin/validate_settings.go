@@ -150,9 +150,9 @@ func (v *ValidateSettings) options(dir string) (ValidateOptions, error) {
 	}
 	pageCache = pageCache / (1 << 20) * (1 << 20)
 	spec := fmt.Sprintf("pagecache(%s,size=%dMiB", name, pageCache>>20)
-	if kib, ok := readAheadKiB(sysBlock, where.Device); ok {
+	if kib := where.ReadAheadKiB; kib != nil {
 		// the host's page cache reads ahead on the real side, so the emulated one does
-		spec += fmt.Sprintf(",readahead=%dKiB", kib)
+		spec += fmt.Sprintf(",readahead=%dKiB", *kib)
 	}
 	spec += ")"
 	reg, err := device.Load(paths...)
@@ -292,23 +292,6 @@ func memAvailable() (int64, error) {
 		}
 	}
 	return 0, errors.New("/proc/meminfo has no MemAvailable")
-}
-
-// sysBlock is where sysfs lists the block devices.
-const sysBlock = "/sys/block"
-
-// readAheadKiB is the readahead the host's page cache does on files of the block
-// device dev (vda, loop0: Where.Device): its queue/read_ahead_kb under sys (sysBlock).
-// ok is false when the device or the setting is unknown.
-func readAheadKiB(sys, dev string) (kib int64, ok bool) {
-	if dev == "" {
-		return 0, false
-	}
-	kib, err := strconv.ParseInt(readLine(filepath.Join(sys, dev, "queue", "read_ahead_kb")), 10, 64)
-	if err != nil || kib < 0 {
-		return 0, false
-	}
-	return kib, true
 }
 
 // checkWritable proves dir takes a new file (access(2) says yes to root on a

@@ -159,8 +159,8 @@ func wantSpec(t *testing.T, dir, spec string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if kib, ok := readAheadKiB(sysBlock, w.Device); ok {
-		spec += fmt.Sprintf(",readahead=%dKiB", kib)
+	if kib := w.ReadAheadKiB; kib != nil {
+		spec += fmt.Sprintf(",readahead=%dKiB", *kib)
 	}
 	return spec + ")"
 }

@@ -34,6 +34,9 @@ type Where struct {
 	// (max_sectors_kb): a larger read or write is split into requests of this size;
 	// 0 unknown.
 	MaxRequestKiB int `json:"max_request_kib,omitempty"`
+	// ReadAheadKiB is how far the host's page cache reads ahead on the device's files
+	// (read_ahead_kb); nil unknown.
+	ReadAheadKiB *int64 `json:"read_ahead_kib,omitempty"`
 	// CapacityBytes is the file system's size, FreeBytes what an unprivileged writer
 	// may still use.
 	CapacityBytes int64 `json:"capacity_bytes"`
@@ -84,14 +87,34 @@ func Locate(dir string) (*Where, error) {
 		w.Device = blockDevice(unix.Major(sst.Dev), unix.Minor(sst.Dev))
 	}
 	if w.Device != "" {
-		q := filepath.Join("/sys/block", w.Device, "queue")
+		q := filepath.Join(sysBlock, w.Device, "queue")
 		w.Scheduler = selected(readLine(filepath.Join(q, "scheduler")))
 		w.Rotational = readLine(filepath.Join(q, "rotational")) == "1"
-		w.Model = readLine(filepath.Join("/sys/block", w.Device, "device", "model"))
+		w.Model = readLine(filepath.Join(sysBlock, w.Device, "device", "model"))
 		w.QueueDepth, _ = strconv.Atoi(readLine(filepath.Join(q, "nr_requests")))
 		w.MaxRequestKiB, _ = strconv.Atoi(readLine(filepath.Join(q, "max_sectors_kb")))
+		if kib, ok := readAheadKiB(sysBlock, w.Device); ok {
+			w.ReadAheadKiB = &kib
+		}
 	}
 	return w, nil
+}
+
+// sysBlock is where sysfs lists the block devices.
+const sysBlock = "/sys/block"
+
+// readAheadKiB is the readahead the host's page cache does on files of the block
+// device dev (vda, loop0: Where.Device): its queue/read_ahead_kb under sys (sysBlock).
+// ok is false when the device or the setting is unknown.
+func readAheadKiB(sys, dev string) (kib int64, ok bool) {
+	if dev == "" {
+		return 0, false
+	}
+	kib, err := strconv.ParseInt(readLine(filepath.Join(sys, dev, "queue", "read_ahead_kb")), 10, 64)
+	if err != nil || kib < 0 {
+		return 0, false
+	}
+	return kib, true
 }
 
 // mountOf finds the mount holding path in /proc/self/mountinfo: the longest mount

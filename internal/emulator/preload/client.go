@@ -138,6 +138,7 @@ func cLayout() map[string]uintptr {
 	var s C.struct_tb_slot
 	var q C.struct_tb_cq_cell
 	var d C.struct_tb_device
+	var m C.struct_tb_map_entry
 	return map[string]uintptr{
 		"header": unsafe.Sizeof(h), "slot": unsafe.Sizeof(s), "cq": unsafe.Sizeof(q), "device": unsafe.Sizeof(d),
 		"sqHead": unsafe.Offsetof(h.sq_head), "cqTail": unsafe.Offsetof(h.cq_tail), "sleeping": unsafe.Offsetof(h.sleeping),
@@ -146,5 +147,8 @@ func cLayout() map[string]uintptr {
 		"slotFile": unsafe.Offsetof(s.file), "slotDeadline": unsafe.Offsetof(s.deadline), "slotQD": unsafe.Offsetof(s.qd),
 		"cqLate": unsafe.Offsetof(q.late), "devInflight": unsafe.Offsetof(d.inflight),
 		"contended": unsafe.Offsetof(h.contended), "rtConsumer": unsafe.Offsetof(h.rt_consumer),
+		"mapOff": unsafe.Offsetof(h.map_off), "mapChunk": unsafe.Offsetof(h.map_chunk), "map": unsafe.Sizeof(m),
+		"mapDchunk": unsafe.Offsetof(m.dchunk), "mapDev": unsafe.Offsetof(m.dev), "devResOff": unsafe.Offsetof(d.res_off),
+		"devPage": unsafe.Offsetof(d.page), "devBudget": unsafe.Offsetof(d.write_budget), "cqArrive": unsafe.Offsetof(q.arrive), "cqFileSize": unsafe.Offsetof(q.file_size),
 	}
 }

@@ -48,13 +48,19 @@ struct tb_client {
 	size_t size;
 };
 
-/* A request between tb_begin and tb_end. slot < 0: not timed (the ring failed). */
+/* A request between tb_begin and tb_end. slot < 0: not timed (the ring failed), or
+ * TB_SLOT_HIT: a read of cached pages, served without asking (file, off, file_size
+ * go in its hit record). */
 struct tb_req {
 	int slot;
 	uint32_t dev, op, flags;
 	int64_t t0;
 	int64_t size;
+	uint64_t file;
+	int64_t off, file_size;
 };
+
+#define TB_SLOT_HIT (-2)
 
 /* How long a client waits for an answer or a free slot before it calls the server
  * gone: far beyond any model's latency, short enough that a dead server does not
@@ -234,8 +240,69 @@ static void tb_sq_push(struct tb_client *c, uint32_t slot)
 	tb_ring_doorbell(h);
 }
 
+/* tb_cached says whether device dev's page cache model holds, with their data there,
+ * every page of size bytes at file offset off (a write: every page it covers only in
+ * part; it replaces the others whole): the server has published where the file's
+ * chunks lie and marked the pages it holds. Anything unknown says no, and the request
+ * asks. */
+static int tb_cached(const struct tb_client *c, uint32_t dev, uint32_t op, uint64_t file, int64_t off, int64_t size)
+{
+	const struct tb_header *h = c->h;
+	const struct tb_device *d = &h->dev[dev];
+	if (d->res_off == 0 || h->map_off == 0 || size <= 0 || off < 0 || file == 0 || file == TB_MAP_GONE)
+		return 0;
+	const struct tb_map_entry *map = (const struct tb_map_entry *)((const char *)h + h->map_off);
+	const _Atomic uint64_t *bits = (const _Atomic uint64_t *)((const char *)h + d->res_off);
+	uint64_t mask = h->map_n - 1;
+	int64_t chunk = h->map_chunk, page = d->page;
+	for (int64_t at = off; at < off + size;) {
+		int64_t fc = at / chunk;
+		int64_t dchunk = -1;
+		uint64_t hash = tb_map_hash(file, fc);
+		for (uint32_t i = 0; i < TB_MAP_PROBES; i++) {
+			const struct tb_map_entry *e = &map[(hash + i) & mask];
+			uint64_t f = atomic_load_explicit(&e->file, memory_order_acquire);
+			if (f == 0)
+				break;
+			if (f == file && e->chunk == fc && e->dev == dev) {
+				dchunk = e->dchunk;
+				break;
+			}
+		}
+		if (dchunk < 0)
+			return 0;
+		int64_t end = (fc + 1) * chunk < off + size ? (fc + 1) * chunk : off + size;
+		int64_t base = dchunk * chunk - fc * chunk; /* device offset = file offset + base */
+		for (int64_t p = (at + base) / page; p <= (end - 1 + base) / page; p++) {
+			if (p >= d->res_pages)
+				return 0;
+			/* a page the write covers whole needs nothing from the cache (a chunk
+			 * is whole pages: Create refuses a page that does not divide it) */
+			if (op == TB_WRITE && p * page >= off + base && (p + 1) * page <= off + size + base)
+				continue;
+			if (!(atomic_load_explicit(&bits[p / 64], memory_order_acquire) & (1ULL << (p % 64))))
+				return 0;
+		}
+		at = end;
+	}
+	return 1;
+}
+
+/* tb_take_budget takes n pages from device dev's write budget; 0 if it has not that
+ * many (then nothing is taken). */
+static int tb_take_budget(struct tb_client *c, uint32_t dev, int64_t n)
+{
+	_Atomic int64_t *b = &c->h->dev[dev].write_budget;
+	if (atomic_fetch_sub(b, n) >= n)
+		return 1;
+	atomic_fetch_add(b, n);
+	return 0;
+}
+
 /* tb_begin queues a request that arrived at t0 (call it before the real I/O, so the
- * server answers while the I/O runs). */
+ * server answers while the I/O runs). A buffered read of pages the device's page cache
+ * model holds is not queued: it is a hit (q->slot TB_SLOT_HIT), which tb_end reports;
+ * so is a buffered write that the model would only copy (tb_cached, tb_take_budget). */
 static void tb_begin(struct tb_client *c, uint32_t dev, uint32_t op, uint32_t flags, uint64_t file, int64_t off,
 		     int64_t size, int64_t file_size, int64_t t0, struct tb_req *q)
 {
@@ -245,9 +312,20 @@ static void tb_begin(struct tb_client *c, uint32_t dev, uint32_t op, uint32_t fl
 	q->flags = flags;
 	q->t0 = t0;
 	q->size = size;
+	q->file = file;
+	q->off = off;
+	q->file_size = file_size;
 	struct tb_header *h = c->h;
 	if (!h || dev >= h->ndevices || atomic_load_explicit(&h->failed, memory_order_relaxed))
 		return;
+	if ((op == TB_READ || op == TB_WRITE) && !(flags & (TB_REQ_DIRECT | TB_REQ_UNCOUNTED | TB_REQ_NO_HIT)) &&
+	    tb_cached(c, dev, op, file, off, size)) {
+		int64_t page = h->dev[dev].page;
+		if (op == TB_READ || tb_take_budget(c, dev, (off + size - 1) / page - off / page + 1)) {
+			q->slot = TB_SLOT_HIT;
+			return;
+		}
+	}
 	int s = tb_claim(c);
 	if (s < 0)
 		return;
@@ -390,6 +468,10 @@ static void tb_cq_push(struct tb_client *c, const struct tb_req *q, int64_t size
 				cell->size = size;
 				cell->lat = lat;
 				cell->late = late;
+				cell->arrive = q->t0;
+				cell->file = q->file;
+				cell->off = q->off;
+				cell->file_size = q->file_size;
 				atomic_store_explicit(&cell->seq, pos + 1, memory_order_release);
 				return;
 			}
@@ -457,6 +539,14 @@ static int64_t tb_take_answer(struct tb_client *c, struct tb_req *q)
 /* tb_end waits for the answer and the deadline, then reports the completion. */
 static void tb_end(struct tb_client *c, struct tb_req *q)
 {
+	if (q->slot == TB_SLOT_HIT) {
+		/* the server submits it to the model when it takes the record; a server
+		 * asleep is not woken for it (it drains every few milliseconds) */
+		struct tb_req hit = *q;
+		hit.flags |= TB_REQ_HIT;
+		tb_cq_push(c, &hit, q->size, tb_mono() - q->t0, 0);
+		return;
+	}
 	if (q->slot < 0)
 		return;
 	struct tb_header *h = c->h;

@@ -15,7 +15,10 @@
 //   - client.h: what a client runs around one I/O (tb_timed): claim a slot, stamp
 //     and queue the request, do the real call while the server answers, wait until
 //     the deadline (a few spin, the others sleep and spin the rest), report the
-//     completion. Header-only; compiled into the shim, the SQLite VFS and Client.
+//     completion. A buffered read of pages the server marked as held by its page
+//     cache model takes no slot: the client reads, returns and reports a hit record
+//     (the chunk map and the resident-page bitmaps in the ring). Header-only;
+//     compiled into the shim, the SQLite VFS and Client.
 //   - shim.c: the LD_PRELOAD shared object for PostgreSQL and MariaDB (Shim builds it
 //     with the system's C compiler on first use).
 //   - Client: the same client code called from Go (the server's floor probe, and the

@@ -95,7 +95,8 @@ static int tb_probe_submit(struct tb_client *c, struct tb_probe *p, struct tb_pl
 	else
 		p->gaps[i] = -1;
 	int64_t off = p->offs[i];
-	tb_timed_begin(c, p->dev, p->fd, (uint32_t)p->op, p->flags, off, p->size, file, NULL, &pl->q);
+	// asked even when cached: the loop waits on the slot's answer
+	tb_timed_begin(c, p->dev, p->fd, (uint32_t)p->op, p->flags | TB_REQ_NO_HIT, off, p->size, file, NULL, &pl->q);
 	if (pl->q.slot < 0) {
 		p->err = -1;
 		return -1;

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -23,7 +24,7 @@ import (
 
 const (
 	ringMagic   = 0x31474e4952425454
-	ringVersion = 1
+	ringVersion = 2
 	// MaxDevices is how many devices one ring serves.
 	MaxDevices = 16
 	dirMax     = 1024
@@ -37,6 +38,10 @@ const (
 	reqDirect            = 1
 	reqUncounted         = 2
 	reqLate              = 4
+	reqHit               = 8
+	mapGone              = ^uint64(0)
+	mapProbes            = 64
+	defaultMapEntries    = 1 << 17
 	defaultSlots         = 1024
 	defaultCompletions   = 16384
 	defaultInitialLead   = 20 * time.Microsecond
@@ -59,7 +64,11 @@ type header struct {
 	cqOff       uint64
 	totalSize   uint64
 	answerSpin  int64
-	_           [40]byte
+	mapOff      uint64
+	mapN        uint32
+	_           uint32
+	mapChunk    int64
+	_           [16]byte
 
 	sqHead atomic.Uint64
 	_      [56]byte
@@ -88,12 +97,30 @@ type header struct {
 }
 
 type deviceEntry struct {
-	dir      [dirMax]byte
-	dirLen   uint32
-	flags    uint32
-	inflight atomic.Int32
-	_        uint32
-	_        [48]byte
+	dir         [dirMax]byte
+	dirLen      uint32
+	flags       uint32
+	inflight    atomic.Int32
+	_           uint32
+	resOff      uint64
+	resPages    int64
+	page        int64
+	writeBudget atomic.Int64
+	_           [16]byte
+}
+
+type mapEntry struct {
+	file   atomic.Uint64
+	chunk  int64
+	dchunk int64
+	dev    uint32
+	_      uint32
+}
+
+// mapHash is ring.h's tb_map_hash.
+func mapHash(file uint64, chunk int64) uint64 {
+	x := file*0x9e3779b97f4a7c15 ^ uint64(chunk)*0xc2b2ae3d27d4eb4f
+	return x ^ x>>29
 }
 
 // Slot is one request as the client filled it in.
@@ -136,7 +163,11 @@ type cqCell struct {
 	size  int64
 	lat   int64
 	late  int64
-	_     int64
+	// a hit record's read
+	arrive   int64
+	file     uint64
+	off      int64
+	fileSize int64
 }
 
 // Completion is what a client reports when a request returned to its caller.
@@ -151,12 +182,31 @@ type Completion struct {
 	Size       int64         // bytes the call moved
 	Latency    time.Duration // arrival to return, as the caller saw it
 	Late       time.Duration // return minus the model's deadline: the emulation's error
+	// Hit: a read the client served from pages the server had published as cached
+	// (SetResident), or a write it made into them (SetWriteBudget), without asking:
+	// the server has not seen it yet and submits it now, as HitRead describes. Late
+	// is 0 then: the server knows the deadline, the client did not.
+	Hit     bool
+	HitRead HitRead
+}
+
+// HitRead is the request of a hit record (a read or a write), as a slot would have
+// carried it.
+type HitRead struct {
+	File     uint64
+	Off      int64
+	FileSize int64
+	Arrive   int64 // CLOCK_MONOTONIC ns
 }
 
 // Device is one device of a ring: files under Dir are its files.
 type Device struct {
 	Dir           string
 	NoBackingSync bool
+	// Pages, when above 0, gives the device a bitmap of that many pages of Page
+	// bytes (device offsets from 0) in which the server marks the pages its page
+	// cache model holds (SetResident): a client's read of marked pages does not ask.
+	Pages, Page int64
 }
 
 // Config shapes a ring.
@@ -167,6 +217,12 @@ type Config struct {
 	Tuning Tuning
 	// Slots bounds the requests in flight over every client (0: 1024).
 	Slots int
+	// Chunk is the bytes of a file that one entry of the chunk map places on its
+	// device (Publish); needed when a device has Pages.
+	Chunk int64
+	// MapEntries sizes the chunk map (a power of two; 0: 131072, 128 GiB of files in
+	// 1 MiB chunks).
+	MapEntries int
 }
 
 // Tuning are the ring's ways of waiting; the zero Tuning means DefaultTuning.
@@ -191,6 +247,10 @@ type Tuning struct {
 	// validation it made the emulated runs slower, not faster (docs/devices.md,
 	// "Two paths to the models").
 	RTConsumer bool
+	// NoFastHits makes every read ask the server, also one of pages the page cache
+	// model holds (the emulator publishes them otherwise, and the client serves such
+	// a read itself: emulator/residency.go). For before-and-after measurements.
+	NoFastHits bool
 }
 
 // DefaultTuning is what scripts/preload-floor measured best on the 2-core VM
@@ -201,7 +261,8 @@ func DefaultTuning() Tuning {
 }
 
 // TuneEnv names the environment variable that overrides the tuning for measurements:
-// "consumer_spin=200us,answer_spin=20us,spin_window=300us,max_spinners=1,ignore_load=1".
+// "consumer_spin=200us,answer_spin=20us,spin_window=300us,max_spinners=1,ignore_load=1,
+// consumer_rt=1,fast_hits=0".
 const TuneEnv = "TIERBENCH_PRELOAD_TUNE"
 
 // TuningFromEnv is DefaultTuning with TuneEnv's overrides.
@@ -215,6 +276,13 @@ func TuningFromEnv() (Tuning, error) {
 		k, val, _ := strings.Cut(strings.TrimSpace(kv), "=")
 		if k == "ignore_load" {
 			t.IgnoreLoad = val == "1" || val == "true"
+			continue
+		}
+		if k == "fast_hits" {
+			if val != "0" && val != "1" && val != "true" && val != "false" {
+				return t, fmt.Errorf("%s: fast_hits=%q: give 1 or 0", TuneEnv, val)
+			}
+			t.NoFastHits = val == "0" || val == "false"
 			continue
 		}
 		if k == "consumer_rt" {
@@ -244,7 +312,7 @@ func TuningFromEnv() (Tuning, error) {
 		case "spin_window":
 			t.SpinWindow = d
 		default:
-			return t, fmt.Errorf("%s: unknown key %q (consumer_spin, answer_spin, spin_window, max_spinners, ignore_load, consumer_rt)", TuneEnv, k)
+			return t, fmt.Errorf("%s: unknown key %q (consumer_spin, answer_spin, spin_window, max_spinners, ignore_load, consumer_rt, fast_hits)", TuneEnv, k)
 		}
 	}
 	return t, nil
@@ -260,6 +328,12 @@ type Ring struct {
 	slots []Slot
 	sq    []sqCell
 	cq    []cqCell
+	cmap  []mapEntry
+	res   [MaxDevices][]atomic.Uint64 // resident-page bitmaps
+	// pub serialises the chunk map's writers (devices publish under their own locks).
+	pub sync.Mutex
+	// unpublished counts the chunks the map had no room for.
+	unpublished atomic.Int64
 }
 
 func roundUp(n, to uintptr) uintptr { return (n + to - 1) / to * to }
@@ -311,7 +385,31 @@ func Create(parent string, cfg Config) (*Ring, error) {
 	slotsOff := hdrSize
 	sqOff := slotsOff + uintptr(nslots)*unsafe.Sizeof(Slot{})
 	cqOff := roundUp(sqOff+uintptr(nslots)*unsafe.Sizeof(sqCell{}), 64)
-	total := roundUp(cqOff+defaultCompletions*unsafe.Sizeof(cqCell{}), 4096)
+	end := roundUp(cqOff+defaultCompletions*unsafe.Sizeof(cqCell{}), 4096)
+	var mapOff uintptr
+	mapN := cfg.MapEntries
+	if mapN == 0 {
+		mapN = defaultMapEntries
+	}
+	resOff := make([]uintptr, len(cfg.Devices))
+	for i, d := range cfg.Devices {
+		if d.Pages <= 0 {
+			continue
+		}
+		if d.Page <= 0 || cfg.Chunk <= 0 || cfg.Chunk%d.Page != 0 {
+			return nil, fmt.Errorf("preload ring: device %s has %d pages of %d bytes in chunks of %d: give all three, chunks of whole pages", d.Dir, d.Pages, d.Page, cfg.Chunk)
+		}
+		if mapOff == 0 {
+			if mapN&(mapN-1) != 0 {
+				return nil, fmt.Errorf("preload ring: %d chunk map entries is not a power of two", mapN)
+			}
+			mapOff = end
+			end = roundUp(end+uintptr(mapN)*unsafe.Sizeof(mapEntry{}), 4096)
+		}
+		resOff[i] = end
+		end = roundUp(end+uintptr((d.Pages+63)/64*8), 4096)
+	}
+	total := end
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
 	if err != nil {
 		os.RemoveAll(dir)
@@ -333,6 +431,14 @@ func Create(parent string, cfg Config) (*Ring, error) {
 	r.slots = unsafe.Slice((*Slot)(unsafe.Pointer(&mem[slotsOff])), nslots)
 	r.sq = unsafe.Slice((*sqCell)(unsafe.Pointer(&mem[sqOff])), nslots)
 	r.cq = unsafe.Slice((*cqCell)(unsafe.Pointer(&mem[cqOff])), defaultCompletions)
+	if mapOff != 0 {
+		r.cmap = unsafe.Slice((*mapEntry)(unsafe.Pointer(&mem[mapOff])), mapN)
+	}
+	for i, d := range cfg.Devices {
+		if resOff[i] != 0 {
+			r.res[i] = unsafe.Slice((*atomic.Uint64)(unsafe.Pointer(&mem[resOff[i]])), (d.Pages+63)/64)
+		}
+	}
 	for i := range r.sq {
 		r.sq[i].seq.Store(uint64(i))
 	}
@@ -356,10 +462,16 @@ func Create(parent string, cfg Config) (*Ring, error) {
 	h.answerSpin = int64(tu.AnswerSpin)
 	h.lead.Store(int64(defaultInitialLead))
 	h.slotsOff, h.sqOff, h.cqOff, h.totalSize = uint64(slotsOff), uint64(sqOff), uint64(cqOff), uint64(total)
+	if mapOff != 0 {
+		h.mapOff, h.mapN, h.mapChunk = uint64(mapOff), uint32(mapN), cfg.Chunk
+	}
 	for i, d := range cfg.Devices {
 		e := &h.dev[i]
 		copy(e.dir[:], d.Dir)
 		e.dirLen = uint32(len(d.Dir))
+		if resOff[i] != 0 {
+			e.resOff, e.resPages, e.page = uint64(resOff[i]), d.Pages, d.Page
+		}
 		if d.NoBackingSync {
 			e.flags |= devNoBackingSync
 		}
@@ -446,7 +558,10 @@ func (r *Ring) NextCompletion() (Completion, bool) {
 		return Completion{}, false
 	}
 	out := Completion{Dev: c.dev, Op: c.op, Uncounted: c.flags&reqUncounted != 0, Correction: c.flags&reqLate != 0, Size: c.size,
-		Latency: time.Duration(c.lat), Late: time.Duration(c.late)}
+		Latency: time.Duration(c.lat), Late: time.Duration(c.late), Hit: c.flags&reqHit != 0}
+	if out.Hit {
+		out.HitRead = HitRead{File: c.file, Off: c.off, FileSize: c.fileSize, Arrive: c.arrive}
+	}
 	h.cqTail.Store(pos + 1)
 	c.seq.Store(pos + uint64(len(r.cq)))
 	return out, true
@@ -525,6 +640,86 @@ func (r *Ring) Health() Health {
 	}
 	return out
 }
+
+// Publish tells clients that chunk chunk of file (file offset chunk*Chunk) lies at
+// device chunk dchunk of device dev. An entry is written once, its file word last,
+// and never changes but for Unpublish. It returns false when the map has no room
+// near the chunk's place (the chunk's reads then always ask).
+func (r *Ring) Publish(dev int, file uint64, chunk, dchunk int64) bool {
+	if len(r.cmap) == 0 || file == 0 || file == mapGone {
+		return false
+	}
+	r.pub.Lock()
+	defer r.pub.Unlock()
+	mask := uint64(len(r.cmap) - 1)
+	h := mapHash(file, chunk)
+	for i := range uint64(mapProbes) {
+		e := &r.cmap[(h+i)&mask]
+		switch f := e.file.Load(); {
+		case f == file && e.chunk == chunk:
+			return e.dchunk == dchunk && e.dev == uint32(dev)
+		case f == 0:
+			e.chunk, e.dchunk, e.dev = chunk, dchunk, uint32(dev)
+			e.file.Store(file)
+			return true
+		}
+	}
+	r.unpublished.Add(1)
+	return false
+}
+
+// Unpublish withdraws device dev's chunks from the map and its pages from its
+// bitmap (the device starts afresh). The pages go first: a client that read a
+// withdrawn entry finds none of its pages and asks.
+func (r *Ring) Unpublish(dev int) {
+	for i := range r.res[dev] {
+		r.res[dev][i].Store(0)
+	}
+	r.pub.Lock()
+	defer r.pub.Unlock()
+	for i := range r.cmap {
+		e := &r.cmap[i]
+		if f := e.file.Load(); f != 0 && f != mapGone && e.dev == uint32(dev) {
+			e.file.Store(mapGone)
+		}
+	}
+}
+
+// SetResident marks page p of device dev as held by its page cache model with its
+// data there (on) or not. Pages beyond the bitmap are ignored: their reads ask.
+func (r *Ring) SetResident(dev int, p int64, on bool) {
+	b := r.res[dev]
+	if p < 0 || p/64 >= int64(len(b)) {
+		return
+	}
+	bit := uint64(1) << (p % 64)
+	if on {
+		b[p/64].Or(bit)
+	} else {
+		b[p/64].And(^bit)
+	}
+}
+
+// Resident says whether page p of device dev is marked.
+func (r *Ring) Resident(dev int, p int64) bool {
+	b := r.res[dev]
+	if p < 0 || p/64 >= int64(len(b)) {
+		return false
+	}
+	return b[p/64].Load()&(1<<(p%64)) != 0
+}
+
+// SetWriteBudget says how many pages buffered writes to device dev may dirty without
+// asking: its page cache model's dirty limit less its dirty pages (0: every write
+// asks). Clients take their pages from it; the server sets it afresh as the model's
+// dirty pages change.
+func (r *Ring) SetWriteBudget(dev int, pages int64) { r.h.dev[dev].writeBudget.Store(max(pages, 0)) }
+
+// WriteBudget is what is left of device dev's write budget.
+func (r *Ring) WriteBudget(dev int) int64 { return r.h.dev[dev].writeBudget.Load() }
+
+// Unpublished is how many chunks the map had no room for.
+func (r *Ring) Unpublished() int64 { return r.unpublished.Load() }
 
 // Inflight is device dev's requests admitted and not yet completed.
 func (r *Ring) Inflight(dev int) int { return int(r.h.dev[dev].inflight.Load()) }

@@ -24,6 +24,7 @@ func TestLayoutMatchesC(t *testing.T) {
 	var s Slot
 	var q cqCell
 	var d deviceEntry
+	var m mapEntry
 	goLayout := map[string]uintptr{
 		"header": unsafe.Sizeof(h), "slot": unsafe.Sizeof(s), "cq": unsafe.Sizeof(q), "device": unsafe.Sizeof(d),
 		"sqHead": unsafe.Offsetof(h.sqHead), "cqTail": unsafe.Offsetof(h.cqTail), "sleeping": unsafe.Offsetof(h.sleeping),
@@ -32,6 +33,9 @@ func TestLayoutMatchesC(t *testing.T) {
 		"slotFile": unsafe.Offsetof(s.File), "slotDeadline": unsafe.Offsetof(s.deadline), "slotQD": unsafe.Offsetof(s.QD),
 		"cqLate": unsafe.Offsetof(q.late), "devInflight": unsafe.Offsetof(d.inflight),
 		"contended": unsafe.Offsetof(h.contended), "rtConsumer": unsafe.Offsetof(h.rtConsumer),
+		"mapOff": unsafe.Offsetof(h.mapOff), "mapChunk": unsafe.Offsetof(h.mapChunk), "map": unsafe.Sizeof(m),
+		"mapDchunk": unsafe.Offsetof(m.dchunk), "mapDev": unsafe.Offsetof(m.dev), "devResOff": unsafe.Offsetof(d.resOff),
+		"devPage": unsafe.Offsetof(d.page), "devBudget": unsafe.Offsetof(d.writeBudget), "cqArrive": unsafe.Offsetof(q.arrive), "cqFileSize": unsafe.Offsetof(q.fileSize),
 	}
 	c := cLayout()
 	for k, v := range c {
