@@ -250,3 +250,25 @@ func TestSSDCache(t *testing.T) {
 		}
 	})
 }
+
+// TestPageCacheAppend: a partial write to a page past the file's old end reads
+// nothing from the device (the kernel zero-fills it); the page holding the old end
+// is read as any partial write's.
+func TestPageCacheAppend(t *testing.T) {
+	r := testRegistry(t)
+	m := build(t, r, pcSpec).(*PageCache)
+	// a 100-byte append at 5000 to a file of 5000 bytes: page 1 holds the old end
+	// (bytes 4096-4999 are data), so it is read; nothing else
+	m.Submit(0, Request{Op: OpWrite, Offset: 5000, Size: 100, File: 1, Unwritten: 100})
+	// a frame of 4120 bytes appended at 8192, the file's end: pages 2 and 3, both
+	// wholly past the old end, partial page 3 included: no read
+	m.Submit(ms, Request{Op: OpWrite, Offset: 8192, Size: 4120, File: 1, Unwritten: 4120})
+	if st := m.inner.Stats(); st.Reads != 1 {
+		t.Errorf("device reads %d, want 1 (the page with the old end only)", st.Reads)
+	}
+	// the same frame over existing data (nothing unwritten) reads its partial page
+	m.Submit(2*ms, Request{Op: OpWrite, Offset: 16384 + 100, Size: 4096, File: 1})
+	if st := m.inner.Stats(); st.Reads != 2 || st.ReadBytes != 4096+2*4096 {
+		t.Errorf("device reads %d of %d bytes, want 2 of 12288 (then the write's two partial pages, in one request)", st.Reads, st.ReadBytes)
+	}
+}

@@ -42,6 +42,10 @@ type Request struct {
 	Size   int64  // bytes; a negative size counts as 0
 	File   uint64 // file identity (an inode number, say); 0 means "no file"
 	Direct bool   // O_DIRECT: bypasses a host page cache
+	// Unwritten is how many bytes at the end of a write lie past the file's end as it
+	// was before the write: a page cache holds nothing to read for a page wholly
+	// past it (the kernel gives such a page zeros instead of reading it).
+	Unwritten int64
 }
 
 // Model is a device model on a virtual clock. Submit takes the time a request is

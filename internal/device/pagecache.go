@@ -16,7 +16,8 @@ import (
 //     also brings in the pages after the request, as Linux's on-demand readahead does
 //     (readahead.go); with readahead=0, the default, only the requested pages.
 //   - A write dirties pages and returns after the copy; a partial write to a page not in
-//     the cache first reads that page. When dirty pages exceed dirty_ratio of the cache
+//     the cache first reads that page, unless the page lies wholly past the file's end
+//     as it was (Request.Unwritten): the kernel gives it zeros. When dirty pages exceed dirty_ratio of the cache
 //     (Linux vm.dirty_ratio) the writer waits while the oldest-dirtied pages are written
 //     back, as balance_dirty_pages throttles writers.
 //   - A flush (fsync) writes back the file's dirty pages (all files when File is 0),
@@ -177,7 +178,9 @@ func (c *PageCache) submit(at time.Duration, r Request) time.Duration {
 		}
 		c.st.Misses++
 		whole := r.Offset <= p*c.page && (p+1)*c.page <= r.Offset+size
-		if r.Op == OpRead || !whole {
+		// a page wholly past the file's old end has nothing on the device to read
+		fresh := r.Unwritten > 0 && p*c.page >= r.Offset+size-min(r.Unwritten, size)
+		if r.Op == OpRead || !whole && !fresh {
 			done = max(done, run.add(c, at, p))
 		}
 	}

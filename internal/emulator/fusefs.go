@@ -139,8 +139,7 @@ func (f *file) Read(ctx context.Context, buf []byte, off int64) (fuse.ReadResult
 func (f *file) Write(ctx context.Context, data []byte, off int64) (uint32, syscall.Errno) {
 	var n int
 	var err error
-	size := max(f.size(), off+int64(len(data)))
-	f.dev.do(device.Request{Op: device.OpWrite, Offset: off, Size: int64(len(data)), File: f.ino, Direct: f.direct}, size, func() error {
+	f.dev.do(device.Request{Op: device.OpWrite, Offset: off, Size: int64(len(data)), File: f.ino, Direct: f.direct}, f.size(), func() error {
 		n, err = syscall.Pwrite(f.fd, data, off)
 		return err
 	})

@@ -173,3 +173,34 @@ func TestPreloadFastWrites(t *testing.T) {
 		t.Errorf("%d fast writes the model would have made wait, in a cache whose dirty limit they stay under", before.FastHitMisses)
 	}
 }
+
+// TestPreloadAppendReadsNothing: a partial write past a file's end makes the page
+// cache model read nothing from its device (the kernel zero-fills such a page), while
+// one inside the file reads its page first.
+func TestPreloadAppendReadsNothing(t *testing.T) {
+	const span = 1 << 20
+	e, c, fd := preloadOn(t, "pagecache(hdd-7200,size=64MiB)", span)
+	disk := func() int64 {
+		t.Helper()
+		st, err := e.Stats()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st[0].Members[0].Stats.Reads
+	}
+	buf := make([]byte, 100)
+	for i := range int64(3) { // three 100-byte appends: the first page past the end, then into it
+		if _, err := c.Pwrite(0, fd, buf, span+i*100, preload.IOFlags{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := disk(); got != 0 {
+		t.Errorf("appends read the disk %d times, want 0", got)
+	}
+	if _, err := c.Pwrite(0, fd, buf, 10, preload.IOFlags{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := disk(); got != 1 {
+		t.Errorf("a partial write inside the file: the disk read %d times, want 1", got)
+	}
+}

@@ -127,11 +127,17 @@ func (d *timedDevice) do(r device.Request, fileSize int64, io func() error) erro
 	return err
 }
 
-// submitLocked hands r (a file offset in a file of fileSize bytes) to the model at
-// virtual time at, which is no earlier than the last submission, and returns its
-// completion. d.mu is held.
+// submitLocked hands r (a file offset in a file of fileSize bytes before the request)
+// to the model at virtual time at, which is no earlier than the last submission, and
+// returns its completion. A write past the file's end grows the file, and its bytes
+// there are the request's Unwritten (a page cache reads nothing for them). d.mu is
+// held.
 func (d *timedDevice) submitLocked(at time.Duration, r device.Request, fileSize int64) time.Duration {
 	d.last = at
+	if r.Op == device.OpWrite && r.Offset+r.Size > fileSize {
+		r.Unwritten = r.Offset + r.Size - max(fileSize, r.Offset)
+		fileSize = r.Offset + r.Size
+	}
 	if r.Op != device.OpFlush {
 		r.Offset = d.layout.device(r.File, r.Offset, fileSize)
 	}

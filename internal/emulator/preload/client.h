@@ -242,10 +242,12 @@ static void tb_sq_push(struct tb_client *c, uint32_t slot)
 
 /* tb_cached says whether device dev's page cache model holds, with their data there,
  * every page of size bytes at file offset off (a write: every page it covers only in
- * part; it replaces the others whole): the server has published where the file's
- * chunks lie and marked the pages it holds. Anything unknown says no, and the request
+ * part and that holds some of the file's file_size bytes; it replaces the others
+ * whole, and the kernel zero-fills a page past the file's end): the server has
+ * published where the file's chunks lie and marked the pages it holds. Anything unknown says no, and the request
  * asks. */
-static int tb_cached(const struct tb_client *c, uint32_t dev, uint32_t op, uint64_t file, int64_t off, int64_t size)
+static int tb_cached(const struct tb_client *c, uint32_t dev, uint32_t op, uint64_t file, int64_t off, int64_t size,
+		     int64_t file_size)
 {
 	const struct tb_header *h = c->h;
 	const struct tb_device *d = &h->dev[dev];
@@ -279,6 +281,9 @@ static int tb_cached(const struct tb_client *c, uint32_t dev, uint32_t op, uint6
 			/* a page the write covers whole needs nothing from the cache (a chunk
 			 * is whole pages: Create refuses a page that does not divide it) */
 			if (op == TB_WRITE && p * page >= off + base && (p + 1) * page <= off + size + base)
+				continue;
+			/* nor one wholly past the file's end: the kernel gives it zeros */
+			if (op == TB_WRITE && p * page >= file_size + base)
 				continue;
 			if (!(atomic_load_explicit(&bits[p / 64], memory_order_acquire) & (1ULL << (p % 64))))
 				return 0;
@@ -319,7 +324,7 @@ static void tb_begin(struct tb_client *c, uint32_t dev, uint32_t op, uint32_t fl
 	if (!h || dev >= h->ndevices || atomic_load_explicit(&h->failed, memory_order_relaxed))
 		return;
 	if ((op == TB_READ || op == TB_WRITE) && !(flags & (TB_REQ_DIRECT | TB_REQ_UNCOUNTED | TB_REQ_NO_HIT)) &&
-	    tb_cached(c, dev, op, file, off, size)) {
+	    tb_cached(c, dev, op, file, off, size, file_size)) {
 		int64_t page = h->dev[dev].page;
 		if (op == TB_READ || tb_take_budget(c, dev, (off + size - 1) / page - off / page + 1)) {
 			q->slot = TB_SLOT_HIT;
@@ -598,8 +603,7 @@ static void tb_timed_begin(struct tb_client *c, int dev, int fd, uint32_t op, ui
 		if (size <= 0)
 			return;
 	} else if (op == TB_WRITE) {
-		if (off + size > fsize)
-			fsize = off + size;
+		/* fsize stays the size before the write: the server grows the file */
 	} else {
 		off = size = 0;
 	}

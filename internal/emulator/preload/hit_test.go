@@ -141,6 +141,7 @@ func TestCachedWritesDoNotAsk(t *testing.T) {
 	}
 	defer f.Close()
 	r.Publish(0, uint64(st.Dev)<<32^st.Ino, 0, 0) // file chunk 0 at device chunk 0
+	r.Publish(0, uint64(st.Dev)<<32^st.Ino, 1, 1) // and chunk 1, past its end, at 1
 	r.SetWriteBudget(0, 3)
 	stop := make(chan struct{})
 	done := serve(r, 100*time.Microsecond, stop)
@@ -160,6 +161,8 @@ func TestCachedWritesDoNotAsk(t *testing.T) {
 	r.SetResident(0, 2, true)
 	write(2*page+100, 100, IOFlags{}) // part of page 2, marked: 1 page of the budget
 	write(3*page, page, IOFlags{})    // a whole page, but the budget is spent: asks
+	r.SetWriteBudget(0, 1)
+	write(chunk+10, 100, IOFlags{}) // part of page 256, past the file's end (1 MiB): no page needed
 	r.SetWriteBudget(0, 10)
 	write(4*page, page, IOFlags{Direct: true}) // O_DIRECT: asks
 	close(stop)
@@ -173,7 +176,8 @@ func TestCachedWritesDoNotAsk(t *testing.T) {
 			hits = append(hits, cp)
 		}
 	}
-	if len(hits) != 2 || hits[0].Op != 1 || hits[0].Size != 8192 || hits[1].HitRead.Off != 2*page+100 || hits[1].Size != 100 {
-		t.Errorf("hit records %+v, want the 8 KiB write at 0 and the 100 bytes at %d", hits, 2*page+100)
+	if len(hits) != 3 || hits[0].Op != 1 || hits[0].Size != 8192 || hits[1].HitRead.Off != 2*page+100 || hits[1].Size != 100 ||
+		hits[2].HitRead.Off != chunk+10 || hits[2].HitRead.FileSize != chunk {
+		t.Errorf("hit records %+v, want the 8 KiB write at 0, the 100 bytes at %d, the append at %d to a file of %d bytes", hits, 2*page+100, chunk+10, chunk)
 	}
 }

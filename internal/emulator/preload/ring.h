@@ -103,7 +103,7 @@ struct tb_slot {
 	uint64_t file;      /* st_dev << 32 ^ st_ino */
 	int64_t off;        /* file offset */
 	int64_t size;       /* bytes */
-	int64_t file_size;  /* the file's size as the request sees it */
+	int64_t file_size;  /* the file's size before the request (a write past it grows the file) */
 	int64_t arrive;     /* CLOCK_MONOTONIC ns */
 	int64_t deadline;   /* the answer, CLOCK_MONOTONIC ns */
 	char pad1[48];

@@ -116,9 +116,6 @@ static int timed(struct tb_file *p, uint32_t op, int64_t off, int64_t size, int 
 			size = fsize - off;
 		if (size <= 0)
 			return io(p, arg);
-	} else if (op == TB_WRITE) {
-		if (off + size > fsize)
-			fsize = off + size;
 	}
 	struct tb_req q;
 	tb_begin(&p->ring->c, (uint32_t)p->dev, op, 0, p->file, off, size, fsize, t0, &q);
