@@ -19,12 +19,15 @@ import (
 	"tierbench/internal/rundir"
 )
 
+// RingVersion is ring.h's TB_VERSION: what a ring's server and its clients speak.
+const RingVersion = 2
+
 // The layout of ring.h, field by field (TestLayoutMatchesC compares every offset with
 // the C compiler's).
 
 const (
 	ringMagic   = 0x31474e4952425454
-	ringVersion = 2
+	ringVersion = RingVersion
 	// MaxDevices is how many devices one ring serves.
 	MaxDevices = 16
 	dirMax     = 1024

@@ -15,6 +15,7 @@ package sqlitevfs
 /*
 #cgo CFLAGS: -O2 -std=gnu11 -I${SRCDIR}/../preload
 #include <stdlib.h>
+#include "ring.h"
 int tb_vfs_register(void);
 int tb_vfs_attach(const char *path, char *err, size_t errlen);
 void tb_vfs_detach(int slot);
@@ -27,7 +28,16 @@ import (
 	"unsafe"
 
 	_ "github.com/mattn/go-sqlite3" // the SQLite the VFS wraps
+
+	// The VFS compiles the ring's client code from package preload's headers, which
+	// the go command does not track for this package (they are outside its
+	// directory): importing preload, whose compiled code does depend on them, makes a
+	// change to them rebuild this package too, and builtVersion checks it did.
+	"tierbench/internal/emulator/preload"
 )
+
+// builtVersion is the ring version the VFS's C code was compiled for.
+const builtVersion = C.TB_VERSION
 
 var mu sync.Mutex
 
@@ -37,6 +47,9 @@ var mu sync.Mutex
 func Attach(path string) (detach func(), err error) {
 	mu.Lock()
 	defer mu.Unlock()
+	if builtVersion != preload.RingVersion {
+		return nil, fmt.Errorf("sqlite VFS: compiled for ring version %d, the emulator speaks %d: a stale build (go clean -cache, then build again)", builtVersion, preload.RingVersion)
+	}
 	if rc := C.tb_vfs_register(); rc != 0 {
 		return nil, fmt.Errorf("sqlite VFS: register: SQLite error %d", int(rc))
 	}
