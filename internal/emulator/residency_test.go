@@ -18,14 +18,7 @@ import (
 func TestPreloadFastHits(t *testing.T) {
 	e, c, fd := preloadOn(t, "pagecache(hdd-7200,size=64MiB)", 4<<20)
 	buf := make([]byte, 8192)
-	stats := func() DeviceStats {
-		t.Helper()
-		st, err := e.Stats()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return st[0]
-	}
+	stats := func() DeviceStats { return firstStats(t, e) }
 	read := func(off int64, fl preload.IOFlags) {
 		t.Helper()
 		if _, err := c.Pread(0, fd, buf, off, fl); err != nil {
@@ -133,14 +126,7 @@ func (p *fakePublisher) SetResident(_ int, page int64, on bool) { p.marked[page]
 func TestPreloadFastWrites(t *testing.T) {
 	// 1 MiB of cache, dirty_ratio 0.5: 128 pages may be dirty
 	e, c, fd := preloadOn(t, "pagecache(hdd-7200,size=1MiB,dirty_ratio=0.5)", 4<<20)
-	stats := func() DeviceStats {
-		t.Helper()
-		st, err := e.Stats()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return st[0]
-	}
+	stats := func() DeviceStats { return firstStats(t, e) }
 	buf := make([]byte, 8192)
 	// the first write lays the file out (its chunks are not published before)
 	if _, err := c.Pwrite(0, fd, buf, 0, preload.IOFlags{}); err != nil {
@@ -180,14 +166,7 @@ func TestPreloadFastWrites(t *testing.T) {
 func TestPreloadAppendReadsNothing(t *testing.T) {
 	const span = 1 << 20
 	e, c, fd := preloadOn(t, "pagecache(hdd-7200,size=64MiB)", span)
-	disk := func() int64 {
-		t.Helper()
-		st, err := e.Stats()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return st[0].Members[0].Stats.Reads
-	}
+	disk := func() int64 { return firstStats(t, e).Members[0].Stats.Reads }
 	buf := make([]byte, 100)
 	for i := range int64(3) { // three 100-byte appends: the first page past the end, then into it
 		if _, err := c.Pwrite(0, fd, buf, span+i*100, preload.IOFlags{}); err != nil {
@@ -203,4 +182,14 @@ func TestPreloadAppendReadsNothing(t *testing.T) {
 	if got := disk(); got != 1 {
 		t.Errorf("a partial write inside the file: the disk read %d times, want 1", got)
 	}
+}
+
+// firstStats is the counters of e's first device.
+func firstStats(t *testing.T, e *Emulator) DeviceStats {
+	t.Helper()
+	st, err := e.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st[0]
 }

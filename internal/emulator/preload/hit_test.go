@@ -15,27 +15,8 @@ import (
 // with a page unmarked, a direct read, a probe's read and any read after the device
 // was withdrawn ask.
 func TestCachedReadsDoNotAsk(t *testing.T) {
-	dir := t.TempDir()
 	const page, chunk = 4096, 1 << 20
-	r, err := Create(dir, Config{Devices: []Device{{Dir: dir, Pages: 4096, Page: page}}, Chunk: chunk, MapEntries: 64})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	path := filepath.Join(dir, "data")
-	if err := os.WriteFile(path, make([]byte, 2*chunk), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	var st syscall.Stat_t
-	if err := syscall.Stat(path, &st); err != nil {
-		t.Fatal(err)
-	}
-	file := uint64(st.Dev)<<32 ^ st.Ino
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	r, f, file := hitRing(t, 2*chunk)
 	// the file's chunk 0 at device chunk 3 (pages 768-1023), chunk 1 at 1 (256-511)
 	if !r.Publish(0, file, 0, 3) || !r.Publish(0, file, 1, 1) {
 		t.Fatal("publish refused in an empty map")
@@ -120,28 +101,10 @@ func TestPublishFull(t *testing.T) {
 // covers in part is marked and the device's write budget has its pages, which it
 // takes; otherwise it asks.
 func TestCachedWritesDoNotAsk(t *testing.T) {
-	dir := t.TempDir()
 	const page, chunk = 4096, 1 << 20
-	r, err := Create(dir, Config{Devices: []Device{{Dir: dir, Pages: 4096, Page: page}}, Chunk: chunk, MapEntries: 64})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	path := filepath.Join(dir, "data")
-	if err := os.WriteFile(path, make([]byte, chunk), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	var st syscall.Stat_t
-	if err := syscall.Stat(path, &st); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r.Publish(0, uint64(st.Dev)<<32^st.Ino, 0, 0) // file chunk 0 at device chunk 0
-	r.Publish(0, uint64(st.Dev)<<32^st.Ino, 1, 1) // and chunk 1, past its end, at 1
+	r, f, file := hitRing(t, chunk)
+	r.Publish(0, file, 0, 0) // file chunk 0 at device chunk 0
+	r.Publish(0, file, 1, 1) // and chunk 1, past its end, at 1
 	r.SetWriteBudget(0, 3)
 	stop := make(chan struct{})
 	done := serve(r, 100*time.Microsecond, stop)
@@ -180,4 +143,31 @@ func TestCachedWritesDoNotAsk(t *testing.T) {
 		hits[2].HitRead.Off != chunk+10 || hits[2].HitRead.FileSize != chunk {
 		t.Errorf("hit records %+v, want the 8 KiB write at 0, the 100 bytes at %d, the append at %d to a file of %d bytes", hits, 2*page+100, chunk+10, chunk)
 	}
+}
+
+// hitRing makes a ring of one device with a resident-page bitmap of 4096 pages of 4
+// KiB in 1 MiB chunks, and a file of size bytes on it, opened read-write; it returns
+// the ring, the open file and the file's identity as the clients compute it.
+func hitRing(t *testing.T, size int64) (*Ring, *os.File, uint64) {
+	t.Helper()
+	dir := t.TempDir()
+	r, err := Create(dir, Config{Devices: []Device{{Dir: dir, Pages: 4096, Page: 4096}}, Chunk: 1 << 20, MapEntries: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	path := filepath.Join(dir, "data")
+	if err := os.WriteFile(path, make([]byte, size), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var st syscall.Stat_t
+	if err := syscall.Stat(path, &st); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return r, f, uint64(st.Dev)<<32 ^ st.Ino
 }
