@@ -274,7 +274,8 @@ func TestStudyCauseOfADeadEmulator(t *testing.T) {
 	asTierbenchChild(t)
 	dir := t.TempDir()
 	file, out := filepath.Join(dir, "dead.yaml"), filepath.Join(dir, "out")
-	src := "name: dead\nworkload: oltp\nparams: {mix: bbs, scale: 0.001, ramp: 0s, duration: 8s, emulator: fuse, data: sata-ssd}\nfactors:\n  users: [2]\n"
+	// slowSSD: a device no loaded host refuses as too fast for its FUSE round trip
+	src := "name: dead\nworkload: oltp\nparams: {mix: bbs, scale: 0.001, ramp: 0s, duration: 8s, emulator: fuse, data: '" + slowSSD + "'}\nfactors:\n  users: [2]\n"
 	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
