@@ -268,6 +268,13 @@ func DefaultTuning() Tuning {
 // consumer_rt=1,fast_hits=0".
 const TuneEnv = "TIERBENCH_PRELOAD_TUNE"
 
+// switches are TuneEnv's on/off keys, each taking 1, 0, true or false.
+var switches = map[string]func(*Tuning, bool){
+	"ignore_load": func(t *Tuning, on bool) { t.IgnoreLoad = on },
+	"consumer_rt": func(t *Tuning, on bool) { t.RTConsumer = on },
+	"fast_hits":   func(t *Tuning, on bool) { t.NoFastHits = !on },
+}
+
 // TuningFromEnv is DefaultTuning with TuneEnv's overrides.
 func TuningFromEnv() (Tuning, error) {
 	t := DefaultTuning()
@@ -277,22 +284,11 @@ func TuningFromEnv() (Tuning, error) {
 	}
 	for _, kv := range strings.Split(v, ",") {
 		k, val, _ := strings.Cut(strings.TrimSpace(kv), "=")
-		if k == "ignore_load" {
-			t.IgnoreLoad = val == "1" || val == "true"
-			continue
-		}
-		if k == "fast_hits" {
+		if on, ok := switches[k]; ok {
 			if val != "0" && val != "1" && val != "true" && val != "false" {
-				return t, fmt.Errorf("%s: fast_hits=%q: give 1 or 0", TuneEnv, val)
+				return t, fmt.Errorf("%s: %s=%q: give 1 or 0", TuneEnv, k, val)
 			}
-			t.NoFastHits = val == "0" || val == "false"
-			continue
-		}
-		if k == "consumer_rt" {
-			if val != "0" && val != "1" && val != "true" && val != "false" {
-				return t, fmt.Errorf("%s: consumer_rt=%q: give 1 or 0", TuneEnv, val)
-			}
-			t.RTConsumer = val == "1" || val == "true"
+			on(&t, val == "1" || val == "true")
 			continue
 		}
 		if k == "max_spinners" {

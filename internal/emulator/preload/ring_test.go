@@ -421,17 +421,18 @@ func TestTuningFromEnv(t *testing.T) {
 	if DefaultTuning().RTConsumer {
 		t.Error("the default tuning asks for a real-time consumer, which measured slower")
 	}
-	t.Setenv(TuneEnv, "consumer_rt=1, answer_spin=5us,max_spinners=0")
+	t.Setenv(TuneEnv, "consumer_rt=1, answer_spin=5us,max_spinners=0,fast_hits=0,ignore_load=true")
 	got, err := TuningFromEnv()
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := DefaultTuning()
 	want.RTConsumer, want.AnswerSpin, want.MaxSpinners = true, 5*time.Microsecond, 0
+	want.NoFastHits, want.IgnoreLoad = true, true
 	if got != want {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
-	for _, bad := range []string{"answer_spin=5", "max_spinners=-1", "consumer_fifo=1", "consumer_rt=yes"} {
+	for _, bad := range []string{"answer_spin=5", "max_spinners=-1", "consumer_fifo=1", "consumer_rt=yes", "ignore_load=on", "fast_hits="} {
 		t.Setenv(TuneEnv, bad)
 		if _, err := TuningFromEnv(); err == nil || !strings.Contains(err.Error(), TuneEnv) {
 			t.Errorf("%s: err %v, want one naming %s", bad, err, TuneEnv)
