@@ -22,15 +22,16 @@ import (
 // still on its way from the device asks, and waits for it as the model says. A page
 // that leaves is unmarked at once.
 type residency struct {
-	pub  publisher
-	dev  int
-	pc   *device.PageCache
-	page int64
+	pub publisher
+	dev int
+	pc  *device.PageCache
 
 	pending readyHeap               // pages in, by the time their data is there
 	want    map[int64]time.Duration // each pending page's latest ready time
 
-	hits, misses int64 // hit records taken; of those, the ones the model had evicted
+	// hit records taken; of those, the ones the model would have made wait longer
+	// than the copy (a page evicted meanwhile, a write throttled)
+	hits, misses int64
 }
 
 // publisher is the ring's side of residency (preload.Ring).
@@ -38,6 +39,7 @@ type publisher interface {
 	Publish(dev int, file uint64, chunk, dchunk int64) bool
 	Unpublish(dev int)
 	SetResident(dev int, page int64, on bool)
+	SetWriteBudget(dev int, pages int64)
 }
 
 // residentBytes is how much of a device's layout the bitmap covers: 64 GiB of device
@@ -56,7 +58,6 @@ func (r *residency) restart(pc *device.PageCache) {
 	r.pending, r.want = nil, map[int64]time.Duration{}
 	r.pc = pc
 	if pc != nil {
-		r.page = pc.PageBytes()
 		pc.Watch(r)
 	}
 }
@@ -73,9 +74,13 @@ func (r *residency) Out(p int64) {
 	r.pub.SetResident(r.dev, p, false)
 }
 
-// settle marks the pages whose data is there by now (virtual time) and returns how
-// long until the next one is (0: none pending).
+// settle marks the pages whose data is there by now (virtual time), gives the clients
+// the write budget (the dirty pages the model's limit still allows), and returns how
+// long until the next pending page is there (0: none pending).
 func (r *residency) settle(now time.Duration) time.Duration {
+	if r.pc != nil {
+		r.pub.SetWriteBudget(r.dev, r.pc.DirtyLimit()-r.pc.DirtyPages())
+	}
 	for len(r.pending) > 0 {
 		top := r.pending[0]
 		if top.ready > now {

@@ -119,6 +119,7 @@ type fakePublisher struct {
 func (p *fakePublisher) Publish(int, uint64, int64, int64) bool { return true }
 func (p *fakePublisher) Unpublish(int)                          { p.unpublished++ }
 func (p *fakePublisher) SetResident(_ int, page int64, on bool) { p.marked[page] = on }
+func (p *fakePublisher) SetWriteBudget(int, int64)              {}
 
 // TestPreloadFastWrites: buffered writes of whole pages go without asking while the
 // page cache model's dirty limit has room, and the model gets them: an fsync after

@@ -211,10 +211,11 @@ func (s *ringServer) poll() int {
 		r := device.Request{Op: device.Op(sl.Op), Offset: sl.Off, Size: sl.Size, File: sl.File, Direct: sl.Direct()}
 		s.ring.Answer(sl, s.devs[sl.Dev].admit(sl.Arrive, r, sl.FileSize, int64(sl.QD)))
 	}
-	for i, d := range s.devs {
-		d.settle()
-		if budget, ok := d.writeBudget(); ok {
-			s.ring.SetWriteBudget(i, budget)
+	if n > 0 {
+		// what was taken may have brought pages in or dirtied some: the busy-polling
+		// loop does this only when there was something
+		for _, d := range s.devs {
+			d.settle()
 		}
 	}
 	return n
@@ -244,19 +245,9 @@ func (s *ringServer) completions() int {
 	}
 }
 
-// writeBudget is how many pages buffered writes may dirty without the page cache
-// model throttling them (false: the device publishes no page cache).
-func (d *timedDevice) writeBudget() (int64, bool) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.res == nil || d.res.pc == nil || d.bypass {
-		return 0, false
-	}
-	return d.res.pc.DirtyLimit() - d.res.pc.DirtyPages(), true
-}
-
-// settle marks the device's cached pages whose data is there by now; it returns how
-// long until the next pending one is (0: none).
+// settle marks the device's cached pages whose data is there by now and sets its
+// write budget (residency.settle); it returns how long until the next pending page is
+// there (0: none).
 func (d *timedDevice) settle() time.Duration {
 	d.mu.Lock()
 	defer d.mu.Unlock()

@@ -49,8 +49,8 @@ struct tb_client {
 };
 
 /* A request between tb_begin and tb_end. slot < 0: not timed (the ring failed), or
- * TB_SLOT_HIT: a read of cached pages, served without asking (file, off, file_size
- * go in its hit record). */
+ * TB_SLOT_HIT: a read of cached pages or a copy-only write, served without asking
+ * (file, off, file_size go in its hit record). */
 struct tb_req {
 	int slot;
 	uint32_t dev, op, flags;
@@ -244,8 +244,8 @@ static void tb_sq_push(struct tb_client *c, uint32_t slot)
  * every page of size bytes at file offset off (a write: every page it covers only in
  * part and that holds some of the file's file_size bytes; it replaces the others
  * whole, and the kernel zero-fills a page past the file's end): the server has
- * published where the file's chunks lie and marked the pages it holds. Anything unknown says no, and the request
- * asks. */
+ * published where the file's chunks lie and marked the pages it holds. Anything
+ * unknown says no, and the request asks. */
 static int tb_cached(const struct tb_client *c, uint32_t dev, uint32_t op, uint64_t file, int64_t off, int64_t size,
 		     int64_t file_size)
 {

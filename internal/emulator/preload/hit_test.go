@@ -55,12 +55,7 @@ func TestCachedReadsDoNotAsk(t *testing.T) {
 	if len(seen.reqs) != 4 {
 		t.Errorf("%d requests asked, want 4: %+v", len(seen.reqs), seen.reqs)
 	}
-	var hits []Completion
-	for _, cp := range seen.comps {
-		if cp.Hit {
-			hits = append(hits, cp)
-		}
-	}
+	hits := seen.hits()
 	if len(hits) != 2 {
 		t.Fatalf("%d hit records, want 2: %+v", len(hits), seen.comps)
 	}
@@ -133,12 +128,7 @@ func TestCachedWritesDoNotAsk(t *testing.T) {
 	if len(seen.reqs) != 3 {
 		t.Errorf("%d writes asked, want 3: %+v", len(seen.reqs), seen.reqs)
 	}
-	var hits []Completion
-	for _, cp := range seen.comps {
-		if cp.Hit {
-			hits = append(hits, cp)
-		}
-	}
+	hits := seen.hits()
 	if len(hits) != 3 || hits[0].Op != 1 || hits[0].Size != 8192 || hits[1].HitRead.Off != 2*page+100 || hits[1].Size != 100 ||
 		hits[2].HitRead.Off != chunk+10 || hits[2].HitRead.FileSize != chunk {
 		t.Errorf("hit records %+v, want the 8 KiB write at 0, the 100 bytes at %d, the append at %d to a file of %d bytes", hits, 2*page+100, chunk+10, chunk)
@@ -170,4 +160,15 @@ func hitRing(t *testing.T, size int64) (*Ring, *os.File, uint64) {
 	}
 	t.Cleanup(func() { f.Close() })
 	return r, f, uint64(st.Dev)<<32 ^ st.Ino
+}
+
+// hits are the hit records among the completions served saw.
+func (s served) hits() []Completion {
+	var out []Completion
+	for _, cp := range s.comps {
+		if cp.Hit {
+			out = append(out, cp)
+		}
+	}
+	return out
 }

@@ -250,9 +250,10 @@ type Tuning struct {
 	// validation it made the emulated runs slower, not faster (docs/devices.md,
 	// "Two paths to the models").
 	RTConsumer bool
-	// NoFastHits makes every read ask the server, also one of pages the page cache
-	// model holds (the emulator publishes them otherwise, and the client serves such
-	// a read itself: emulator/residency.go). For before-and-after measurements.
+	// NoFastHits makes every request ask the server, also a read of pages the page
+	// cache model holds and a write it would only copy (the emulator publishes its
+	// pages otherwise, and the client serves such a request itself:
+	// emulator/residency.go). For before-and-after measurements.
 	NoFastHits bool
 }
 
